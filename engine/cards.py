@@ -1,0 +1,170 @@
+"""Clan cards: small ints with a name table, and card sets as int bitmasks.
+
+A card is ``colour * 9 + (value - 1)``, so the 54 Clan cards are the ints 0 to 53. A set of
+cards is an int whose bit ``card`` is set; this keeps the claim proof to a few integer
+operations per check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import TypeAlias
+
+Card: TypeAlias = int
+"""A Clan card, 0 to 53: ``colour * 9 + (value - 1)``."""
+
+VALUES = range(1, 10)
+
+
+class Colour(IntEnum):
+    """The six Clan colours, named as in the licensed digital edition."""
+
+    RED = 0
+    BLUE = 1
+    GREEN = 2
+    YELLOW = 3
+    PURPLE = 4
+    PINK = 5
+
+    @property
+    def label(self) -> str:
+        """The colour as an editor writes it: ``red``."""
+        return self.name.lower()
+
+
+CARDS: tuple[Card, ...] = tuple(range(len(Colour) * 9))
+"""Every Clan card, in colour order then value order."""
+
+ALL_CARDS_MASK = (1 << len(CARDS)) - 1
+
+COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
+
+
+class CardError(ValueError):
+    """A card that does not exist or is written in a way we cannot read."""
+
+
+def make_card(colour: Colour | int, value: int) -> Card:
+    """The card of this colour and value (1 to 9)."""
+    if value not in VALUES:
+        raise CardError(f"no Clan card has value {value!r}: values run from 1 to 9")
+    if colour not in range(len(Colour)):
+        raise CardError(f"no colour number {colour!r}")
+    return int(colour) * 9 + value - 1
+
+
+def card_colour(card: Card) -> Colour:
+    """The colour of a card."""
+    return Colour(card // 9)
+
+
+def card_value(card: Card) -> int:
+    """The value of a card, 1 to 9."""
+    return card % 9 + 1
+
+
+def card_name(card: Card) -> str:
+    """The card as an editor writes it: ``red 7``. Inverse of :func:`parse_card`."""
+    if card not in range(len(CARDS)):
+        raise CardError(f"no Clan card number {card!r}")
+    return f"{COLOUR_NAMES[card // 9]} {card % 9 + 1}"
+
+
+def parse_card(text: str) -> Card:
+    """Read a card written as colour then value, ``red 7``; case and spacing are forgiven.
+
+    Raises :class:`CardError`, naming the text, for anything else.
+    """
+    words = text.split()
+    if len(words) != 2:
+        raise CardError(f"{text!r} is not a card: write a colour then a value, as in 'red 7'")
+    colour_word, value_word = words[0].lower(), words[1]
+    if colour_word not in COLOUR_NAMES:
+        if value_word.lower() in COLOUR_NAMES:
+            raise CardError(f"{text!r}: write the colour first, as in '{value_word.lower()} {words[0]}'")
+        raise CardError(
+            f"{text!r}: unknown colour {words[0]!r}; the colours are {', '.join(COLOUR_NAMES)}"
+        )
+    if not value_word.isdigit() or int(value_word) not in VALUES:
+        raise CardError(f"{text!r}: unknown value {value_word!r}; values run from 1 to 9")
+    return make_card(COLOUR_NAMES.index(colour_word), int(value_word))
+
+
+def colour_mask(colour: Colour | int) -> int:
+    """The set of the nine cards of one colour."""
+    return 0x1FF << (int(colour) * 9)
+
+
+def value_mask(value: int) -> int:
+    """The set of the six cards of one value."""
+    return VALUE_MASKS[value]
+
+
+VALUE_MASKS: tuple[int, ...] = (0,) + tuple(
+    sum(1 << make_card(colour, value) for colour in Colour) for value in VALUES
+)
+"""``VALUE_MASKS[v]``: the six cards of value ``v`` (index 0 unused)."""
+
+COLOUR_MASKS: tuple[int, ...] = tuple(colour_mask(colour) for colour in Colour)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bitmask of some cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_in(mask: int) -> Iterator[Card]:
+    """The cards of a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class CardSet:
+    """An immutable set of Clan cards backed by a bitmask, like python-chess's ``SquareSet``."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, cards: Iterable[Card] | int = 0) -> None:
+        if isinstance(cards, int):
+            if cards & ~ALL_CARDS_MASK or cards < 0:
+                raise CardError(f"mask {cards:#x} has bits outside the 54 Clan cards")
+            self.mask = cards
+        else:
+            self.mask = mask_of(cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return cards_in(self.mask)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < len(CARDS) and bool(self.mask >> card & 1)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def names(self) -> list[str]:
+        """The cards' names, lowest first."""
+        return [card_name(card) for card in self]
+
+    def __repr__(self) -> str:
+        return f"CardSet(map(parse_card, {self.names()!r}))"

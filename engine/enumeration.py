@@ -1,0 +1,42 @@
+"""The slow reference: exhaustive enumeration over the cards out of sight.
+
+It exists to check :func:`engine.formations.strongest_completion` and the claim proof, in tests
+and in the benchmark. It tries every set of cards that could complete the opponent's side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from itertools import combinations
+
+from engine.cards import Card, cards_in
+from engine.formations import CombatMode, side_capacity, strength
+from engine.position import Position
+
+
+def best_strength_by_enumeration(
+    placed: Sequence[Card], pool: int, modes: Collection[CombatMode] = ()
+) -> int | None:
+    """The strongest finished side reachable from ``placed`` with ``pool``; None if none is."""
+    missing = side_capacity(modes) - len(placed)
+    best: int | None = None
+    placed = tuple(placed)
+    for added in combinations(tuple(cards_in(pool)), missing):
+        score = strength(placed + added, modes)
+        if best is None or score > best:
+            best = score
+    return best
+
+
+def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
+    """Whether the viewer's claim on ``stone`` holds, by brute force over every completion."""
+    state = position.stone(stone)
+    me, them = position.viewer, position.viewer.other
+    if state.claimed_by is not None or not state.is_complete(me):
+        return False
+    mine = strength(state.side(me), state.modes)
+    if state.is_complete(them):
+        theirs = strength(state.side(them), state.modes)
+        return mine > theirs or (mine == theirs and state.completed_first is me)
+    best = best_strength_by_enumeration(state.side(them), position.out_of_sight_mask(), state.modes)
+    return best is None or best <= mine

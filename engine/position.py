@@ -1,0 +1,244 @@
+"""A position as one player sees it: the nine stones, the face-up discards and their own hand.
+
+This is the view the claim proof reasons over. It holds no deck and no opponent's hand: those are
+out of sight, and so, for the proof, is the viewer's own hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from engine.cards import ALL_CARDS_MASK, CARDS, Card, card_name, mask_of
+from engine.formations import CombatMode, side_capacity, strength
+
+STONES = range(1, 10)
+"""The stones, numbered 1 to 9 from left to right."""
+
+
+class Player(IntEnum):
+    """The two players. In a position, ``A`` is usually the viewer, the one who claims."""
+
+    A = 0
+    B = 1
+
+    @property
+    def other(self) -> Player:
+        """The opponent."""
+        return Player(1 - self)
+
+
+class PositionError(ValueError):
+    """A position that cannot happen. Subclasses say which rule it breaks."""
+
+
+class DuplicateCard(PositionError):
+    """The same card in two places (or twice in one)."""
+
+    def __init__(self, card: Card) -> None:
+        super().__init__(f"{card_name(card)} appears twice")
+        self.card = card
+
+
+class SideOverCapacity(PositionError):
+    """More cards on a side of a stone than the stone allows."""
+
+    def __init__(self, stone: int, player: Player, count: int, capacity: int) -> None:
+        super().__init__(
+            f"stone {stone}: {count} cards on one side, but a side holds {capacity} here"
+        )
+        self.stone, self.player, self.count, self.capacity = stone, player, count, capacity
+
+
+class MissingCompletionOrder(PositionError):
+    """Two complete sides tie, and nobody said which was completed first."""
+
+    def __init__(self, stone: int) -> None:
+        super().__init__(
+            f"stone {stone}: both sides are complete and tie, so it must say who completed first"
+        )
+        self.stone = stone
+
+
+class MisplacedCompletionOrder(PositionError):
+    """A completion order given for a stone where a side is still incomplete."""
+
+    def __init__(self, stone: int) -> None:
+        super().__init__(
+            f"stone {stone}: who completed first only applies when both sides are complete"
+        )
+        self.stone = stone
+
+
+class VariantError(PositionError):
+    """Something the chosen variant does not have, such as a combat mode in the base game."""
+
+
+class HandTooLarge(PositionError):
+    """A hand larger than the variant's hand size."""
+
+
+class StoneNumberError(PositionError):
+    """A stone number outside 1 to 9."""
+
+    def __init__(self, stone: object) -> None:
+        super().__init__(f"no stone {stone!r}: stones are numbered 1 to 9")
+        self.stone = stone
+
+
+def check_stone(stone: int) -> int:
+    """``stone`` if it is a stone number, else :class:`StoneNumberError`."""
+    if not isinstance(stone, int) or stone not in STONES:
+        raise StoneNumberError(stone)
+    return stone
+
+
+class Variant:
+    """The rules in force. Variants subclass this and override its small hooks."""
+
+    name = "base"
+    hand_size = 6
+    has_tactics = False
+
+    def __repr__(self) -> str:
+        return f"VARIANTS[{self.name!r}]"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+class TacticsVariant(Variant):
+    """The tactics variant: 7-card hands, combat modes on stones, face-up discards."""
+
+    name = "tactics"
+    hand_size = 7
+    has_tactics = True
+
+
+VARIANTS: Mapping[str, Variant] = {variant.name: variant for variant in (Variant(), TacticsVariant())}
+"""Every variant by name, as cases write it."""
+
+
+def variant_named(name: str) -> Variant:
+    """The variant called ``name``, or :class:`VariantError` naming the choices."""
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise VariantError(
+            f"unknown variant {name!r}; the variants are {', '.join(VARIANTS)}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class StoneState:
+    """One stone: both sides in order of play, who completed first, combat modes, the owner."""
+
+    sides: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    completed_first: Player | None = None
+    modes: frozenset[CombatMode] = frozenset()
+    claimed_by: Player | None = None
+
+    @property
+    def capacity(self) -> int:
+        """Cards needed for a complete side: 3, or 4 under Mud Fight."""
+        return side_capacity(self.modes)
+
+    def side(self, player: Player) -> tuple[Card, ...]:
+        """The cards on ``player``'s side, in order of play."""
+        return self.sides[player]
+
+    def is_complete(self, player: Player) -> bool:
+        """Whether ``player``'s side has all the cards the stone asks for."""
+        return len(self.sides[player]) == self.capacity
+
+
+@dataclass(frozen=True)
+class Position:
+    """What ``viewer`` sees: the stones (index 0 is stone 1), the face-up discards, their hand.
+
+    The constructor checks that the position can exist: every card in one place, no side over
+    capacity, modes and discards only in the tactics variant, the hand within the hand size, and
+    a completion order exactly where two complete sides tie.
+    """
+
+    stones: tuple[StoneState, ...] = field(default_factory=lambda: (StoneState(),) * 9)
+    discards: tuple[Card, ...] = ()
+    hand: tuple[Card, ...] = ()
+    viewer: Player = Player.A
+    variant: Variant = field(default_factory=Variant)
+    _table_mask: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        if len(self.stones) != len(STONES):
+            raise PositionError(f"a border has 9 stones, not {len(self.stones)}")
+        seen = 0
+        for card in self.placed_cards() + self.discards + self.hand:
+            if not isinstance(card, int) or not 0 <= card < len(CARDS):
+                raise PositionError(f"no Clan card number {card!r}")
+            if seen >> card & 1:
+                raise DuplicateCard(card)
+            seen |= 1 << card
+        object.__setattr__(self, "_table_mask", seen & ~mask_of(self.hand))
+        if self.discards and not self.variant.has_tactics:
+            raise VariantError("face-up discards only exist in the tactics variant")
+        if len(self.hand) > self.variant.hand_size:
+            raise HandTooLarge(
+                f"a hand of {len(self.hand)} cards, but the {self.variant.name} game's hand"
+                f" size is {self.variant.hand_size}"
+            )
+        for number, stone in zip(STONES, self.stones, strict=True):
+            if stone.modes and not self.variant.has_tactics:
+                raise VariantError(f"stone {number}: combat modes only exist in the tactics variant")
+            for player in Player:
+                if len(stone.sides[player]) > stone.capacity:
+                    raise SideOverCapacity(number, player, len(stone.sides[player]), stone.capacity)
+            both_complete = stone.is_complete(Player.A) and stone.is_complete(Player.B)
+            if stone.completed_first is not None and not both_complete:
+                raise MisplacedCompletionOrder(number)
+            if both_complete and stone.completed_first is None and self._sides_tie(stone):
+                raise MissingCompletionOrder(number)
+
+    @staticmethod
+    def _sides_tie(stone: StoneState) -> bool:
+        return strength(stone.sides[0], stone.modes) == strength(stone.sides[1], stone.modes)
+
+    def stone(self, number: int) -> StoneState:
+        """Stone ``number`` (1 to 9)."""
+        return self.stones[check_stone(number) - 1]
+
+    def placed_cards(self) -> tuple[Card, ...]:
+        """Every card lying at a stone, claimed or not."""
+        return tuple(card for stone in self.stones for side in stone.sides for card in side)
+
+    def on_table_mask(self) -> int:
+        """The cards face up on the table: at any stone, or in the discards."""
+        return self._table_mask
+
+    def out_of_sight_mask(self) -> int:
+        """Every card not face up on the table: the deck, the opponent's hand and the viewer's."""
+        return ALL_CARDS_MASK & ~self.on_table_mask()
+
+    @classmethod
+    def from_stones(
+        cls,
+        stones: Mapping[int, StoneState],
+        *,
+        discards: Iterable[Card] = (),
+        hand: Iterable[Card] = (),
+        viewer: Player = Player.A,
+        variant: Variant | str = "base",
+    ) -> Position:
+        """A position from the stones that hold anything, by number; the rest are empty."""
+        for number in stones:
+            check_stone(number)
+        return cls(
+            stones=tuple(stones.get(number, StoneState()) for number in STONES),
+            discards=tuple(discards),
+            hand=tuple(hand),
+            viewer=viewer,
+            variant=variant_named(variant) if isinstance(variant, str) else variant,
+        )
