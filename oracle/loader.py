@@ -1,0 +1,316 @@
+"""Turn case files and the rules index into the typed model, or into one-line located errors.
+
+The order of checks: YAML that is safe and well formed, then the JSON Schema (keys, types, enums),
+then the cards and the position (the engine's own checks: a card twice, a side over capacity, a
+missing completion order), then what only a case can get wrong (a claim on a claimed stone, an
+unknown rule id). The first problem found is reported as ``path:line: problem``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from engine import (
+    CardError,
+    CombatMode,
+    DuplicateCard,
+    MisplacedCompletionOrder,
+    MissingCompletionOrder,
+    Player,
+    Position,
+    PositionError,
+    SideOverCapacity,
+    StoneState,
+    Verdict,
+    card_name,
+    parse_card,
+    variant_named,
+)
+from oracle.model import Case, Claim, RuleEntry, RulesIndex
+from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml
+
+CASE_SUFFIX = ".yaml"
+PLAYERS = {"you": Player.A, "them": Player.B}
+
+
+class CaseError(SourceError):
+    """A case file that cannot be used: malformed, impossible or unsafe."""
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """One of the package's JSON Schemas: ``case`` or ``rules``."""
+    text = resources.files("oracle").joinpath(f"schema/{name}.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
+    """A located, editor-friendly sentence for a schema violation."""
+    where: DataPath = tuple(error.absolute_path)
+    instance = error.instance
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        unknown = sorted(key for key in instance if key not in allowed)
+        key = unknown[0]
+        close = difflib.get_close_matches(key, allowed, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return (*where, key), f"unknown key {key!r}{hint} (allowed here: {', '.join(allowed)})"
+    if error.validator == "required" and isinstance(instance, dict):
+        missing = [key for key in error.validator_value if key not in instance]
+        place = f" in {_describe_place(where)}" if where else ""
+        return where, f"missing key {missing[0]!r}{place}"
+    if error.validator == "enum":
+        choices = ", ".join(repr(choice) for choice in error.validator_value)
+        return where, f"{instance!r} is not allowed for {_describe_place(where)}; use one of {choices}"
+    if error.validator == "type":
+        expected = {"array": "a list", "object": "a mapping of keys", "string": "text",
+                    "integer": "a whole number", "boolean": "true or false"}
+        wanted = expected.get(str(error.validator_value), str(error.validator_value))
+        return where, f"{_describe_place(where)} must be {wanted}, not {instance!r}"
+    if error.validator in ("minimum", "maximum") and "stone" in map(str, where):
+        return where, f"no stone {instance!r}: stones are numbered 1 to 9"
+    if error.validator == "pattern" and error.schema.get("$ref") is None:
+        description = error.schema.get("description")
+        return where, f"{instance!r} is not a valid {_describe_place(where)}" + (
+            f": {description}" if description else ""
+        )
+    return where, f"{_describe_place(where)}: {error.message}"
+
+
+def _describe_place(where: DataPath) -> str:
+    names = [str(part) for part in where if isinstance(part, str)]
+    return f"'{names[-1]}'" if names else "the file"
+
+
+def validate(document: LocatedDocument, schema_name: str) -> None:
+    """Check ``document`` against a JSON Schema; raise the first violation, by line, located."""
+    validator = jsonschema.Draft7Validator(load_schema(schema_name))
+    errors = list(validator.iter_errors(document.data))
+    if not errors:
+        return
+    located = [_schema_problem(error) for error in errors]
+    where, problem = min(located, key=lambda item: (document.line_of(item[0]), -len(item[0])))
+    raise CaseError(document.path, document.line_of(where), problem)
+
+
+def load_rules_index(path: Path) -> RulesIndex:
+    """Read the rules index, or raise :class:`CaseError` with its file and line."""
+    document = read_yaml(path)
+    validate(document, "rules")
+    entries: list[RuleEntry] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(document.data["rules"]):
+        line = document.line_of(("rules", index))
+        if raw["id"] in seen:
+            raise CaseError(path, line, f"rule id {raw['id']!r} is used twice (first at line {seen[raw['id']]})")
+        seen[raw["id"]] = line
+        entries.append(
+            RuleEntry(
+                id=raw["id"],
+                kind=raw["kind"],
+                section=raw["section"],
+                title=raw["title"].strip(),
+                text=raw["text"].strip(),
+                reason=raw["reason"].strip() if "reason" in raw else None,
+                line=line,
+            )
+        )
+    return RulesIndex(path, tuple(entries))
+
+
+def _cards(document: LocatedDocument, where: DataPath, places: dict[int, list[int]]) -> tuple[int, ...]:
+    """Parse the list of cards at ``where``, recording each card's line for later messages."""
+    raw: Sequence[str] = _get(document.data, where) or []
+    cards = []
+    for index, text in enumerate(raw):
+        line = document.line_of((*where, index))
+        try:
+            card = parse_card(text)
+        except CardError as error:
+            raise CaseError(document.path, line, str(error)) from None
+        places.setdefault(card, []).append(line)
+        cards.append(card)
+    return tuple(cards)
+
+
+def _get(data: Any, where: DataPath) -> Any:
+    for part in where:
+        if isinstance(part, int):
+            data = data[part]
+        elif part not in data:
+            return None
+        else:
+            data = data[part]
+    return data
+
+
+def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
+    """Read one case file into a :class:`Case`, or raise :class:`CaseError` with file and line.
+
+    With ``rules``, every pinned rule id must exist in the index.
+    """
+    document = read_yaml(path)
+    validate(document, "case")
+    data = document.data
+    places: dict[int, list[int]] = {}
+
+    stones: dict[int, StoneState] = {}
+    stone_lines: dict[int, int] = {}
+    side_lines: dict[tuple[int, Player], int] = {}
+    for index, raw in enumerate(data["position"]["stones"]):
+        where = ("position", "stones", index)
+        number = raw["stone"]
+        line = document.line_of(where)
+        if number in stones:
+            raise CaseError(
+                path, line, f"stone {number} is listed twice (first at line {stone_lines[number]})"
+            )
+        stone_lines[number] = line
+        sides = []
+        for name, player in PLAYERS.items():
+            side_lines[(number, player)] = document.line_of((*where, name))
+            sides.append(_cards(document, (*where, name), places))
+        stones[number] = StoneState(
+            sides=(sides[0], sides[1]),
+            completed_first=PLAYERS.get(raw.get("completed_first", "")),
+            modes=frozenset(CombatMode(mode) for mode in raw.get("modes", ())),
+            claimed_by=PLAYERS.get(raw.get("claimed_by", "")),
+        )
+    discards = _cards(document, ("position", "discards"), places)
+    hand = _cards(document, ("position", "hand"), places)
+
+    try:
+        position = Position.from_stones(
+            stones, discards=discards, hand=hand, viewer=Player.A, variant=variant_named(data["variant"])
+        )
+    except DuplicateCard as error:
+        lines = places[error.card]
+        raise CaseError(
+            path,
+            lines[1] if len(lines) > 1 else lines[0],
+            f"{card_name(error.card)} appears twice (lines {' and '.join(map(str, lines[:2]))});"
+            " every card exists once",
+        ) from None
+    except SideOverCapacity as error:
+        raise CaseError(path, side_lines[(error.stone, error.player)], str(error)) from None
+    except (MissingCompletionOrder, MisplacedCompletionOrder) as error:
+        raise CaseError(path, stone_lines[error.stone], str(error)) from None
+    except PositionError as error:
+        where_line = _line_for_position_error(document, error)
+        raise CaseError(path, where_line, str(error)) from None
+
+    claims: list[Claim] = []
+    for index, raw in enumerate(data["claims"]):
+        line = document.line_of(("claims", index))
+        stone = raw["stone"]
+        if stone in (claim.stone for claim in claims):
+            raise CaseError(path, line, f"stone {stone} is claimed twice in the same step")
+        holder = position.stone(stone).claimed_by
+        if holder is not None:
+            owner = "you" if holder is Player.A else "they"
+            raise CaseError(
+                path, line, f"stone {stone} is already claimed ({owner} hold it); it cannot be claimed again"
+            )
+        expect = Verdict(raw["expect"]) if "expect" in raw else None
+        claims.append(Claim(stone=stone, expect=expect, line=line))
+
+    pinned = tuple(data.get("rules", ()))
+    if rules is not None:
+        known = rules.ids()
+        for index, rule_id in enumerate(pinned):
+            if rule_id not in known:
+                close = difflib.get_close_matches(rule_id, sorted(known), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise CaseError(
+                    path,
+                    document.line_of(("rules", index)),
+                    f"unknown rule id {rule_id!r}{hint} (the ids are in {rules.path.name})",
+                )
+
+    return Case(
+        id=data["id"],
+        path=path,
+        line=document.line_of(("id",)),
+        situation=data["situation"].strip(),
+        why=data["why"].strip(),
+        draft=bool(data.get("draft", False)),
+        position=position,
+        claims=tuple(claims),
+        rules=pinned,
+    )
+
+
+def _line_for_position_error(document: LocatedDocument, error: PositionError) -> int:
+    """The best line for an engine objection that names no card or stone: hand, discards, modes."""
+    text = str(error)
+    if "hand" in text:
+        return document.line_of(("position", "hand"))
+    if "discard" in text:
+        return document.line_of(("position", "discards"))
+    if "variant" in text:
+        return document.line_of(("variant",))
+    return document.line_of(("position",))
+
+
+def case_files(directory: Path) -> list[Path]:
+    """Every file under ``directory`` that is, or looks meant to be, a case, in table order."""
+    return sorted(
+        path
+        for pattern in ("*.yaml", "*.yml")
+        for path in directory.rglob(pattern)
+        if path.is_file()
+    )
+
+
+@dataclass(frozen=True)
+class CaseCollection:
+    """All case files of a directory: those that loaded, and an error for each one that did not."""
+
+    cases: tuple[Case, ...]
+    errors: tuple[CaseError, ...]
+
+
+def load_cases(directory: Path, rules: RulesIndex | None = None) -> CaseCollection:
+    """Load every case under ``directory``; nothing is skipped: each file is a case or an error."""
+    cases: list[Case] = []
+    errors: list[CaseError] = []
+    ids: dict[str, Case] = {}
+    for path in case_files(directory):
+        try:
+            case = load_case_file(path, rules)
+        except SourceError as error:
+            errors.append(error if isinstance(error, CaseError) else CaseError(error.path, error.line, error.problem))
+            continue
+        if case.id in ids:
+            errors.append(duplicate_id_error(case, ids[case.id]))
+            continue
+        ids[case.id] = case
+        cases.append(case)
+    return CaseCollection(tuple(cases), tuple(errors))
+
+
+def load_case_file(path: Path, rules: RulesIndex | None = None) -> Case:
+    """:func:`load_case`, refusing files that do not end in ``.yaml``."""
+    if path.suffix != CASE_SUFFIX:
+        raise CaseError(path, None, f"case files end in {CASE_SUFFIX}; rename this file so it is checked")
+    return load_case(path, rules)
+
+
+def duplicate_id_error(case: Case, first: Case) -> CaseError:
+    """The error for a case whose id another case already uses."""
+    return CaseError(case.path, case.line, f"case id {case.id!r} is already used by {first.location}")
+
+
+def iter_located(errors: Iterable[SourceError]) -> list[str]:
+    """The one-line messages of some errors."""
+    return [error.located for error in errors]

@@ -1,0 +1,143 @@
+"""Read a YAML file into plain data, remembering the line of every value, and refuse anything unsafe.
+
+Only plain data gets through: mappings with string keys, lists, strings, numbers, booleans and
+null. A tag that would construct an object (``!!python/object``, or any local ``!tag``) and a key
+written twice are errors, each with its line, rather than surprises later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import yaml
+
+DataPath: TypeAlias = tuple[str | int, ...]
+"""Where a value sits in a document: keys and list indexes from the top."""
+
+_PLAIN_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
+)
+
+
+class SourceError(ValueError):
+    """A problem in an input file, located: ``path:line: problem`` when printed."""
+
+    def __init__(self, path: Path | str, line: int | None, problem: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.problem = problem
+        super().__init__(self.located)
+
+    @property
+    def located(self) -> str:
+        """The one-line message an editor sees."""
+        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        return f"{where}: {self.problem}"
+
+
+@dataclass(frozen=True)
+class LocatedDocument:
+    """A parsed document and the 1-based line of each value (for a mapping value, its key's line)."""
+
+    path: Path
+    data: Any
+    lines: dict[DataPath, int]
+
+    def line_of(self, where: DataPath) -> int:
+        """The line of the value at ``where``, or of its nearest enclosing value."""
+        where = tuple(where)
+        while where not in self.lines and where:
+            where = where[:-1]
+        return self.lines.get(where, 1)
+
+    def error(self, where: DataPath, problem: str) -> SourceError:
+        """A :class:`SourceError` located at the value at ``where``."""
+        return SourceError(self.path, self.line_of(where), problem)
+
+
+def read_yaml(path: Path) -> LocatedDocument:
+    """Parse one YAML file safely, or raise :class:`SourceError` naming its file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError(path, None, f"cannot read the file: {error}") from None
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: Path) -> LocatedDocument:
+    """Parse YAML ``text`` that came from ``path`` (used in messages)."""
+    try:
+        _refuse_aliases(text, path)
+        loader = yaml.SafeLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else None
+        problem = error.problem or error.context or "unreadable YAML"
+        raise SourceError(path, line, f"YAML syntax error: {problem}") from None
+    except yaml.YAMLError as error:
+        raise SourceError(path, None, f"YAML error: {error}") from None
+    if root is None:
+        raise SourceError(path, 1, "the file is empty")
+    lines: dict[DataPath, int] = {}
+    data = _to_data(root, (), lines, path, set())
+    return LocatedDocument(path, data, lines)
+
+
+def _refuse_aliases(text: str, path: Path) -> None:
+    """Anchors and aliases have no use in a case and hide where a value came from."""
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise SourceError(
+                path,
+                event.start_mark.line + 1,
+                "YAML anchors and aliases ('&name', '*name') are not allowed: write each value out",
+            )
+
+
+def _to_data(
+    node: yaml.Node, where: DataPath, lines: dict[DataPath, int], path: Path, seen: set[int]
+) -> Any:
+    line = node.start_mark.line + 1
+    if id(node) in seen:
+        raise SourceError(path, line, "YAML aliases ('*name') are not allowed: write the value out")
+    seen.add(id(node))
+    lines.setdefault(where, line)
+    if node.tag not in _PLAIN_TAGS:
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        raise SourceError(
+            path, line, f"YAML tag {tag!r} is not allowed: a case file holds plain data only"
+        )
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise SourceError(
+                    path, key_node.start_mark.line + 1, "YAML merge keys ('<<') are not allowed"
+                )
+            key = _to_data(key_node, (*where, "<key>"), {}, path, seen)
+            if not isinstance(key, str):
+                raise SourceError(
+                    path, key_node.start_mark.line + 1, f"key {key!r} must be a word, not a {type(key).__name__}"
+                )
+            if key in result:
+                raise SourceError(path, key_node.start_mark.line + 1, f"key {key!r} appears twice")
+            lines[(*where, key)] = key_node.start_mark.line + 1
+            result[key] = _to_data(value_node, (*where, key), lines, path, seen)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _to_data(item, (*where, index), lines, path, seen) for index, item in enumerate(node.value)
+        ]
+    constructor = yaml.SafeLoader("")
+    try:
+        return constructor.construct_object(node)
+    except yaml.YAMLError as error:
+        raise SourceError(path, node.start_mark.line + 1, f"unreadable value: {error}") from None
+    finally:
+        constructor.dispose()
