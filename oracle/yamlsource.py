@@ -33,8 +33,23 @@ class SourceError(ValueError):
     @property
     def located(self) -> str:
         """The one-line message an editor sees."""
-        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        return self.located_from(None)
+
+    def located_from(self, root: Path | None) -> str:
+        """The message, with the file shown relative to ``root`` when it lies below it."""
+        path = shown_path(self.path, root)
+        where = f"{path}:{self.line}" if self.line else path
         return f"{where}: {self.problem}"
+
+
+def shown_path(path: Path, root: Path | None) -> str:
+    """``path`` relative to ``root`` when it lies below it, else as it is."""
+    if root is not None:
+        try:
+            return str(path.resolve().relative_to(root.resolve()))
+        except ValueError:
+            pass
+    return str(path)
 
 
 @dataclass(frozen=True)

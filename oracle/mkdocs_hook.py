@@ -1,0 +1,70 @@
+"""The mkdocs hook: replay every case before the build and fill the pages' markers.
+
+A drifted, invalid or unverified case stops ``mkdocs build`` with an error naming the case and its
+file. The rendering itself lives in :mod:`oracle.render`; this file only adapts it to mkdocs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from oracle.render import (
+    CASES_DIR,
+    RULES_INDEX,
+    CatalogueError,
+    fill_markers,
+    generated_blocks,
+    verified_catalogue,
+)
+
+_state: dict[str, Any] = {}
+
+
+def _root(config: MkDocsConfig) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    """Verify the whole catalogue before any page is rendered."""
+    root = _root(config)
+    try:
+        catalogue = verified_catalogue(root)
+    except CatalogueError as error:
+        raise PluginError(
+            "the verified catalogue cannot be published:\n" + "\n".join(error.problems)
+        ) from None
+    _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates")
+    _state["used"] = set()
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Replace the page's ``<!-- oracle:... -->`` markers with the rendered content."""
+    try:
+        filled, used = fill_markers(markdown, _state["blocks"], page.file.src_uri)
+    except CatalogueError as error:
+        raise PluginError("\n".join(error.problems)) from None
+    _state["used"] |= used
+    return filled
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """Fail when generated content was never placed on a page: nothing may be lost."""
+    missing = sorted(set(_state["blocks"]) - _state["used"])
+    if missing:
+        raise PluginError(
+            "no page shows " + ", ".join(f"<!-- oracle:{name} -->" for name in missing)
+        )
+
+
+def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
+    """Rebuild when a case or the rules index changes, not only the pages."""
+    root = _root(config)
+    server.watch(str(root / CASES_DIR))
+    server.watch(str(root / Path(RULES_INDEX).parent))
+    return server
