@@ -82,7 +82,9 @@ def parse_card(text: str) -> Card:
     colour_word, value_word = words[0].lower(), words[1]
     if colour_word not in COLOUR_NAMES:
         if value_word.lower() in COLOUR_NAMES:
-            raise CardError(f"{text!r}: write the colour first, as in '{value_word.lower()} {words[0]}'")
+            raise CardError(
+                f"{text!r}: write the colour first, as in '{value_word.lower()} {words[0]}'"
+            )
         raise CardError(
             f"{text!r}: unknown colour {words[0]!r}; the colours are {', '.join(COLOUR_NAMES)}"
         )
@@ -101,8 +103,9 @@ def value_mask(value: int) -> int:
     return VALUE_MASKS[value]
 
 
-VALUE_MASKS: tuple[int, ...] = (0,) + tuple(
-    sum(1 << make_card(colour, value) for colour in Colour) for value in VALUES
+VALUE_MASKS: tuple[int, ...] = (
+    0,
+    *(sum(1 << make_card(colour, value) for colour in Colour) for value in VALUES),
 )
 """``VALUE_MASKS[v]``: the six cards of value ``v`` (index 0 unused)."""
 

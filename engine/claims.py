@@ -8,12 +8,19 @@ and the claimant's side is already complete.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card, card_name
-from engine.formations import Completion, describe, strength, strongest_completion
+from engine.formations import (
+    CombatMode,
+    Completion,
+    describe,
+    side_capacity,
+    strength,
+    strongest_completion,
+)
 from engine.position import Player, Position, PositionError, check_stone
 
 
@@ -64,20 +71,22 @@ class DuplicateClaim(PositionError):
 
 @dataclass(frozen=True)
 class ClaimVerdict:
-    """The verdict on one claimed stone, with its reason in words.
+    """The verdict on one claimed stone: the reason, and the facts that explain it.
 
-    ``witness`` holds the cards that would complete the opponent's side and beat the claimant (a
-    refusal by :attr:`Reason.WITNESS`); ``best_reply`` is the opponent's strongest completion
-    whenever their side was incomplete, which for a grant shows how close they could come.
-    ``witness_in_hand`` lists the witness cards that sit in the claimant's own hand.
+    ``best_reply`` is the opponent's strongest completion whenever their side was incomplete; for
+    a refusal by :attr:`Reason.WITNESS` its cards are the ``witness``. ``witness_in_hand`` lists
+    the witness cards that sit in the claimant's own hand. The explanation in words is built only
+    when asked for, so judging stays cheap.
     """
 
     stone: int
     reason: Reason
-    explanation: str
-    witness: tuple[Card, ...] = ()
-    witness_in_hand: tuple[Card, ...] = ()
+    mine: tuple[Card, ...] = ()
+    theirs: tuple[Card, ...] = ()
+    modes: frozenset[CombatMode] = frozenset()
     best_reply: Completion | None = None
+    witness_in_hand: tuple[Card, ...] = ()
+    held_by_claimant: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -89,107 +98,127 @@ class ClaimVerdict:
         """Whether the claim holds."""
         return self.reason.verdict is Verdict.GRANTED
 
+    @property
+    def witness(self) -> tuple[Card, ...]:
+        """The cards that would complete their side and beat yours (a refusal by witness)."""
+        if self.reason is Reason.WITNESS and self.best_reply is not None:
+            return self.best_reply.added
+        return ()
+
+    @property
+    def explanation(self) -> str:
+        """The reason in words, from the claimant's side."""
+        return _EXPLAIN[self.reason](self)
+
 
 def _names(cards: Iterable[Card]) -> str:
     return ", ".join(card_name(card) for card in cards)
+
+
+def _yours(verdict: ClaimVerdict) -> str:
+    return describe(verdict.mine, verdict.modes)
+
+
+def _theirs(verdict: ClaimVerdict) -> str:
+    return describe(verdict.theirs, verdict.modes)
+
+
+def _their_best(verdict: ClaimVerdict) -> str:
+    assert verdict.best_reply is not None
+    return describe(verdict.theirs + verdict.best_reply.added, verdict.modes)
+
+
+def _explain_witness(verdict: ClaimVerdict) -> str:
+    in_hand = verdict.witness_in_hand
+    hand_note = (
+        f"; {_names(in_hand)} {'is' if len(in_hand) == 1 else 'are'} in your hand, which proves"
+        " nothing, since your hand is out of sight too"
+        if in_hand
+        else ""
+    )
+    return (
+        f"they could still add {_names(verdict.witness)} and make {_their_best(verdict)},"
+        f" which beats your {_yours(verdict)}{hand_note}"
+    )
+
+
+def _explain_unbeatable(verdict: ClaimVerdict) -> str:
+    assert verdict.best_reply is not None
+    tie = verdict.best_reply.strength == strength(verdict.mine, verdict.modes)
+    outcome = "would only tie, and they would complete after you" if tie else "falls short"
+    return (
+        f"no completion from the cards out of sight beats your {_yours(verdict)}: their best,"
+        f" adding {_names(verdict.best_reply.added)}, makes {_their_best(verdict)} and {outcome}"
+    )
+
+
+_EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
+    Reason.STONE_CLAIMED: lambda v: (
+        f"{'you' if v.held_by_claimant else 'they'} already hold stone {v.stone};"
+        " a claimed stone is closed for the rest of the game"
+    ),
+    Reason.INCOMPLETE_SIDE: lambda v: (
+        f"your side of stone {v.stone} has {len(v.mine)} of the {side_capacity(v.modes)} cards"
+        " it needs; an incomplete side can never be claimed"
+    ),
+    Reason.STRONGER_FORMATION: lambda v: f"your {_yours(v)} beats their {_theirs(v)}",
+    Reason.WEAKER_FORMATION: lambda v: f"their {_theirs(v)} beats your {_yours(v)}",
+    Reason.TIE_COMPLETED_FIRST: lambda v: (
+        f"your {_yours(v)} ties with their {_theirs(v)}, and you completed your side first"
+    ),
+    Reason.TIE_COMPLETED_LATER: lambda v: (
+        f"your {_yours(v)} ties with their {_theirs(v)}, and they completed their side first"
+    ),
+    Reason.WITNESS: _explain_witness,
+    Reason.UNBEATABLE: _explain_unbeatable,
+    Reason.NO_COMPLETION: lambda v: (
+        f"fewer than {side_capacity(v.modes) - len(v.theirs)} cards remain out of sight,"
+        " so their side can never be completed"
+    ),
+}
 
 
 def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
     """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``."""
     state = position.stone(check_stone(stone))
     claimant = position.viewer
-    opponent = claimant.other
+    mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
     if state.claimed_by is not None:
-        whose = "you" if state.claimed_by is claimant else "they"
         return ClaimVerdict(
             stone,
             Reason.STONE_CLAIMED,
-            f"{whose} already hold stone {stone}; a claimed stone is closed for the rest of the game",
+            mine,
+            theirs,
+            modes,
+            held_by_claimant=state.claimed_by is claimant,
         )
-    mine, theirs, modes = state.side(claimant), state.side(opponent), state.modes
-    if len(mine) < state.capacity:
-        return ClaimVerdict(
-            stone,
-            Reason.INCOMPLETE_SIDE,
-            f"your side of stone {stone} has {len(mine)} of the {state.capacity} cards it needs;"
-            " an incomplete side can never be claimed",
-        )
+    capacity = state.capacity
+    if len(mine) < capacity:
+        return ClaimVerdict(stone, Reason.INCOMPLETE_SIDE, mine, theirs, modes)
     my_strength = strength(mine, modes)
-    if len(theirs) == state.capacity:
-        return _judge_complete_sides(stone, position, my_strength)
+    if len(theirs) == capacity:
+        their_strength = strength(theirs, modes)
+        if my_strength > their_strength:
+            reason = Reason.STRONGER_FORMATION
+        elif my_strength < their_strength:
+            reason = Reason.WEAKER_FORMATION
+        elif state.completed_first is claimant:
+            reason = Reason.TIE_COMPLETED_FIRST
+        else:
+            reason = Reason.TIE_COMPLETED_LATER
+        return ClaimVerdict(stone, reason, mine, theirs, modes)
     if position.variant.has_tactics:
         raise UnsupportedPosition(
             f"stone {stone}: proving a claim against an incomplete side in the tactics variant"
             " needs the elite troops out of sight, which this engine does not model yet"
         )
-
-    pool = position.out_of_sight_mask()
-    best = strongest_completion(theirs, pool, modes)
-    missing = state.capacity - len(theirs)
+    best = strongest_completion(theirs, position.out_of_sight_mask(), modes)
     if best is None:
-        return ClaimVerdict(
-            stone,
-            Reason.NO_COMPLETION,
-            f"fewer than {missing} cards remain out of sight, so their side can never be completed",
-        )
+        return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)
     if best.strength > my_strength:
         in_hand = tuple(card for card in best.added if card in position.hand)
-        hand_note = (
-            f"; {_names(in_hand)} {'is' if len(in_hand) == 1 else 'are'} in your hand, which proves"
-            " nothing, since your hand is out of sight too"
-            if in_hand
-            else ""
-        )
-        return ClaimVerdict(
-            stone,
-            Reason.WITNESS,
-            f"they could still add {_names(best.added)} and make"
-            f" {describe(theirs + best.added, modes)}, which beats your {describe(mine, modes)}"
-            + hand_note,
-            witness=best.added,
-            witness_in_hand=in_hand,
-            best_reply=best,
-        )
-    outcome = (
-        "would only tie, and they would complete after you"
-        if best.strength == my_strength
-        else "falls short"
-    )
-    return ClaimVerdict(
-        stone,
-        Reason.UNBEATABLE,
-        f"no completion from the cards out of sight beats your {describe(mine, modes)}:"
-        f" their best, adding {_names(best.added)}, makes {describe(theirs + best.added, modes)}"
-        f" and {outcome}",
-        best_reply=best,
-    )
-
-
-def _judge_complete_sides(stone: int, position: Position, my_strength: int) -> ClaimVerdict:
-    state = position.stone(stone)
-    claimant = position.viewer
-    mine, theirs = state.side(claimant), state.side(claimant.other)
-    their_strength = strength(theirs, state.modes)
-    mine_text, theirs_text = describe(mine, state.modes), describe(theirs, state.modes)
-    if my_strength > their_strength:
-        return ClaimVerdict(
-            stone, Reason.STRONGER_FORMATION, f"your {mine_text} beats their {theirs_text}"
-        )
-    if my_strength < their_strength:
-        return ClaimVerdict(
-            stone, Reason.WEAKER_FORMATION, f"their {theirs_text} beats your {mine_text}"
-        )
-    if state.completed_first is claimant:
-        return ClaimVerdict(
-            stone,
-            Reason.TIE_COMPLETED_FIRST,
-            f"your {mine_text} ties with their {theirs_text}, and you completed your side first",
-        )
-    return ClaimVerdict(
-        stone,
-        Reason.TIE_COMPLETED_LATER,
-        f"your {mine_text} ties with their {theirs_text}, and they completed their side first",
-    )
+        return ClaimVerdict(stone, Reason.WITNESS, mine, theirs, modes, best, in_hand)
+    return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best)
 
 
 def claim_verdicts(position: Position, stones: Iterable[int]) -> tuple[ClaimVerdict, ...]:

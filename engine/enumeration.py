@@ -7,9 +7,10 @@ and in the benchmark. It tries every set of cards that could complete the oppone
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import cache
 from itertools import combinations
 
-from engine.cards import Card, cards_in
+from engine.cards import Card, cards_in, mask_of
 from engine.formations import CombatMode, side_capacity, strength
 from engine.position import Position
 
@@ -21,11 +22,19 @@ def best_strength_by_enumeration(
     missing = side_capacity(modes) - len(placed)
     best: int | None = None
     placed = tuple(placed)
+    placed_mask = mask_of(placed)
+    mode_key = frozenset(modes)
     for added in combinations(tuple(cards_in(pool)), missing):
-        score = strength(placed + added, modes)
+        score = _strength_of_set(placed_mask | mask_of(added), mode_key)
         if best is None or score > best:
             best = score
     return best
+
+
+@cache
+def _strength_of_set(cards: int, modes: frozenset[CombatMode]) -> int:
+    """:func:`strength` of a set of cards given as a mask, remembered across positions."""
+    return strength(tuple(cards_in(cards)), modes)
 
 
 def claim_granted_by_enumeration(position: Position, stone: int) -> bool:

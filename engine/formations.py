@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from itertools import pairwise
 
 from engine.cards import COLOUR_MASKS, VALUE_MASKS, Card, card_name, cards_in
 
@@ -58,7 +59,7 @@ def formation_of(cards: Sequence[Card]) -> Formation:
     """The formation a complete side makes. The order of play does not matter; runs never wrap."""
     values = sorted(card % 9 for card in cards)
     same_colour = len({card // 9 for card in cards}) == 1
-    consecutive = all(b - a == 1 for a, b in zip(values, values[1:], strict=False))
+    consecutive = all(b - a == 1 for a, b in pairwise(values))
     if consecutive and same_colour:
         return Formation.COLOUR_RUN
     if values[0] == values[-1]:

@@ -30,14 +30,24 @@ class Player(IntEnum):
 
 
 class PositionError(ValueError):
-    """A position that cannot happen. Subclasses say which rule it breaks."""
+    """A position that cannot happen. Subclasses say which rule it breaks.
+
+    ``stone`` and ``part`` say where, so that a caller holding the source of the position (a case
+    file) can point at the right line: ``part`` is ``"hand"``, ``"discards"``, ``"variant"``, or,
+    with a stone, ``"modes"``, ``"completed_first"``, ``"you"`` or ``"them"``.
+    """
+
+    def __init__(self, message: str, *, stone: int | None = None, part: str | None = None) -> None:
+        super().__init__(message)
+        self.stone = stone
+        self.part = part
 
 
 class DuplicateCard(PositionError):
     """The same card in two places (or twice in one)."""
 
     def __init__(self, card: Card) -> None:
-        super().__init__(f"{card_name(card)} appears twice")
+        super().__init__(f"{card_name(card)} appears twice", part="card")
         self.card = card
 
 
@@ -46,9 +56,11 @@ class SideOverCapacity(PositionError):
 
     def __init__(self, stone: int, player: Player, count: int, capacity: int) -> None:
         super().__init__(
-            f"stone {stone}: {count} cards on one side, but a side holds {capacity} here"
+            f"stone {stone}: {count} cards on one side, but a side holds {capacity} here",
+            stone=stone,
+            part="you" if player is Player.A else "them",
         )
-        self.stone, self.player, self.count, self.capacity = stone, player, count, capacity
+        self.player, self.count, self.capacity = player, count, capacity
 
 
 class MissingCompletionOrder(PositionError):
@@ -56,9 +68,9 @@ class MissingCompletionOrder(PositionError):
 
     def __init__(self, stone: int) -> None:
         super().__init__(
-            f"stone {stone}: both sides are complete and tie, so it must say who completed first"
+            f"stone {stone}: both sides are complete and tie, so it must say who completed first",
+            stone=stone,
         )
-        self.stone = stone
 
 
 class MisplacedCompletionOrder(PositionError):
@@ -66,9 +78,10 @@ class MisplacedCompletionOrder(PositionError):
 
     def __init__(self, stone: int) -> None:
         super().__init__(
-            f"stone {stone}: who completed first only applies when both sides are complete"
+            f"stone {stone}: who completed first only applies when both sides are complete",
+            stone=stone,
+            part="completed_first",
         )
-        self.stone = stone
 
 
 class VariantError(PositionError):
@@ -84,7 +97,6 @@ class StoneNumberError(PositionError):
 
     def __init__(self, stone: object) -> None:
         super().__init__(f"no stone {stone!r}: stones are numbered 1 to 9")
-        self.stone = stone
 
 
 def check_stone(stone: int) -> int:
@@ -119,7 +131,9 @@ class TacticsVariant(Variant):
     has_tactics = True
 
 
-VARIANTS: Mapping[str, Variant] = {variant.name: variant for variant in (Variant(), TacticsVariant())}
+VARIANTS: Mapping[str, Variant] = {
+    variant.name: variant for variant in (Variant(), TacticsVariant())
+}
 """Every variant by name, as cases write it."""
 
 
@@ -129,7 +143,7 @@ def variant_named(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         raise VariantError(
-            f"unknown variant {name!r}; the variants are {', '.join(VARIANTS)}"
+            f"unknown variant {name!r}; the variants are {', '.join(VARIANTS)}", part="variant"
         ) from None
 
 
@@ -184,15 +198,22 @@ class Position:
             seen |= 1 << card
         object.__setattr__(self, "_table_mask", seen & ~mask_of(self.hand))
         if self.discards and not self.variant.has_tactics:
-            raise VariantError("face-up discards only exist in the tactics variant")
+            raise VariantError(
+                "face-up discards only exist in the tactics variant", part="discards"
+            )
         if len(self.hand) > self.variant.hand_size:
             raise HandTooLarge(
                 f"a hand of {len(self.hand)} cards, but the {self.variant.name} game's hand"
-                f" size is {self.variant.hand_size}"
+                f" size is {self.variant.hand_size}",
+                part="hand",
             )
         for number, stone in zip(STONES, self.stones, strict=True):
             if stone.modes and not self.variant.has_tactics:
-                raise VariantError(f"stone {number}: combat modes only exist in the tactics variant")
+                raise VariantError(
+                    f"stone {number}: combat modes only exist in the tactics variant",
+                    stone=number,
+                    part="modes",
+                )
             for player in Player:
                 if len(stone.sides[player]) > stone.capacity:
                     raise SideOverCapacity(number, player, len(stone.sides[player]), stone.capacity)

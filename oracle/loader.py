@@ -23,12 +23,9 @@ from engine import (
     CardError,
     CombatMode,
     DuplicateCard,
-    MisplacedCompletionOrder,
-    MissingCompletionOrder,
     Player,
     Position,
     PositionError,
-    SideOverCapacity,
     StoneState,
     Verdict,
     card_name,
@@ -36,7 +33,7 @@ from engine import (
     variant_named,
 )
 from oracle.model import Case, Claim, RuleEntry, RulesIndex
-from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml
+from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml, shown_path
 
 CASE_SUFFIX = ".yaml"
 PLAYERS = {"you": Player.A, "them": Player.B}
@@ -58,29 +55,39 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
     """A located, editor-friendly sentence for a schema violation."""
     where: DataPath = tuple(error.absolute_path)
     instance = error.instance
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    expected_value: Any = error.validator_value
     if error.validator == "additionalProperties" and isinstance(instance, dict):
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(schema.get("properties", {}))
         unknown = sorted(key for key in instance if key not in allowed)
         key = unknown[0]
         close = difflib.get_close_matches(key, allowed, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return (*where, key), f"unknown key {key!r}{hint} (allowed here: {', '.join(allowed)})"
     if error.validator == "required" and isinstance(instance, dict):
-        missing = [key for key in error.validator_value if key not in instance]
+        missing = [key for key in expected_value if key not in instance]
         place = f" in {_describe_place(where)}" if where else ""
         return where, f"missing key {missing[0]!r}{place}"
     if error.validator == "enum":
-        choices = ", ".join(repr(choice) for choice in error.validator_value)
-        return where, f"{instance!r} is not allowed for {_describe_place(where)}; use one of {choices}"
+        choices = ", ".join(repr(choice) for choice in expected_value)
+        return (
+            where,
+            f"{instance!r} is not allowed for {_describe_place(where)}; use one of {choices}",
+        )
     if error.validator == "type":
-        expected = {"array": "a list", "object": "a mapping of keys", "string": "text",
-                    "integer": "a whole number", "boolean": "true or false"}
-        wanted = expected.get(str(error.validator_value), str(error.validator_value))
+        expected = {
+            "array": "a list",
+            "object": "a mapping of keys",
+            "string": "text",
+            "integer": "a whole number",
+            "boolean": "true or false",
+        }
+        wanted = expected.get(str(expected_value), str(expected_value))
         return where, f"{_describe_place(where)} must be {wanted}, not {instance!r}"
     if error.validator in ("minimum", "maximum") and "stone" in map(str, where):
         return where, f"no stone {instance!r}: stones are numbered 1 to 9"
-    if error.validator == "pattern" and error.schema.get("$ref") is None:
-        description = error.schema.get("description")
+    if error.validator == "pattern" and schema.get("$ref") is None:
+        description = schema.get("description")
         return where, f"{instance!r} is not a valid {_describe_place(where)}" + (
             f": {description}" if description else ""
         )
@@ -112,7 +119,9 @@ def load_rules_index(path: Path) -> RulesIndex:
     for index, raw in enumerate(document.data["rules"]):
         line = document.line_of(("rules", index))
         if raw["id"] in seen:
-            raise CaseError(path, line, f"rule id {raw['id']!r} is used twice (first at line {seen[raw['id']]})")
+            raise CaseError(
+                path, line, f"rule id {raw['id']!r} is used twice (first at line {seen[raw['id']]})"
+            )
         seen[raw["id"]] = line
         entries.append(
             RuleEntry(
@@ -128,7 +137,9 @@ def load_rules_index(path: Path) -> RulesIndex:
     return RulesIndex(path, tuple(entries))
 
 
-def _cards(document: LocatedDocument, where: DataPath, places: dict[int, list[int]]) -> tuple[int, ...]:
+def _cards(
+    document: LocatedDocument, where: DataPath, places: dict[int, list[int]]
+) -> tuple[int, ...]:
     """Parse the list of cards at ``where``, recording each card's line for later messages."""
     raw: Sequence[str] = _get(document.data, where) or []
     cards = []
@@ -166,20 +177,18 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
 
     stones: dict[int, StoneState] = {}
     stone_lines: dict[int, int] = {}
-    side_lines: dict[tuple[int, Player], int] = {}
+    stone_indexes: dict[int, int] = {}
     for index, raw in enumerate(data["position"]["stones"]):
-        where = ("position", "stones", index)
+        stone_at: DataPath = ("position", "stones", index)
         number = raw["stone"]
-        line = document.line_of(where)
+        line = document.line_of(stone_at)
         if number in stones:
             raise CaseError(
                 path, line, f"stone {number} is listed twice (first at line {stone_lines[number]})"
             )
         stone_lines[number] = line
-        sides = []
-        for name, player in PLAYERS.items():
-            side_lines[(number, player)] = document.line_of((*where, name))
-            sides.append(_cards(document, (*where, name), places))
+        stone_indexes[number] = index
+        sides = [_cards(document, (*stone_at, name), places) for name in PLAYERS]
         stones[number] = StoneState(
             sides=(sides[0], sides[1]),
             completed_first=PLAYERS.get(raw.get("completed_first", "")),
@@ -191,7 +200,11 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
 
     try:
         position = Position.from_stones(
-            stones, discards=discards, hand=hand, viewer=Player.A, variant=variant_named(data["variant"])
+            stones,
+            discards=discards,
+            hand=hand,
+            viewer=Player.A,
+            variant=variant_named(data["variant"]),
         )
     except DuplicateCard as error:
         lines = places[error.card]
@@ -201,13 +214,16 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
             f"{card_name(error.card)} appears twice (lines {' and '.join(map(str, lines[:2]))});"
             " every card exists once",
         ) from None
-    except SideOverCapacity as error:
-        raise CaseError(path, side_lines[(error.stone, error.player)], str(error)) from None
-    except (MissingCompletionOrder, MisplacedCompletionOrder) as error:
-        raise CaseError(path, stone_lines[error.stone], str(error)) from None
     except PositionError as error:
-        where_line = _line_for_position_error(document, error)
-        raise CaseError(path, where_line, str(error)) from None
+        if error.stone is not None:
+            where: DataPath = ("position", "stones", stone_indexes[error.stone])
+            if error.part:
+                where = (*where, error.part)
+        elif error.part == "variant":
+            where = ("variant",)
+        else:
+            where = ("position", error.part) if error.part else ("position",)
+        raise CaseError(path, document.line_of(where), str(error)) from None
 
     claims: list[Claim] = []
     for index, raw in enumerate(data["claims"]):
@@ -219,7 +235,9 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         if holder is not None:
             owner = "you" if holder is Player.A else "they"
             raise CaseError(
-                path, line, f"stone {stone} is already claimed ({owner} hold it); it cannot be claimed again"
+                path,
+                line,
+                f"stone {stone} is already claimed ({owner} hold it); it cannot be claimed again",
             )
         expect = Verdict(raw["expect"]) if "expect" in raw else None
         claims.append(Claim(stone=stone, expect=expect, line=line))
@@ -250,18 +268,6 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
     )
 
 
-def _line_for_position_error(document: LocatedDocument, error: PositionError) -> int:
-    """The best line for an engine objection that names no card or stone: hand, discards, modes."""
-    text = str(error)
-    if "hand" in text:
-        return document.line_of(("position", "hand"))
-    if "discard" in text:
-        return document.line_of(("position", "discards"))
-    if "variant" in text:
-        return document.line_of(("variant",))
-    return document.line_of(("position",))
-
-
 def case_files(directory: Path) -> list[Path]:
     """Every file under ``directory`` that is, or looks meant to be, a case, in table order."""
     return sorted(
@@ -280,7 +286,9 @@ class CaseCollection:
     errors: tuple[CaseError, ...]
 
 
-def load_cases(directory: Path, rules: RulesIndex | None = None) -> CaseCollection:
+def load_cases(
+    directory: Path, rules: RulesIndex | None = None, root: Path | None = None
+) -> CaseCollection:
     """Load every case under ``directory``; nothing is skipped: each file is a case or an error."""
     cases: list[Case] = []
     errors: list[CaseError] = []
@@ -289,10 +297,14 @@ def load_cases(directory: Path, rules: RulesIndex | None = None) -> CaseCollecti
         try:
             case = load_case_file(path, rules)
         except SourceError as error:
-            errors.append(error if isinstance(error, CaseError) else CaseError(error.path, error.line, error.problem))
+            errors.append(
+                error
+                if isinstance(error, CaseError)
+                else CaseError(error.path, error.line, error.problem)
+            )
             continue
         if case.id in ids:
-            errors.append(duplicate_id_error(case, ids[case.id]))
+            errors.append(duplicate_id_error(case, ids[case.id], root))
             continue
         ids[case.id] = case
         cases.append(case)
@@ -302,13 +314,19 @@ def load_cases(directory: Path, rules: RulesIndex | None = None) -> CaseCollecti
 def load_case_file(path: Path, rules: RulesIndex | None = None) -> Case:
     """:func:`load_case`, refusing files that do not end in ``.yaml``."""
     if path.suffix != CASE_SUFFIX:
-        raise CaseError(path, None, f"case files end in {CASE_SUFFIX}; rename this file so it is checked")
+        raise CaseError(
+            path, None, f"case files end in {CASE_SUFFIX}; rename this file so it is checked"
+        )
     return load_case(path, rules)
 
 
-def duplicate_id_error(case: Case, first: Case) -> CaseError:
-    """The error for a case whose id another case already uses."""
-    return CaseError(case.path, case.line, f"case id {case.id!r} is already used by {first.location}")
+def duplicate_id_error(case: Case, first: Case, root: Path | None = None) -> CaseError:
+    """The error for a case whose id another case already uses (paths shown below ``root``)."""
+    return CaseError(
+        case.path,
+        case.line,
+        f"case id {case.id!r} is already used by {shown_path(first.path, root)}:{first.line}",
+    )
 
 
 def iter_located(errors: Iterable[SourceError]) -> list[str]:

@@ -16,7 +16,7 @@ import pytest
 from oracle.loader import CaseError, duplicate_id_error, load_case_file, load_rules_index
 from oracle.model import Case, RulesIndex
 from oracle.verify import CaseReport, verify_case
-from oracle.yamlsource import SourceError
+from oracle.yamlsource import SourceError, shown_path
 
 CASE_DIRS_INI = "oracle_case_dirs"
 RULES_INDEX_INI = "oracle_rules_index"
@@ -81,13 +81,15 @@ class CaseFile(pytest.File):
         ids = self.config.stash[_ids_key]
         first = ids.setdefault(case.id, case)
         if first is not case:
-            raise duplicate_id_error(case, first)
+            raise duplicate_id_error(case, first, self.config.rootpath)
         yield CaseItem.from_parent(self, name=case.id, case=case)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+    def repr_failure(  # type: ignore[override]  # the same narrowing as pytest's Collector
+        self, excinfo: pytest.ExceptionInfo[BaseException]
+    ) -> Any:
         if isinstance(excinfo.value, SourceError):
             return excinfo.value.located_from(self.config.rootpath)
-        return super().repr_failure(excinfo, style)
+        return super().repr_failure(excinfo)
 
 
 class CaseDrift(Exception):
@@ -111,10 +113,16 @@ class CaseItem(pytest.Item):
             raise CaseDrift(report)
         if self.case.draft:
             verdicts = ", ".join(
-                f"stone {check.verdict.stone} {check.verdict.verdict.label}" for check in report.checks
+                f"stone {check.verdict.stone} {check.verdict.verdict.label}"
+                for check in report.checks
             )
-            self.config.stash[_drafts_key].append(f"{self.case.id} ({self.case.location})")
-            pytest.skip(f"draft case {self.case.id!r} is not published; the engine says {verdicts}")
+            where = f"{shown_path(self.case.path, self.config.rootpath)}:{self.case.line}"
+            self.config.stash[_drafts_key].append(f"{self.case.id} ({where})")
+            # Reported at the case (reportinfo), not at this line of the plugin.
+            raise pytest.skip.Exception(
+                f"draft case {self.case.id!r} is not published; the engine says {verdicts}",
+                _use_item_location=True,
+            )
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseDrift):

@@ -62,7 +62,7 @@ def verified_catalogue(root: Path) -> Catalogue:
         rules = load_rules_index(root / RULES_INDEX)
     except SourceError as error:
         raise CatalogueError([error.located_from(root)]) from None
-    collection = load_cases(root / CASES_DIR, rules)
+    collection = load_cases(root / CASES_DIR, rules, root)
     problems = [error.located_from(root) for error in collection.errors]
     reports = tuple(verify_case(case) for case in collection.cases)
     for report in reports:
@@ -93,8 +93,12 @@ def render_verdict_table(reports: tuple[CaseReport, ...], templates: Path) -> st
     """The verdict table of the given verified cases, in their order."""
     unverified = [report.case.id for report in reports if not report.publishable]
     if unverified:
-        raise CatalogueError([f"case {case_id!r} is not verified and cannot be published" for case_id in unverified])
-    return template_environment(templates).get_template("verdict_table.md.j2").render(reports=reports)
+        raise CatalogueError(
+            [f"case {case_id!r} is not verified and cannot be published" for case_id in unverified]
+        )
+    return (
+        template_environment(templates).get_template("verdict_table.md.j2").render(reports=reports)
+    )
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,9 @@ def generated_blocks(catalogue: Catalogue, templates: Path) -> dict[str, Callabl
     }
 
 
-def fill_markers(markdown: str, blocks: Mapping[str, Callable[[], str]], page: str) -> tuple[str, set[str]]:
+def fill_markers(
+    markdown: str, blocks: Mapping[str, Callable[[], str]], page: str
+) -> tuple[str, set[str]]:
     """Replace each ``<!-- oracle:NAME -->`` marker; return the page and the names it used."""
     used: set[str] = set()
 
@@ -146,7 +152,10 @@ def fill_markers(markdown: str, blocks: Mapping[str, Callable[[], str]], page: s
         name = match.group(1)
         if name not in blocks:
             raise CatalogueError(
-                [f"{page}: unknown marker 'oracle:{name}'; the markers are {', '.join(sorted(blocks))}"]
+                [
+                    f"{page}: unknown marker 'oracle:{name}';"
+                    f" the markers are {', '.join(sorted(blocks))}"
+                ]
             )
         used.add(name)
         return blocks[name]()

@@ -47,7 +47,7 @@ class CaseReport:
 
     @property
     def verdict_label(self) -> str:
-        """The engine's verdict as the table shows it: one word, or one per stone when they differ."""
+        """The engine's verdict for the table: one word, or one per stone when they differ."""
         verdicts = {check.verdict.verdict for check in self.checks}
         if len(verdicts) == 1:
             return verdicts.pop().label.capitalize()
@@ -60,7 +60,10 @@ class CaseReport:
         case = self.case
         path = shown_path(case.path, root)
         if self.engine_error is not None:
-            return [f"{path}:{case.line}: case {case.id!r}: the engine cannot judge it: {self.engine_error}"]
+            return [
+                f"{path}:{case.line}: case {case.id!r}: the engine cannot judge it:"
+                f" {self.engine_error}"
+            ]
         lines = []
         for check in self.checks:
             if check.matches:
@@ -93,7 +96,10 @@ def verify_case(case: Case) -> CaseReport:
     except PositionError as error:
         return CaseReport(case, (), engine_error=str(error))
     return CaseReport(
-        case, tuple(ClaimCheck(claim, verdict) for claim, verdict in zip(case.claims, verdicts, strict=True))
+        case,
+        tuple(
+            ClaimCheck(claim, verdict) for claim, verdict in zip(case.claims, verdicts, strict=True)
+        ),
     )
 
 

@@ -1,4 +1,4 @@
-"""Read a YAML file into plain data, remembering the line of every value, and refuse anything unsafe.
+"""Read YAML into plain data, remembering the line of every value, and refuse anything unsafe.
 
 Only plain data gets through: mappings with string keys, lists, strings, numbers, booleans and
 null. A tag that would construct an object (``!!python/object``, or any local ``!tag``) and a key
@@ -54,7 +54,7 @@ def shown_path(path: Path, root: Path | None) -> str:
 
 @dataclass(frozen=True)
 class LocatedDocument:
-    """A parsed document and the 1-based line of each value (for a mapping value, its key's line)."""
+    """A parsed document and the 1-based line of each value (a mapping value: its key's line)."""
 
     path: Path
     data: Any
@@ -92,7 +92,7 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
             loader.dispose()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
+        line = mark.line + 1 if mark is not None else None
         problem = error.problem or error.context or "unreadable YAML"
         raise SourceError(path, line, f"YAML syntax error: {problem}") from None
     except yaml.YAMLError as error:
@@ -110,7 +110,7 @@ def _refuse_aliases(text: str, path: Path) -> None:
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise SourceError(
                 path,
-                event.start_mark.line + 1,
+                event.start_mark.line + 1 if event.start_mark is not None else None,
                 "YAML anchors and aliases ('&name', '*name') are not allowed: write each value out",
             )
 
@@ -123,6 +123,8 @@ def _to_data(
         raise SourceError(path, line, "YAML aliases ('*name') are not allowed: write the value out")
     seen.add(id(node))
     lines.setdefault(where, line)
+    if node.tag == "tag:yaml.org,2002:timestamp":
+        raise SourceError(path, line, f"{node.value!r} reads as a date; put it in quotes")
     if node.tag not in _PLAIN_TAGS:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         raise SourceError(
@@ -138,7 +140,9 @@ def _to_data(
             key = _to_data(key_node, (*where, "<key>"), {}, path, seen)
             if not isinstance(key, str):
                 raise SourceError(
-                    path, key_node.start_mark.line + 1, f"key {key!r} must be a word, not a {type(key).__name__}"
+                    path,
+                    key_node.start_mark.line + 1,
+                    f"key {key!r} must be a word, not a {type(key).__name__}",
                 )
             if key in result:
                 raise SourceError(path, key_node.start_mark.line + 1, f"key {key!r} appears twice")
@@ -147,7 +151,8 @@ def _to_data(
         return result
     if isinstance(node, yaml.SequenceNode):
         return [
-            _to_data(item, (*where, index), lines, path, seen) for index, item in enumerate(node.value)
+            _to_data(item, (*where, index), lines, path, seen)
+            for index, item in enumerate(node.value)
         ]
     constructor = yaml.SafeLoader("")
     try:

@@ -1,0 +1,35 @@
+# The two commands a newcomer needs: `make serve` (build the verified site, then serve it) and
+# `make test`. Both create the virtual environment in .venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1:8000
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve site test lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+serve: site
+	$(BIN)/mkdocs serve --strict --dev-addr $(HOST)
+
+site: $(BIN)/.installed
+	$(BIN)/mkdocs build --strict
+
+test: $(BIN)/.installed
+	$(BIN)/pytest
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: $(BIN)/.installed
+	$(BIN)/python bench/claim_bench.py
+
+clean:
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

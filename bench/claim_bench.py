@@ -1,0 +1,145 @@
+"""Benchmark: the claim proof against exhaustive enumeration. Prints figures; asserts nothing.
+
+    python bench/claim_bench.py [--positions 2000] [--seed 7]
+
+Worst case for enumeration: the opponent's side empty and the claim granted, so every completion
+from the cards out of sight is tried. The random figures replay the same seeded positions
+through both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import (
+    CombatMode,
+    Position,
+    StoneState,
+    claim_verdict,
+    parse_card,
+    strongest_completion,
+)
+from engine.enumeration import (
+    best_strength_by_enumeration,
+    claim_granted_by_enumeration,
+)
+from engine.sampling import random_claim_position
+
+TARGET_WORST_US = 50.0
+
+
+def per_call(function: Callable[[], object], *, budget_s: float = 0.2, repeats: int = 5) -> float:
+    """Seconds per call: the best of ``repeats`` timed batches, each about ``budget_s`` long."""
+    start = time.perf_counter()
+    function()
+    once = max(time.perf_counter() - start, 1e-7)
+    number = max(1, int(budget_s / once))
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(number):
+            function()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def row(label: str, proof_s: float, enumeration_s: float | None) -> None:
+    enumeration = f"{enumeration_s * 1e3:10.2f} ms" if enumeration_s is not None else " " * 13
+    ratio = f"{enumeration_s / proof_s:9.0f}x" if enumeration_s else ""
+    print(f"{label:<52} {proof_s * 1e6:9.1f} us   {enumeration}   {ratio}")
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(name) for name in text.split(","))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=2000, help="random positions (2000)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the random positions (7)")
+    args = parser.parse_args()
+
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {platform.processor() or '?'}"
+    )
+    print(f"{'':<52} {'proof':>12}   {'enumeration':>13}   {'speed-up':>9}")
+
+    # The worst case named in the issue: their side empty, the claim granted, a bare board.
+    worst = Position.from_stones({1: StoneState(sides=(cards("red 7, red 8, red 9"), ()))})
+    assert claim_verdict(worst, 1).granted and claim_granted_by_enumeration(worst, 1)
+    worst_s = per_call(lambda: claim_verdict(worst, 1))
+    row(
+        "worst case: 7-8-9 colour run vs empty side",
+        worst_s,
+        per_call(lambda: claim_granted_by_enumeration(worst, 1), budget_s=0.5, repeats=2),
+    )
+
+    # The slowest empty-side grant for the proof among random boards (the proof's own worst).
+    rng = random.Random(args.seed)
+    slowest: tuple[float, Position, int] | None = None
+    tried = 0
+    while tried < 300:
+        position, stone = random_claim_position(rng, table_cards=(0, 40))
+        state = position.stone(stone)
+        if state.side(position.viewer.other) or not claim_verdict(position, stone).granted:
+            continue
+        if not state.is_complete(position.viewer) or state.claimed_by is not None:
+            continue
+        tried += 1
+        seconds = per_call(
+            lambda p=position, s=stone: claim_verdict(p, s), budget_s=0.01, repeats=3
+        )
+        if slowest is None or seconds > slowest[0]:
+            slowest = (seconds, position, stone)
+    assert slowest is not None
+    _, position, stone = slowest
+    slow_s = per_call(lambda: claim_verdict(position, stone))
+    row(
+        f"slowest of {tried} random empty-side grants",
+        slow_s,
+        per_call(lambda: claim_granted_by_enumeration(position, stone), budget_s=0.5, repeats=2),
+    )
+
+    # Mud Fight: four missing cards, where enumeration grows to C(n, 4).
+    pool = worst.out_of_sight_mask()
+    mud = (CombatMode.MUD_FIGHT,)
+    mud_s = per_call(lambda: strongest_completion((), pool, mud))
+    start = time.perf_counter()
+    best_strength_by_enumeration((), pool, mud)
+    row("Mud Fight: best 4-card completion, empty side", mud_s, time.perf_counter() - start)
+
+    # The mean over random positions, the same ones through both.
+    rng = random.Random(args.seed)
+    samples = [random_claim_position(rng) for _ in range(args.positions)]
+    proof_times, enumeration_times = [], []
+    for position, stone in samples:
+        start = time.perf_counter()
+        granted = claim_verdict(position, stone).granted
+        proof_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        agrees = claim_granted_by_enumeration(position, stone) == granted
+        enumeration_times.append(time.perf_counter() - start)
+        assert agrees, (position, stone)
+    row(
+        f"mean over {args.positions} random positions",
+        statistics.fmean(proof_times),
+        statistics.fmean(enumeration_times),
+    )
+    row(f"max over {args.positions} random positions", max(proof_times), max(enumeration_times))
+
+    worst_us = max(worst_s, slow_s) * 1e6
+    verdict = "within" if worst_us <= TARGET_WORST_US else "OVER"
+    print(f"\nworst-case proof {worst_us:.1f} us: {verdict} the {TARGET_WORST_US:.0f} us target")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Random positions from an explicit, seeded generator, for the exactness tests and the benchmark.
+
+Chance is always passed in (a ``random.Random``), never taken from the global ``random`` module,
+so every position can be made again from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+
+from engine.cards import CARDS, Card
+from engine.formations import CombatMode, side_capacity, strength
+from engine.position import STONES, Player, Position, StoneState, variant_named
+
+
+def random_claim_position(
+    rng: random.Random,
+    *,
+    modes: Collection[CombatMode] = (),
+    claimed_stone: int | None = None,
+    table_cards: tuple[int, int] = (0, 40),
+) -> tuple[Position, int]:
+    """A random position in which the viewer (player A) may claim the returned stone.
+
+    The claimed stone carries ``modes`` (which makes the position a tactics one); other stones hold
+    random cards, between ``table_cards`` in number, and some are already claimed. The viewer's
+    side of the claimed stone is usually complete, the opponent's side anything from empty to full.
+    """
+    deck: list[Card] = list(CARDS)
+    rng.shuffle(deck)
+    stone = claimed_stone if claimed_stone is not None else rng.choice(STONES)
+    capacity = side_capacity(modes)
+    mine_count = capacity if rng.random() < 0.85 else rng.randrange(capacity)
+    theirs_count = rng.randint(0, capacity)
+    mine, theirs = tuple(deck[:mine_count]), tuple(deck[mine_count : mine_count + theirs_count])
+    rest = deck[mine_count + theirs_count :]
+    completed_first = None
+    if mine_count == theirs_count == capacity:
+        completed_first = rng.choice(list(Player))
+    stones = {
+        stone: StoneState(
+            sides=(mine, theirs), completed_first=completed_first, modes=frozenset(modes)
+        )
+    }
+    others = [number for number in STONES if number != stone]
+    sides: dict[int, list[list[Card]]] = {number: [[], []] for number in others}
+    for _ in range(rng.randint(*table_cards)):
+        number, player = rng.choice(others), rng.randrange(2)
+        if len(sides[number][player]) < 3:
+            sides[number][player].append(rest.pop())
+    for number, (side_a, side_b) in sides.items():
+        claimed_by = rng.choice([None, None, None, Player.A, Player.B])
+        complete = len(side_a) == len(side_b) == 3
+        tie = complete and strength(side_a) == strength(side_b)
+        stones[number] = StoneState(
+            sides=(tuple(side_a), tuple(side_b)),
+            completed_first=rng.choice(list(Player)) if tie else None,
+            claimed_by=claimed_by,
+        )
+    variant = variant_named("tactics" if modes else "base")
+    hand = tuple(rest[: rng.randint(0, variant.hand_size - 1)])
+    return Position.from_stones(stones, hand=hand, variant=variant), stone

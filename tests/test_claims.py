@@ -1,0 +1,156 @@
+"""The claim verdict: each reason, the witness, several stones at once, refusals on bad claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import (
+    CombatMode,
+    DuplicateClaim,
+    Player,
+    Position,
+    Reason,
+    StoneState,
+    UnsupportedPosition,
+    Verdict,
+    claim_verdict,
+    claim_verdicts,
+    parse_card,
+    strongest_completion,
+)
+from engine.cards import cards_in, mask_of
+
+
+def side(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(name) for name in text.split(",")) if text else ()
+
+
+def stone(you: str, them: str = "", **extra: object) -> StoneState:
+    return StoneState(sides=(side(you), side(them)), **extra)  # type: ignore[arg-type]
+
+
+def test_incomplete_side_is_refused() -> None:
+    position = Position.from_stones({5: stone("red 4, red 5")})
+    verdict = claim_verdict(position, 5)
+    assert verdict.verdict is Verdict.REFUSED
+    assert verdict.reason is Reason.INCOMPLETE_SIDE
+
+
+def test_claimed_stone_is_refused() -> None:
+    position = Position.from_stones({3: stone("red 1, red 2, red 3", claimed_by=Player.B)})
+    assert claim_verdict(position, 3).reason is Reason.STONE_CLAIMED
+
+
+def test_your_hand_is_no_proof_and_the_witness_says_so() -> None:
+    stones = {
+        3: stone("red 1, blue 1, green 1", "red 3, blue 3"),
+        6: stone("yellow 3", "purple 3"),
+        8: stone("", "green 3"),
+    }
+    in_hand = Position.from_stones(stones, hand=side("pink 3"))
+    verdict = claim_verdict(in_hand, 3)
+    assert verdict.reason is Reason.WITNESS
+    assert verdict.witness == side("pink 3")
+    assert verdict.witness_in_hand == side("pink 3")
+    assert "in your hand" in verdict.explanation
+
+    stones[6] = stone("yellow 3, pink 3", "purple 3")
+    on_table = Position.from_stones(stones)
+    assert claim_verdict(on_table, 3).reason is Reason.UNBEATABLE
+
+
+def test_a_tie_against_an_incomplete_side_goes_to_the_claimant() -> None:
+    position = Position.from_stones({5: stone("red 7, red 8, red 9", "blue 7, blue 8")})
+    verdict = claim_verdict(position, 5)
+    assert verdict.reason is Reason.UNBEATABLE
+    assert verdict.best_reply is not None and verdict.best_reply.added == side("blue 9")
+    assert "tie" in verdict.explanation
+
+
+def test_a_better_completion_refuses_the_claim() -> None:
+    position = Position.from_stones({5: stone("red 6, red 7, red 8", "blue 7, blue 8")})
+    verdict = claim_verdict(position, 5)
+    assert verdict.reason is Reason.WITNESS
+    assert verdict.witness == side("blue 9")
+
+
+@pytest.mark.parametrize(
+    ("completed_first", "reason"),
+    [(Player.A, Reason.TIE_COMPLETED_FIRST), (Player.B, Reason.TIE_COMPLETED_LATER)],
+)
+def test_ties_between_complete_sides_follow_completion_order(
+    completed_first: Player, reason: Reason
+) -> None:
+    tie = stone(
+        "red 4, blue 5, green 9", "yellow 4, purple 5, pink 9", completed_first=completed_first
+    )
+    assert claim_verdict(Position.from_stones({4: tie}), 4).reason is reason
+
+
+def test_complete_sides_compare_rank_first() -> None:
+    position = Position.from_stones(
+        {
+            1: stone("red 2, blue 2, green 2", "yellow 9, yellow 8, yellow 6"),
+            7: stone("red 8, blue 9, green 1", "yellow 2, purple 3, pink 4"),
+        }
+    )
+    assert claim_verdict(position, 1).reason is Reason.STRONGER_FORMATION
+    assert claim_verdict(position, 7).reason is Reason.WEAKER_FORMATION
+
+
+def test_a_full_border_leaves_exactly_the_missing_cards_out_of_sight() -> None:
+    # Every other stone is full: the two cards out of sight are the only possible completion.
+    cards = list(range(54))
+    mine, theirs, rest = cards[:3], cards[3:4], cards[4:]
+    stones = {1: StoneState(sides=(tuple(mine), tuple(theirs)))}
+    for number in range(2, 10):
+        chunk, rest = rest[:6], rest[6:]
+        stones[number] = StoneState(sides=(tuple(chunk[:3]), tuple(chunk[3:])))
+    position = Position.from_stones(stones, hand=tuple(rest[:1]))
+    assert sorted(cards_in(position.out_of_sight_mask())) == rest
+    verdict = claim_verdict(position, 1)
+    assert verdict.best_reply is not None and sorted(verdict.best_reply.added) == rest
+
+
+def test_a_side_that_cannot_be_completed_has_no_completion() -> None:
+    assert strongest_completion(side("red 1"), mask_of(side("blue 2"))) is None
+
+
+def test_several_stones_in_one_step() -> None:
+    position = Position.from_stones(
+        {
+            2: stone("red 5, red 6, red 7", "blue 2, green 2, yellow 5"),
+            7: stone("green 7, green 8, green 9"),
+            9: stone("red 1"),
+        }
+    )
+    verdicts = claim_verdicts(position, [2, 7, 9])
+    assert [verdict.verdict for verdict in verdicts] == [
+        Verdict.GRANTED,
+        Verdict.GRANTED,
+        Verdict.REFUSED,
+    ]
+    with pytest.raises(DuplicateClaim):
+        claim_verdicts(position, [2, 2])
+
+
+def test_mud_fight_needs_four_and_blind_mans_bluff_counts_totals() -> None:
+    position = Position.from_stones(
+        {
+            4: stone("red 6, red 7, red 8", "blue 2", modes=frozenset({CombatMode.MUD_FIGHT})),
+            6: stone(
+                "red 1, red 2, red 3",
+                "blue 9, green 9, yellow 8",
+                modes=frozenset({CombatMode.BLIND_MANS_BLUFF}),
+            ),
+        },
+        variant="tactics",
+    )
+    assert claim_verdict(position, 4).reason is Reason.INCOMPLETE_SIDE
+    assert claim_verdict(position, 6).reason is Reason.WEAKER_FORMATION
+
+
+def test_tactics_proof_against_an_incomplete_side_is_not_guessed() -> None:
+    position = Position.from_stones({4: stone("red 6, red 7, red 8", "blue 2")}, variant="tactics")
+    with pytest.raises(UnsupportedPosition, match="elite troops"):
+        claim_verdict(position, 4)

@@ -1,0 +1,81 @@
+"""Formations and strength: the ranking, no wrap-around, totals, the two combat modes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import CombatMode, Formation, describe, formation_of, parse_card, strength
+
+MUD = (CombatMode.MUD_FIGHT,)
+BLIND = (CombatMode.BLIND_MANS_BLUFF,)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(name) for name in text.split(","))
+
+
+@pytest.mark.parametrize(
+    ("side", "formation"),
+    [
+        ("red 7, red 9, red 8", Formation.COLOUR_RUN),
+        ("red 2, blue 2, green 2", Formation.SAME_VALUE),
+        ("yellow 9, yellow 8, yellow 6", Formation.COLOUR),
+        ("red 2, blue 3, green 4", Formation.RUN),
+        ("red 8, blue 9, green 1", Formation.SUM),
+        ("red 9, red 1, red 2", Formation.COLOUR),
+        ("red 9, blue 1, green 2", Formation.SUM),
+        ("red 4, blue 4, green 5", Formation.SUM),
+        ("red 1, red 2, red 3, red 4", Formation.COLOUR_RUN),
+        ("red 5, blue 5, green 5, pink 5", Formation.SAME_VALUE),
+        ("red 5, blue 5, green 5, pink 6", Formation.SUM),
+        ("red 1, blue 2, green 3, pink 4", Formation.RUN),
+        ("red 1, red 2, red 3, red 5", Formation.COLOUR),
+    ],
+)
+def test_formation_of(side: str, formation: Formation) -> None:
+    assert formation_of(cards(side)) is formation
+
+
+def test_ranking_beats_totals() -> None:
+    ranked = [
+        "red 1, red 2, red 3",  # colour run, total 6
+        "red 9, blue 9, green 9",  # three of a kind, 27
+        "yellow 9, yellow 8, yellow 6",  # colour, 23
+        "red 7, blue 8, green 9",  # run, 24
+        "red 9, blue 9, green 8",  # sum, 26
+    ]
+    strengths = [strength(cards(side)) for side in ranked]
+    assert strengths == sorted(strengths, reverse=True)
+    assert strength(cards("red 2, blue 2, green 2")) > strength(
+        cards("yellow 9, yellow 8, yellow 6")
+    )
+
+
+def test_total_breaks_ties_within_a_formation() -> None:
+    assert strength(cards("red 7, red 8, red 9")) > strength(cards("blue 6, blue 7, blue 8"))
+    assert strength(cards("red 4, blue 5, green 9")) == strength(
+        cards("yellow 4, purple 5, pink 9")
+    )
+
+
+def test_blind_mans_bluff_counts_only_the_total() -> None:
+    assert strength(cards("red 1, red 2, red 3"), BLIND) == 6
+    assert strength(cards("blue 9, green 9, yellow 8"), BLIND) == 26
+    assert strength(cards("red 1, red 2, red 3"), BLIND) < strength(
+        cards("blue 9, green 9, yellow 8"), BLIND
+    )
+
+
+def test_four_card_formations_under_mud_fight() -> None:
+    four_kind = strength(cards("red 5, blue 5, green 5, pink 5"), MUD)
+    colour_run = strength(cards("red 1, red 2, red 3, red 4"), MUD)
+    assert colour_run > four_kind > strength(cards("red 9, red 8, red 6, red 1"), MUD)
+
+
+def test_describe_names_formation_and_total() -> None:
+    assert (
+        describe(cards("red 2, blue 2, green 2"))
+        == "three of a kind red 2, blue 2, green 2 (total 6)"
+    )
+    assert describe(cards("red 1, blue 1, green 1, pink 1"), MUD).startswith("four of a kind")
+    assert "only the total counts: 6" in describe(cards("red 1, red 2, red 3"), BLIND)

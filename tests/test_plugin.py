@@ -1,0 +1,641 @@
+"""The pytest plugin, seen from the outside: tiny projects run in-process with ``pytester``.
+
+Each test builds a project with an ini file, a one-rule index and a few case files, runs pytest on
+it and reads the outcome and the terminal output, as an editor of cases would.
+
+In the YAML texts below, a comment ``#@`` marks the line an error must point at, and ``#@name``
+marks another line a message mentions (it is available to the message pattern as ``{name}``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+INI = """
+[pytest]
+oracle_case_dirs = cases
+oracle_rules_index = rules/index.yaml
+"""
+
+RULES = """
+rules:
+  - {id: claim.hand-is-no-proof, kind: rule, section: Claiming a stone, title: T, text: X}
+"""
+
+# Stone 2: your red 5-6-7 (a colour run) against their complete sum of 9: granted.
+PASSING = """
+id: run-beats-sum
+situation: Your colour run against their sum
+why: a run beats a sum
+variant: base
+rules: [claim.hand-is-no-proof]
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6, red 7]
+      them: [blue 2, green 2, yellow 5]
+claims:
+  - stone: 2
+    expect: granted
+"""
+
+# The last unseen 3 is in your hand: refused, and the engine names pink 3 as the witness.
+# The expected verdict is flipped to 'granted', so the case has drifted from the engine.
+DRIFTED = """
+id: last-three-in-your-hand
+situation: Your 1-1-1 against their 3-3
+why: your hand is no proof
+variant: base
+position:
+  stones:
+    - stone: 3
+      you: [red 1, blue 1, green 1]
+      them: [red 3, blue 3]
+    - stone: 6
+      you: [yellow 3, yellow 4]
+      them: [purple 3]
+    - stone: 8
+      them: [green 3, green 8]
+  hand: [pink 3, red 9, blue 7, yellow 8, purple 5]
+claims:
+  - stone: 3 #@
+    expect: granted
+"""
+
+# Two stones proved at once; the case wrongly expects stone 7 to be refused.
+TWO_STONES_ONE_DRIFTED = """
+id: two-stones-at-once
+situation: Two stones proved at the same moment
+why: both are taken in the same step
+variant: base
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6, red 7]
+      them: [blue 2, green 2, yellow 5]
+    - stone: 7
+      you: [green 7, green 8, green 9]
+  hand: [blue 4, purple 6, pink 8, yellow 3, red 1]
+claims:
+  - stone: 2
+    expect: granted
+  - stone: 7 #@
+    expect: refused
+"""
+
+DRAFT = """
+id: unsettled-claim #@
+situation: Not settled yet
+why: to be decided
+draft: true
+variant: base
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6]
+claims:
+  - stone: 2
+"""
+
+
+def marks(text: str) -> dict[str, int]:
+    """The 1-based lines of the ``#@`` markers in ``text``: ``line`` for a bare ``#@``."""
+    found = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "#@" in line:
+            found[line.split("#@", 1)[1].strip() or "line"] = number
+    return found
+
+
+def clean(text: str) -> str:
+    """A YAML text as it is written to disk: dedented, without its leading blank line."""
+    return textwrap.dedent(text).lstrip("\n")
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """An empty oracle project: the ini file, a one-rule index and an empty cases directory."""
+    pytester.makeini(INI)
+    pytester.mkdir("rules")
+    pytester.path.joinpath("rules", "index.yaml").write_text(clean(RULES), encoding="utf-8")
+    pytester.mkdir("cases")
+    return pytester
+
+
+def write_case(pytester: pytest.Pytester, name: str, text: str) -> dict[str, int]:
+    """Write ``cases/<name>`` from a YAML string; return the lines of its ``#@`` markers."""
+    text = clean(text)
+    pytester.path.joinpath("cases", name).write_text(text, encoding="utf-8")
+    return marks(text)
+
+
+def assert_no_traceback(result: pytest.RunResult) -> None:
+    output = result.outlines + result.errlines
+    assert not any("Traceback" in line for line in output), "\n".join(output)
+    assert not any(line.startswith("E   ") for line in output), "\n".join(output)
+    assert not any("oracle/loader.py" in line or "oracle/yamlsource.py" in line for line in output)
+
+
+# --------------------------------------------------------------------- passing and drifted cases
+
+
+def test_passing_case_passes(project: pytest.Pytester) -> None:
+    write_case(project, "01-run.yaml", PASSING)
+    result = project.runpytest()
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_item_is_named_by_case_id(project: pytest.Pytester) -> None:
+    write_case(project, "01-run.yaml", PASSING)
+    write_case(project, "02-hand.yaml", DRIFTED)
+    result = project.runpytest("--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        ["cases/01-run.yaml::run-beats-sum", "cases/02-hand.yaml::last-three-in-your-hand"],
+        consecutive=True,
+    )
+
+    result = project.runpytest("-k", "run-beats-sum")
+    result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
+    line = write_case(project, "02-hand.yaml", DRIFTED)["line"]
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/02-hand.yaml:{line}: case 'last-three-in-your-hand', stone 3:"
+            " expected granted, the engine says refused",
+            "  reason: they could still add pink 3 *",
+            "  witness: pink 3",
+        ],
+        consecutive=True,
+    )
+    assert_no_traceback(result)
+
+
+def test_two_stones_one_drifted_names_only_that_stone(project: pytest.Pytester) -> None:
+    line = write_case(project, "09-two.yaml", TWO_STONES_ONE_DRIFTED)["line"]
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/09-two.yaml:{line}: case 'two-stones-at-once', stone 7:"
+            " expected refused, the engine says granted",
+            "  reason: *",
+        ],
+        consecutive=True,
+    )
+    assert "stone 2: expected" not in result.stdout.str()
+    assert_no_traceback(result)
+
+
+# --------------------------------------------------------------------------------- draft cases
+
+
+def test_draft_case_is_skipped_and_listed(project: pytest.Pytester) -> None:
+    line = write_case(project, "05-draft.yaml", DRAFT)["line"]
+    result = project.runpytest()
+    result.assert_outcomes(skipped=1)
+    assert result.ret == pytest.ExitCode.OK
+    # The listed location is the case's path as the loader holds it (currently absolute).
+    result.stdout.fnmatch_lines(
+        [
+            "*= draft cases (checked, not published) =*",
+            f"unsettled-claim (*cases/05-draft.yaml:{line})",
+        ]
+    )
+    assert sum(out.startswith("unsettled-claim (") for out in result.outlines) == 1
+
+
+def test_draft_skip_is_reported_at_the_case_file(project: pytest.Pytester) -> None:
+    write_case(project, "05-draft.yaml", DRAFT)
+    result = project.runpytest("-rs")
+    result.stdout.fnmatch_lines(
+        ["SKIPPED [[]1[]] cases/05-draft.yaml:*: draft case 'unsettled-claim'*"]
+    )
+    assert "pytest_plugin.py" not in result.stdout.str()
+
+
+# ----------------------------------------------------------------------------------- bad files
+
+MODES_IN_BASE = """
+id: mode-in-base
+situation: S
+why: W
+variant: base
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6]
+      modes: [mud fight] #@
+claims:
+  - stone: 2
+    expect: refused
+"""
+
+BAD_FILES = [
+    pytest.param(
+        "syntax.yaml",
+        """
+        id: bad-syntax
+        situation: S
+        why: W: x #@
+        variant: base
+        """,
+        "YAML syntax error: mapping values are not allowed here",
+        id="syntax-error",
+    ),
+    pytest.param(
+        "typo.yaml",
+        """
+        id: typo
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+          hnad: [red 1] #@
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "unknown key 'hnad'; did you mean 'hand'? (allowed here: discards, hand, stones)",
+        id="unknown-key",
+    ),
+    pytest.param(
+        "red10.yaml",
+        """
+        id: red-ten
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, red 10] #@
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "'red 10': unknown value '10'; values run from 1 to 9",
+        id="unknown-card",
+    ),
+    pytest.param(
+        "orange.yaml",
+        """
+        id: orange
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5]
+              them: [orange 3] #@
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "'orange 3': unknown colour 'orange';"
+        " the colours are red, blue, green, yellow, purple, pink",
+        id="unknown-colour",
+    ),
+    pytest.param(
+        "twice.yaml",
+        """
+        id: card-twice
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, red 6] #@first
+            - stone: 4
+              them: [blue 1, red 5] #@
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "red 5 appears twice (lines {first} and {line}); every card exists once",
+        id="card-twice",
+    ),
+    pytest.param(
+        "four.yaml",
+        """
+        id: four-cards
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              them: [blue 1]
+              you: [red 1, red 2, red 3, red 4] #@
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "stone 2: 4 cards on one side, but a side holds 3 here",
+        id="side-over-capacity",
+    ),
+    pytest.param(
+        "claimed.yaml",
+        """
+        id: already-claimed
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, red 6, red 7]
+              them: [blue 2, green 2, yellow 5]
+              claimed_by: them
+        claims:
+          - stone: 2 #@
+            expect: granted
+        """,
+        "stone 2 is already claimed (they hold it); it cannot be claimed again",
+        id="claim-on-claimed-stone",
+    ),
+    pytest.param(
+        "tie.yaml",
+        """
+        id: tie-without-order
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, red 6, red 7]
+              them: [blue 2, green 2, yellow 5]
+            - stone: 4 #@
+              you: [pink 1, pink 2, pink 3]
+              them: [purple 1, purple 2, purple 3]
+        claims:
+          - stone: 2
+            expect: granted
+        """,
+        "stone 4: both sides are complete and tie, so it must say who completed first",
+        id="missing-completion-order",
+    ),
+    pytest.param(
+        "order.yaml",
+        """
+        id: misplaced-order
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 4
+              you: [red 1, red 2, red 3]
+              them: [blue 1, blue 2]
+              completed_first: you #@
+        claims:
+          - stone: 4
+            expect: granted
+        """,
+        "stone 4: who completed first only applies when both sides are complete",
+        id="misplaced-completion-order",
+    ),
+    pytest.param(
+        "python.yaml",
+        """
+        id: python-object
+        situation: !!python/object/apply:os.system ["touch pwned"] #@
+        why: W
+        variant: base
+        position:
+          stones: []
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "YAML tag '!!python/object/apply:os.system' is not allowed:"
+        " a case file holds plain data only",
+        id="python-object-tag",
+    ),
+    pytest.param(
+        "alias.yaml",
+        """
+        id: alias
+        situation: &text S #@
+        why: *text
+        variant: base
+        position:
+          stones: []
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "YAML anchors and aliases ('&name', '*name') are not allowed: write each value out",
+        id="alias",
+    ),
+    pytest.param(
+        "modes.yaml",
+        MODES_IN_BASE,
+        "stone 2: combat modes only exist in the tactics variant",
+        id="combat-mode-in-base-variant",
+    ),
+    pytest.param(
+        "dupkey.yaml",
+        """
+        id: duplicate-key
+        situation: S
+        why: W
+        variant: base
+        why: again #@
+        position:
+          stones: []
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "key 'why' appears twice",
+        id="duplicate-key",
+    ),
+    pytest.param(
+        "rule.yaml",
+        """
+        id: unknown-rule
+        situation: S
+        why: W
+        variant: base
+        rules:
+          - claim.hand-is-no-proof
+          - claim.hand-is-no-prof #@
+        position:
+          stones: []
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "unknown rule id 'claim.hand-is-no-prof'; did you mean 'claim.hand-is-no-proof'?"
+        " (the ids are in index.yaml)",
+        id="unknown-rule-id",
+    ),
+    pytest.param(
+        "wrong-suffix.yml",
+        """
+        id: yml-suffix
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "case files end in .yaml; rename this file so it is checked",
+        id="yml-suffix",
+    ),
+    pytest.param("empty.yaml", "", "the file is empty", id="empty-file"),
+    pytest.param("comments.yaml", "# nothing yet #@\n", "the file is empty", id="only-comments"),
+    pytest.param(
+        "nowhy.yaml",
+        """
+        id: no-why #@
+        situation: S
+        variant: base
+        position:
+          stones: []
+        claims:
+          - stone: 2
+            expect: refused
+        """,
+        "missing key 'why'",
+        id="missing-required-key",
+    ),
+    pytest.param(
+        "noexpect.yaml",
+        """
+        id: no-expect
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, red 6]
+        claims:
+          - stone: 2 #@
+        """,
+        "missing key 'expect' in 'claims'",
+        id="claim-without-expect",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), BAD_FILES)
+def test_bad_file_fails_collection_with_one_located_line(
+    project: pytest.Pytester, name: str, text: str, message: str
+) -> None:
+    lines = write_case(project, name, text)
+    result = project.runpytest()
+    result.assert_outcomes(errors=1)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    # A problem with the whole file (its suffix) has no line.
+    # An empty file has no marker: it is reported at line 1.
+    where = f"cases/{name}" if name.endswith(".yml") else f"cases/{name}:{lines.get('line', 1)}"
+    located = f"{where}: {message.format(**lines)}"
+    # The error block is the header and exactly one line: the located message, and nothing else.
+    result.stdout.fnmatch_lines(
+        [f"*_ ERROR collecting cases/{name} _*", located, "*= short test summary info =*"],
+        consecutive=True,
+    )
+    assert_no_traceback(result)
+    # Loading the case must never run anything it names (the python tag would create this file).
+    assert not (project.path / "pwned").exists()
+
+
+def test_bad_file_does_not_stop_the_good_ones(project: pytest.Pytester) -> None:
+    write_case(project, "01-run.yaml", PASSING)
+    write_case(project, "02-empty.yaml", "")
+    result = project.runpytest("--continue-on-collection-errors")
+    result.assert_outcomes(passed=1, errors=1)
+
+
+# --------------------------------------------------------------------- ids, index, other files
+
+
+def test_duplicate_id_names_the_other_file(project: pytest.Pytester) -> None:
+    first = write_case(project, "a.yaml", PASSING.replace("id: run-beats-sum", "id: same-id #@"))
+    second = write_case(project, "b.yaml", PASSING.replace("id: run-beats-sum", "id: same-id #@"))
+    result = project.runpytest("--continue-on-collection-errors")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ ERROR collecting cases/b.yaml _*",
+            f"cases/b.yaml:{second['line']}: case id 'same-id' is already used by"
+            f" *cases/a.yaml:{first['line']}",
+        ],
+        consecutive=True,
+    )
+    assert_no_traceback(result)
+
+
+BROKEN_INDEXES = [
+    pytest.param(
+        "rules:\n  - {id: claim.x, kind: rule\n",
+        "rules/index.yaml:3: the rules index cannot be used:"
+        " YAML syntax error: expected ',' or '}', *",
+        id="syntax-error",
+    ),
+    pytest.param(
+        "rules:\n  - id: claim.x\n    kind: law\n    section: S\n    title: T\n    text: X\n",
+        "rules/index.yaml:3: the rules index cannot be used:"
+        " 'law' is not allowed for 'kind'; use one of 'rule', 'ruling'",
+        id="schema-violation",
+    ),
+    pytest.param(
+        None,
+        "rules/index.yaml: the rules index cannot be used: cannot read the file: *No such file*",
+        id="missing",
+    ),
+]
+
+
+@pytest.mark.parametrize(("index", "message"), BROKEN_INDEXES)
+def test_broken_rules_index_fails_every_case(
+    project: pytest.Pytester, index: str | None, message: str
+) -> None:
+    path = project.path / "rules" / "index.yaml"
+    if index is None:
+        path.unlink()
+    else:
+        path.write_text(index, encoding="utf-8")
+    write_case(project, "01-run.yaml", PASSING)
+    write_case(project, "02-hand.yaml", DRIFTED)
+    result = project.runpytest("--continue-on-collection-errors")
+    result.assert_outcomes(errors=2)
+    for name in ("01-run.yaml", "02-hand.yaml"):
+        result.stdout.fnmatch_lines(
+            [f"*_ ERROR collecting cases/{name} _*", message],
+            consecutive=True,
+        )
+    assert sum(line.startswith("rules/index.yaml") for line in result.outlines) == 2
+    assert_no_traceback(result)
+
+
+def test_yaml_outside_the_case_dirs_is_ignored(project: pytest.Pytester) -> None:
+    write_case(project, "01-run.yaml", PASSING)
+    project.makefile(".yaml", config="not: [a, case")
+    project.mkdir("docs")
+    project.path.joinpath("docs", "cases.yaml").write_text("hnad: 1\n", encoding="utf-8")
+    result = project.runpytest()
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.OK
+
+    result = project.runpytest("--collect-only", "-q")
+    assert [line for line in result.outlines if "::" in line] == [
+        "cases/01-run.yaml::run-beats-sum"
+    ]
