@@ -1,6 +1,7 @@
 """Benchmark: the claim proof against exhaustive enumeration. Prints figures; asserts nothing.
 
-    python bench/claim_bench.py [--positions 2000] [--seed 7]
+    make bench        (or, in the project's virtual environment: python bench/claim_bench.py
+                       [--positions 2000] [--seed 7])
 
 Worst case for enumeration: the opponent's side empty and the claim granted, so every completion
 from the cards out of sight is tried. The random figures replay the same seeded positions
@@ -13,24 +14,22 @@ import argparse
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import (
     CombatMode,
     Position,
     StoneState,
     claim_verdict,
+    make_card,
     parse_card,
     strongest_completion,
 )
 from engine.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,
+    clear_strength_cache,
 )
 from engine.sampling import random_claim_position
 
@@ -49,6 +48,17 @@ def per_call(function: Callable[[], object], *, budget_s: float = 0.2, repeats: 
         for _ in range(number):
             function()
         best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def enumeration_time(function: Callable[[], object], repeats: int = 3) -> float:
+    """Seconds for one enumeration, best of ``repeats``, each from a cold strength cache."""
+    best = float("inf")
+    for _ in range(repeats):
+        clear_strength_cache()
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
     return best
 
 
@@ -80,21 +90,20 @@ def main() -> None:
     row(
         "worst case: 7-8-9 colour run vs empty side",
         worst_s,
-        per_call(lambda: claim_granted_by_enumeration(worst, 1), budget_s=0.5, repeats=2),
+        enumeration_time(lambda: claim_granted_by_enumeration(worst, 1)),
     )
 
-    # The slowest empty-side grant for the proof among random boards (the proof's own worst).
+    # The proof's own worst: the slowest of many empty-side grants on random boards.
     rng = random.Random(args.seed)
     slowest: tuple[float, Position, int] | None = None
-    tried = 0
-    while tried < 300:
-        position, stone = random_claim_position(rng, table_cards=(0, 40))
-        state = position.stone(stone)
-        if state.side(position.viewer.other) or not claim_verdict(position, stone).granted:
+    grants = 0
+    while grants < 300:
+        colour, start = rng.randrange(6), rng.randint(1, 7)
+        run = [make_card(colour, value) for value in range(start, start + 3)]
+        position, stone = random_claim_position(rng, table_cards=(0, 44), mine=run, theirs_count=0)
+        if not claim_verdict(position, stone).granted:
             continue
-        if not state.is_complete(position.viewer) or state.claimed_by is not None:
-            continue
-        tried += 1
+        grants += 1
         seconds = per_call(
             lambda p=position, s=stone: claim_verdict(p, s), budget_s=0.01, repeats=3
         )
@@ -104,31 +113,34 @@ def main() -> None:
     _, position, stone = slowest
     slow_s = per_call(lambda: claim_verdict(position, stone))
     row(
-        f"slowest of {tried} random empty-side grants",
+        f"slowest of {grants} random empty-side grants",
         slow_s,
-        per_call(lambda: claim_granted_by_enumeration(position, stone), budget_s=0.5, repeats=2),
+        enumeration_time(lambda: claim_granted_by_enumeration(position, stone)),
     )
 
     # Mud Fight: four missing cards, where enumeration grows to C(n, 4).
     pool = worst.out_of_sight_mask()
     mud = (CombatMode.MUD_FIGHT,)
-    mud_s = per_call(lambda: strongest_completion((), pool, mud))
-    start = time.perf_counter()
-    best_strength_by_enumeration((), pool, mud)
-    row("Mud Fight: best 4-card completion, empty side", mud_s, time.perf_counter() - start)
+    row(
+        "Mud Fight: best 4-card completion, empty side",
+        per_call(lambda: strongest_completion((), pool, mud)),
+        enumeration_time(lambda: best_strength_by_enumeration((), pool, mud), repeats=1),
+    )
 
-    # The mean over random positions, the same ones through both.
+    # Random positions: the same seeded ones through both, every verdict compared.
     rng = random.Random(args.seed)
     samples = [random_claim_position(rng) for _ in range(args.positions)]
-    proof_times, enumeration_times = [], []
+    proof_times = [
+        per_call(lambda p=p, s=s: claim_verdict(p, s), budget_s=0.002, repeats=3)
+        for p, s in samples
+    ]
+    enumeration_times = []
     for position, stone in samples:
+        clear_strength_cache()
         start = time.perf_counter()
-        granted = claim_verdict(position, stone).granted
-        proof_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        agrees = claim_granted_by_enumeration(position, stone) == granted
+        granted = claim_granted_by_enumeration(position, stone)
         enumeration_times.append(time.perf_counter() - start)
-        assert agrees, (position, stone)
+        assert granted == claim_verdict(position, stone).granted, (position, stone)
     row(
         f"mean over {args.positions} random positions",
         statistics.fmean(proof_times),
@@ -136,7 +148,7 @@ def main() -> None:
     )
     row(f"max over {args.positions} random positions", max(proof_times), max(enumeration_times))
 
-    worst_us = max(worst_s, slow_s) * 1e6
+    worst_us = max(worst_s, slow_s, max(proof_times)) * 1e6
     verdict = "within" if worst_us <= TARGET_WORST_US else "OVER"
     print(f"\nworst-case proof {worst_us:.1f} us: {verdict} the {TARGET_WORST_US:.0f} us target")
 

@@ -49,3 +49,8 @@ def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
         return mine > theirs or (mine == theirs and state.completed_first is me)
     best = best_strength_by_enumeration(state.side(them), position.out_of_sight_mask(), state.modes)
     return best is None or best <= mine
+
+
+def clear_strength_cache() -> None:
+    """Forget remembered strengths, so that a timing of the enumeration starts cold."""
+    _strength_of_set.cache_clear()

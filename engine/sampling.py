@@ -7,7 +7,7 @@ so every position can be made again from its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from engine.cards import CARDS, Card
 from engine.formations import CombatMode, side_capacity, strength
@@ -20,27 +20,33 @@ def random_claim_position(
     modes: Collection[CombatMode] = (),
     claimed_stone: int | None = None,
     table_cards: tuple[int, int] = (0, 40),
+    mine: Sequence[Card] | None = None,
+    theirs_count: int | None = None,
 ) -> tuple[Position, int]:
     """A random position in which the viewer (player A) may claim the returned stone.
 
     The claimed stone carries ``modes`` (which makes the position a tactics one); other stones hold
     random cards, between ``table_cards`` in number, and some are already claimed. The viewer's
     side of the claimed stone is usually complete, the opponent's side anything from empty to full.
+    ``mine`` and ``theirs_count`` fix the viewer's cards and the size of the opponent's side.
     """
-    deck: list[Card] = list(CARDS)
+    deck: list[Card] = [card for card in CARDS if mine is None or card not in mine]
     rng.shuffle(deck)
     stone = claimed_stone if claimed_stone is not None else rng.choice(STONES)
     capacity = side_capacity(modes)
-    mine_count = capacity if rng.random() < 0.85 else rng.randrange(capacity)
-    theirs_count = rng.randint(0, capacity)
-    mine, theirs = tuple(deck[:mine_count]), tuple(deck[mine_count : mine_count + theirs_count])
-    rest = deck[mine_count + theirs_count :]
+    if mine is None:
+        mine_count = capacity if rng.random() < 0.85 else rng.randrange(capacity)
+        mine, deck = deck[:mine_count], deck[mine_count:]
+    if theirs_count is None:
+        theirs_count = rng.randint(0, capacity)
+    mine_count = len(mine)
+    theirs, rest = tuple(deck[:theirs_count]), deck[theirs_count:]
     completed_first = None
     if mine_count == theirs_count == capacity:
         completed_first = rng.choice(list(Player))
     stones = {
         stone: StoneState(
-            sides=(mine, theirs), completed_first=completed_first, modes=frozenset(modes)
+            sides=(tuple(mine), theirs), completed_first=completed_first, modes=frozenset(modes)
         )
     }
     others = [number for number in STONES if number != stone]
