@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from engine import (
     CombatMode,
@@ -98,15 +99,13 @@ def main() -> None:
     slowest: tuple[float, Position, int] | None = None
     grants = 0
     while grants < 300:
-        colour, start = rng.randrange(6), rng.randint(1, 7)
-        run = [make_card(colour, value) for value in range(start, start + 3)]
+        colour, lowest = rng.randrange(6), rng.randint(1, 7)
+        run = [make_card(colour, value) for value in range(lowest, lowest + 3)]
         position, stone = random_claim_position(rng, table_cards=(0, 44), mine=run, theirs_count=0)
         if not claim_verdict(position, stone).granted:
             continue
         grants += 1
-        seconds = per_call(
-            lambda p=position, s=stone: claim_verdict(p, s), budget_s=0.01, repeats=3
-        )
+        seconds = per_call(partial(claim_verdict, position, stone), budget_s=0.01, repeats=3)
         if slowest is None or seconds > slowest[0]:
             slowest = (seconds, position, stone)
     assert slowest is not None
@@ -131,10 +130,10 @@ def main() -> None:
     rng = random.Random(args.seed)
     samples = [random_claim_position(rng) for _ in range(args.positions)]
     proof_times = [
-        per_call(lambda p=p, s=s: claim_verdict(p, s), budget_s=0.002, repeats=3)
-        for p, s in samples
+        per_call(partial(claim_verdict, position, stone), budget_s=0.002, repeats=3)
+        for position, stone in samples
     ]
-    enumeration_times = []
+    enumeration_times: list[float] = []
     for position, stone in samples:
         clear_strength_cache()
         start = time.perf_counter()

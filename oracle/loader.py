@@ -100,13 +100,21 @@ def _describe_place(where: DataPath) -> str:
 
 
 def validate(document: LocatedDocument, schema_name: str) -> None:
-    """Check ``document`` against a JSON Schema; raise the first violation, by line, located."""
+    """Check ``document`` against a JSON Schema; raise the most telling violation, located."""
     validator = jsonschema.Draft7Validator(load_schema(schema_name))
     errors = list(validator.iter_errors(document.data))
     if not errors:
         return
-    located = [_schema_problem(error) for error in errors]
-    where, problem = min(located, key=lambda item: (document.line_of(item[0]), -len(item[0])))
+    # An unknown key comes first: it is usually a typo, which also explains a "missing" key.
+    ranked = sorted(
+        errors,
+        key=lambda error: (
+            error.validator != "additionalProperties",
+            document.line_of(tuple(error.absolute_path)),
+            -len(error.absolute_path),
+        ),
+    )
+    where, problem = _schema_problem(ranked[0])
     raise CaseError(document.path, document.line_of(where), problem)
 
 

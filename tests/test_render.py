@@ -1,0 +1,99 @@
+"""The renderer: the verified table from the engine's verdicts, the rulings, the page markers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import Verdict
+from oracle.loader import case_files
+from oracle.render import (
+    CASES_DIR,
+    CatalogueError,
+    fill_markers,
+    generated_blocks,
+    render_rulings,
+    render_verdict_table,
+    ruling_anchor,
+    verified_catalogue,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "site_src" / "_templates"
+
+
+def test_the_seed_table_comes_first_in_order_with_its_verdicts(
+    seed_rows: list[tuple[str, Verdict]],
+) -> None:
+    catalogue = verified_catalogue(ROOT)
+    published = catalogue.published[: len(seed_rows)]
+    assert [(report.case.id, report.checks[0].verdict.verdict) for report in published] == seed_rows
+    assert all(check.verdict.verdict is Verdict.GRANTED for check in published[8].checks)
+
+
+def test_every_case_file_is_published_or_a_draft() -> None:
+    catalogue = verified_catalogue(ROOT)
+    files = case_files(ROOT / CASES_DIR)
+    assert len(files) == len(catalogue.published) + len(catalogue.drafts)
+
+
+def test_the_table_shows_the_engines_verdict() -> None:
+    catalogue = verified_catalogue(ROOT)
+    table = render_verdict_table(catalogue.published, TEMPLATES)
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 1 + len(catalogue.published)
+    for row, report in zip(rows[1:], catalogue.published, strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        assert cells[0] == report.case.situation.replace("|", "\\|")
+        assert cells[1] == f"**{report.checks[0].verdict.verdict.label.capitalize()}**"
+
+
+def test_a_drifted_case_is_never_rendered(project_copy: Path) -> None:
+    root = project_copy
+    case = root / "cases" / "claims" / "07-no-wrap-around.yaml"
+    case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
+    with pytest.raises(CatalogueError) as caught:
+        verified_catalogue(root)
+    line = next(
+        number
+        for number, text in enumerate(case.read_text().splitlines(), 1)
+        if text.strip().startswith("- stone: 7") and number > 10
+    )
+    assert caught.value.problems[0].startswith(
+        f"cases/claims/07-no-wrap-around.yaml:{line}: case 'no-wrap-around', stone 7:"
+        " expected granted, the engine says refused"
+    )
+
+
+def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
+    root = project_copy
+    (root / "cases" / "typo.yaml").write_text("id: typo\nsituaton: x\n")
+    with pytest.raises(CatalogueError) as caught:
+        verified_catalogue(root)
+    assert caught.value.problems == [
+        "cases/typo.yaml:2: unknown key 'situaton'; did you mean 'situation'?"
+        " (allowed here: claims, draft, id, position, rules, situation, variant, why)"
+    ]
+
+
+def test_rulings_render_every_ruling_with_its_reason() -> None:
+    catalogue = verified_catalogue(ROOT)
+    page = render_rulings(catalogue.rules, TEMPLATES)
+    rulings = catalogue.rules.rulings()
+    assert rulings, "the rules index has no rulings"
+    for ruling in rulings:
+        assert f"### {ruling.title} {{ #{ruling_anchor(ruling)} }}" in page
+        assert ruling.reason and ruling.reason in page
+    for entry in catalogue.rules.entries:
+        if not entry.is_ruling:
+            assert f"#{ruling_anchor(entry)} " not in page
+
+
+def test_markers_are_filled_and_unknown_ones_refused() -> None:
+    blocks = generated_blocks(verified_catalogue(ROOT), TEMPLATES)
+    page, used = fill_markers("# T\n\n<!-- oracle:verdict-table -->\n", blocks, "t.md")
+    assert used == {"verdict-table"}
+    assert "| Situation (you are claiming) |" in page
+    with pytest.raises(CatalogueError, match=r"t\.md: unknown marker 'oracle:verdict-tabel'"):
+        fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")

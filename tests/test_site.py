@@ -1,0 +1,65 @@
+"""The real site build: strict mkdocs, the verified table in the HTML, no request leaving the site.
+
+Each test runs ``mkdocs build`` in a subprocess on a copy of the project (about two seconds).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import Verdict
+
+
+def build(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+        timeout=300,
+    )
+
+
+def test_the_site_builds_with_the_verified_table_and_nothing_external(
+    project_copy: Path, seed_rows: list[tuple[str, Verdict]]
+) -> None:
+    root = project_copy
+    result = build(root)
+    assert result.returncode == 0, result.stderr
+    page = (root / "site" / "edge-cases.html").read_text()
+    table = page[page.index("<table>") : page.index("</table>")]
+    verdicts = re.findall(r"<strong>(Granted|Refused)</strong>", table)
+    assert verdicts == [verdict.label.capitalize() for _, verdict in seed_rows]
+    assert "oracle:" not in page
+    for html in (root / "site").glob("*.html"):
+        text = html.read_text()
+        for tag in re.findall(r"<(?:script|link|img)\b[^>]*>", text):
+            assert not re.search(r"(src|href)=\"(https?:)?//", tag), (html.name, tag)
+
+
+def test_a_flipped_verdict_fails_the_build_naming_the_file_and_line(project_copy: Path) -> None:
+    root = project_copy
+    case = root / "cases" / "claims" / "02-last-three-in-your-hand.yaml"
+    text = case.read_text()
+    case.write_text(text.replace("expect: refused", "expect: granted"))
+    line = text.splitlines().index("  - stone: 3") + 1
+    result = build(root)
+    assert result.returncode != 0
+    assert (
+        f"cases/claims/02-last-three-in-your-hand.yaml:{line}: case 'last-three-in-your-hand',"
+        " stone 3: expected granted, the engine says refused"
+    ) in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_malformed_case_fails_the_build_in_one_line(project_copy: Path) -> None:
+    root = project_copy
+    (root / "cases" / "broken.yaml").write_text("id: broken\nsituation: [\n")
+    result = build(root)
+    assert result.returncode != 0
+    assert "cases/broken.yaml:3: YAML syntax error" in result.stderr
+    assert "Traceback" not in result.stderr
