@@ -113,6 +113,7 @@ class _Ruling:
     text: str
     reason: str
     anchor: str
+    checked_by: tuple[str, ...]
 
 
 def ruling_anchor(entry: RuleEntry) -> str:
@@ -120,12 +121,21 @@ def ruling_anchor(entry: RuleEntry) -> str:
     return entry.id.replace(".", "-")
 
 
-def render_rulings(rules: RulesIndex, templates: Path) -> str:
-    """Every ruling of the rules index with its reason, grouped by section."""
+def render_rulings(rules: RulesIndex, templates: Path, reports: tuple[CaseReport, ...] = ()) -> str:
+    """Every ruling of the rules index with its reason, grouped by section.
+
+    Under each ruling, the situations of the verified ``reports`` whose cases pin it.
+    """
     sections = []
     for title in rules.sections():
         rulings = tuple(
-            _Ruling(entry.title, entry.text, entry.reason or "", ruling_anchor(entry))
+            _Ruling(
+                entry.title,
+                entry.text,
+                entry.reason or "",
+                ruling_anchor(entry),
+                tuple(report.case.situation for report in reports if entry.id in report.case.rules),
+            )
             for entry in rules.rulings()
             if entry.section == title
         )
@@ -138,7 +148,7 @@ def generated_blocks(catalogue: Catalogue, templates: Path) -> dict[str, Callabl
     """What each page marker turns into, rendered on demand."""
     return {
         "verdict-table": lambda: render_verdict_table(catalogue.published, templates),
-        "rulings": lambda: render_rulings(catalogue.rules, templates),
+        "rulings": lambda: render_rulings(catalogue.rules, templates, catalogue.published),
     }
 
 

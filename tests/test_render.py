@@ -79,7 +79,7 @@ def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
 
 def test_rulings_render_every_ruling_with_its_reason() -> None:
     catalogue = verified_catalogue(ROOT)
-    page = render_rulings(catalogue.rules, TEMPLATES)
+    page = render_rulings(catalogue.rules, TEMPLATES, catalogue.published)
     rulings = catalogue.rules.rulings()
     assert rulings, "the rules index has no rulings"
     for ruling in rulings:
@@ -88,6 +88,13 @@ def test_rulings_render_every_ruling_with_its_reason() -> None:
     for entry in catalogue.rules.entries:
         if not entry.is_ruling:
             assert f"#{ruling_anchor(entry)} " not in page
+    reopens = page[page.index("{ #tactics-mud-fight-reopens }") :]
+    reopens = reopens[: reopens.index("###")]
+    assert "*Checked by:* Three of your cards on a Mud Fight stone." in reopens
+    assert page.count("*Not yet checked by a case.*") == sum(
+        not any(ruling.id in report.case.rules for report in catalogue.published)
+        for ruling in rulings
+    )
 
 
 def test_markers_are_filled_and_unknown_ones_refused() -> None:
