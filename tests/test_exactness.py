@@ -50,8 +50,19 @@ def check_completions(seed: int, count: int) -> None:
         deck = list(CARDS)
         rng.shuffle(deck)
         placed = deck[: rng.randint(1 if capacity == 4 else 0, capacity - 1)]
-        seen = rng.randint(16, 46)
-        pool = mask_of(deck[len(placed) + seen :])
+        rest = deck[len(placed) :]
+        if rng.random() < 0.5:
+            # A pool of a few neighbouring values and colours, where weak formations decide.
+            low, colours = rng.randint(1, 6), rng.sample(range(6), rng.randint(2, 6))
+            keep = rng.uniform(0.3, 1.0)
+            rest = [
+                card
+                for card in rest
+                if low <= card % 9 + 1 <= low + 4 and card // 9 in colours and rng.random() < keep
+            ]
+        else:
+            rest = rest[rng.randint(16, 46) :]
+        pool = mask_of(rest)
         expected = best_strength_by_enumeration(placed, pool, modes)
         found = strongest_completion(placed, pool, modes)
         assert (found and found.strength) == expected, (seed, index, placed, modes)
