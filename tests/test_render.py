@@ -90,7 +90,12 @@ def test_rulings_render_every_ruling_with_its_reason() -> None:
             assert f"#{ruling_anchor(entry)} " not in page
     reopens = page[page.index("{ #tactics-mud-fight-reopens }") :]
     reopens = reopens[: reopens.index("###")]
-    assert "*Checked by:* Three of your cards on a Mud Fight stone." in reopens
+    mud_fight_case = next(
+        report.case
+        for report in catalogue.published
+        if report.case.id == "three-cards-under-mud-fight"
+    )
+    assert f"*Checked by:* {mud_fight_case.situation}." in reopens
     assert page.count("*Not yet checked by a case.*") == sum(
         not any(ruling.id in report.case.rules for report in catalogue.published)
         for ruling in rulings
@@ -101,6 +106,6 @@ def test_markers_are_filled_and_unknown_ones_refused() -> None:
     blocks = generated_blocks(verified_catalogue(ROOT), TEMPLATES)
     page, used = fill_markers("# T\n\n<!-- oracle:verdict-table -->\n", blocks, "t.md")
     assert used == {"verdict-table"}
-    assert "| Situation (you are claiming) |" in page
+    assert "| Board (you claim) | Verdict | Reason |" in page
     with pytest.raises(CatalogueError, match=r"t\.md: unknown marker 'oracle:verdict-tabel'"):
         fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")
