@@ -40,6 +40,8 @@ class Catalogue:
 
     reports: tuple[CaseReport, ...]
     rules: RulesIndex
+    problems: tuple[str, ...] = ()
+    """One located line per case file that is invalid, drifted or that the engine cannot judge."""
 
     @property
     def published(self) -> tuple[CaseReport, ...]:
@@ -52,11 +54,10 @@ class Catalogue:
         return tuple(report for report in self.reports if report.case.draft)
 
 
-def verified_catalogue(root: Path) -> Catalogue:
-    """Load and replay every case of the project at ``root``.
+def build_catalogue(root: Path) -> Catalogue:
+    """Load and replay every case of the project at ``root``, collecting what is wrong.
 
-    Raises :class:`CatalogueError` listing every case file that is invalid, drifted (the engine
-    disagrees with its expected verdict) or that the engine cannot judge.
+    Raises :class:`CatalogueError` only when the rules index itself cannot be read.
     """
     try:
         rules = load_rules_index(root / RULES_INDEX)
@@ -67,9 +68,19 @@ def verified_catalogue(root: Path) -> Catalogue:
     reports = tuple(verify_case(case) for case in collection.cases)
     for report in reports:
         problems += report.explained_problems(root)
-    if problems:
-        raise CatalogueError(problems)
-    return Catalogue(reports, rules)
+    return Catalogue(reports, rules, tuple(problems))
+
+
+def verified_catalogue(root: Path) -> Catalogue:
+    """:func:`build_catalogue`, raising :class:`CatalogueError` with every problem it found.
+
+    A case file that is invalid, drifted (the engine disagrees with its expected verdict) or that
+    the engine cannot judge makes the whole catalogue unpublishable.
+    """
+    catalogue = build_catalogue(root)
+    if catalogue.problems:
+        raise CatalogueError(list(catalogue.problems))
+    return catalogue
 
 
 def _cell(text: str) -> str:

