@@ -14,6 +14,7 @@ from engine.cards import (
     card_value,
     make_card,
     parse_card,
+    parse_cards,
 )
 from engine.claims import (
     ClaimVerdict,
@@ -91,6 +92,7 @@ __all__ = [
     "formation_of",
     "make_card",
     "parse_card",
+    "parse_cards",
     "side_capacity",
     "strength",
     "strongest_completion",

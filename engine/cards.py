@@ -93,6 +93,21 @@ def parse_card(text: str) -> Card:
     return make_card(COLOUR_NAMES.index(colour_word), int(value_word))
 
 
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by commas, ``"red 7, red 8"``; an empty text is no cards."""
+    return tuple(parse_card(part) for part in text.split(",")) if text.strip() else ()
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as :func:`parse_cards` reads them: ``"red 7, red 8"``."""
+    return ", ".join(card_name(card) for card in cards)
+
+
+def cards_repr(cards: Iterable[Card]) -> str:
+    """Source text that makes these cards again: ``parse_cards('red 7, red 8')``."""
+    return f"parse_cards({cards_text(cards)!r})"
+
+
 def colour_mask(colour: Colour | int) -> int:
     """The set of the nine cards of one colour."""
     return 0x1FF << (int(colour) * 9)

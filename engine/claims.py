@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.cards import Card, card_name
+from engine.cards import Card, card_name, cards_text
 from engine.formations import (
     CombatMode,
     Completion,
@@ -20,6 +20,7 @@ from engine.formations import (
     side_capacity,
     strength,
     strongest_completion,
+    why_stronger,
 )
 from engine.position import Player, Position, PositionError, check_stone
 
@@ -93,6 +94,11 @@ class ClaimVerdict:
         """Granted or refused."""
         return self.reason.verdict
 
+    def __repr__(self) -> str:
+        witness = f", witness {cards_text(self.witness)}" if self.witness else ""
+        verdict = f"{self.verdict.label} ({self.reason.value})"
+        return f"<ClaimVerdict stone {self.stone}: {verdict}{witness}>"
+
     @property
     def granted(self) -> bool:
         """Whether the claim holds."""
@@ -123,6 +129,18 @@ def _theirs(verdict: ClaimVerdict) -> str:
     return describe(verdict.theirs, verdict.modes)
 
 
+def _my_strength(verdict: ClaimVerdict) -> int:
+    return strength(verdict.mine, verdict.modes)
+
+
+def _their_strength(verdict: ClaimVerdict) -> int:
+    return strength(verdict.theirs, verdict.modes)
+
+
+def _size(verdict: ClaimVerdict) -> int:
+    return side_capacity(verdict.modes)
+
+
 def _their_best(verdict: ClaimVerdict) -> str:
     assert verdict.best_reply is not None
     return describe(verdict.theirs + verdict.best_reply.added, verdict.modes)
@@ -131,14 +149,16 @@ def _their_best(verdict: ClaimVerdict) -> str:
 def _explain_witness(verdict: ClaimVerdict) -> str:
     in_hand = verdict.witness_in_hand
     hand_note = (
-        f"; {_names(in_hand)} {'is' if len(in_hand) == 1 else 'are'} in your hand, which proves"
-        " nothing, since your hand is out of sight too"
+        f"; {_names(in_hand)} {'is' if len(in_hand) == 1 else 'are'} in your hand, and your hand"
+        " is out of sight too, so that proves nothing"
         if in_hand
         else ""
     )
+    assert verdict.best_reply is not None
+    margin = why_stronger(verdict.best_reply.strength, _my_strength(verdict), _size(verdict))
     return (
         f"they could still add {_names(verdict.witness)} and make {_their_best(verdict)},"
-        f" which beats your {_yours(verdict)}{hand_note}"
+        f" which beats your {_yours(verdict)}{margin}{hand_note}"
     )
 
 
@@ -161,8 +181,14 @@ _EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
         f"your side of stone {v.stone} has {len(v.mine)} of the {side_capacity(v.modes)} cards"
         " it needs; an incomplete side can never be claimed"
     ),
-    Reason.STRONGER_FORMATION: lambda v: f"your {_yours(v)} beats their {_theirs(v)}",
-    Reason.WEAKER_FORMATION: lambda v: f"their {_theirs(v)} beats your {_yours(v)}",
+    Reason.STRONGER_FORMATION: lambda v: (
+        f"your {_yours(v)} beats their {_theirs(v)}"
+        + why_stronger(_my_strength(v), _their_strength(v), _size(v))
+    ),
+    Reason.WEAKER_FORMATION: lambda v: (
+        f"their {_theirs(v)} beats your {_yours(v)}"
+        + why_stronger(_their_strength(v), _my_strength(v), _size(v))
+    ),
     Reason.TIE_COMPLETED_FIRST: lambda v: (
         f"your {_yours(v)} ties with their {_theirs(v)}, and you completed your side first"
     ),

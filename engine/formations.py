@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from itertools import pairwise
 
-from engine.cards import COLOUR_MASKS, VALUE_MASKS, Card, card_name, cards_in
+from engine.cards import COLOUR_MASKS, VALUE_MASKS, Card, card_name, cards_in, cards_repr
 
 RANK_WEIGHT = 64
 """Larger than any total (four 9s make 36), so the formation always outweighs the total."""
@@ -84,11 +84,26 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
 
 
 def describe(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> str:
-    """A complete side in words: ``colour run red 7, red 8, red 9 (total 24)``."""
-    names = ", ".join(card_name(card) for card in cards)
+    """A complete side in words, lowest value first: ``colour run red 7, red 8, red 9 (total 24)``
+
+    (only the total under Blind-Man's Bluff).
+    """
+    names = ", ".join(card_name(card) for card in sorted(cards, key=lambda card: (card % 9, card)))
     if CombatMode.BLIND_MANS_BLUFF in modes:
         return f"{names} (only the total counts: {total_of(cards)})"
     return f"{formation_of(cards).label(len(cards))} {names} (total {total_of(cards)})"
+
+
+def why_stronger(stronger: int, weaker: int, size: int = 3) -> str:
+    """What decides between two strengths: ``, since a colour run outranks a sum``, or totals."""
+    if stronger // RANK_WEIGHT != weaker // RANK_WEIGHT:
+        high, low = Formation(stronger // RANK_WEIGHT), Formation(weaker // RANK_WEIGHT)
+        return f", since {_counted(high.label(size))} outranks {_counted(low.label(size))}"
+    return f", since a total of {stronger % RANK_WEIGHT} beats {weaker % RANK_WEIGHT}"
+
+
+def _counted(label: str) -> str:
+    return label if label.split()[0] in ("three", "four") else f"a {label}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +112,9 @@ class Completion:
 
     added: tuple[Card, ...]
     strength: int
+
+    def __repr__(self) -> str:
+        return f"Completion(added={cards_repr(self.added)}, strength={self.strength})"
 
 
 def _top_cards(pool: int, count: int) -> list[Card] | None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from engine.cards import ALL_CARDS_MASK, CARDS, Card, card_name, mask_of
+from engine.cards import ALL_CARDS_MASK, CARDS, Card, card_name, cards_repr, mask_of
 from engine.formations import CombatMode, side_capacity, strength
 
 STONES = range(1, 10)
@@ -54,11 +54,14 @@ class DuplicateCard(PositionError):
 class SideOverCapacity(PositionError):
     """More cards on a side of a stone than the stone allows."""
 
-    def __init__(self, stone: int, player: Player, count: int, capacity: int) -> None:
+    def __init__(
+        self, stone: int, player: Player, count: int, capacity: int, viewer: Player = Player.A
+    ) -> None:
         super().__init__(
-            f"stone {stone}: {count} cards on one side, but a side holds {capacity} here",
+            f"stone {stone}: {count} cards on {'your' if player is viewer else 'their'} side,"
+            f" but a side holds {capacity} here",
             stone=stone,
-            part="you" if player is Player.A else "them",
+            part="you" if player is viewer else "them",
         )
         self.player, self.count, self.capacity = player, count, capacity
 
@@ -161,6 +164,17 @@ class StoneState:
         """Cards needed for a complete side: 3, or 4 under Mud Fight."""
         return side_capacity(self.modes)
 
+    def __repr__(self) -> str:
+        fields = [f"sides=({cards_repr(self.sides[0])}, {cards_repr(self.sides[1])})"]
+        if self.completed_first is not None:
+            fields.append(f"completed_first=Player.{self.completed_first.name}")
+        if self.modes:
+            modes = ", ".join(f"CombatMode.{mode.name}" for mode in sorted(self.modes, key=str))
+            fields.append(f"modes=frozenset({{{modes}}})")
+        if self.claimed_by is not None:
+            fields.append(f"claimed_by=Player.{self.claimed_by.name}")
+        return f"StoneState({', '.join(fields)})"
+
     def side(self, player: Player) -> tuple[Card, ...]:
         """The cards on ``player``'s side, in order of play."""
         return self.sides[player]
@@ -192,7 +206,8 @@ class Position:
         seen = 0
         for card in self.placed_cards() + self.discards + self.hand:
             if not isinstance(card, int) or not 0 <= card < len(CARDS):
-                raise PositionError(f"no Clan card number {card!r}")
+                hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
+                raise PositionError(f"no Clan card number {card!r}{hint}")
             if seen >> card & 1:
                 raise DuplicateCard(card)
             seen |= 1 << card
@@ -216,7 +231,9 @@ class Position:
                 )
             for player in Player:
                 if len(stone.sides[player]) > stone.capacity:
-                    raise SideOverCapacity(number, player, len(stone.sides[player]), stone.capacity)
+                    raise SideOverCapacity(
+                        number, player, len(stone.sides[player]), stone.capacity, self.viewer
+                    )
             both_complete = stone.is_complete(Player.A) and stone.is_complete(Player.B)
             if stone.completed_first is not None and not both_complete:
                 raise MisplacedCompletionOrder(number)
@@ -226,6 +243,20 @@ class Position:
     @staticmethod
     def _sides_tie(stone: StoneState) -> bool:
         return strength(stone.sides[0], stone.modes) == strength(stone.sides[1], stone.modes)
+
+    def __repr__(self) -> str:
+        stones = ", ".join(
+            f"{number}: {stone!r}"
+            for number, stone in zip(STONES, self.stones, strict=True)
+            if stone != StoneState()
+        )
+        extra = "".join(
+            f", {name}={cards_repr(cards)}"
+            for name, cards in (("discards", self.discards), ("hand", self.hand))
+            if cards
+        )
+        viewer = f", viewer=Player.{self.viewer.name}" if self.viewer is not Player.A else ""
+        return f"Position.from_stones({{{stones}}}{extra}{viewer}, variant={self.variant.name!r})"
 
     def stone(self, number: int) -> StoneState:
         """Stone ``number`` (1 to 9)."""

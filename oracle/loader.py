@@ -37,6 +37,7 @@ from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml,
 
 CASE_SUFFIX = ".yaml"
 PLAYERS = {"you": Player.A, "them": Player.B}
+CARD_LISTS = ("you", "them", "hand", "discards")
 
 
 class CaseError(SourceError):
@@ -70,9 +71,10 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
         return where, f"missing key {missing[0]!r}{place}"
     if error.validator == "enum":
         choices = ", ".join(repr(choice) for choice in expected_value)
+        shown = _shown(instance)
         return (
             where,
-            f"{instance!r} is not allowed for {_describe_place(where)}; use one of {choices}",
+            f"{shown} is not allowed for {_describe_place(where)}; use one of {choices}",
         )
     if error.validator == "type":
         expected = {
@@ -83,15 +85,31 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
             "boolean": "true or false",
         }
         wanted = expected.get(str(expected_value), str(expected_value))
-        return where, f"{_describe_place(where)} must be {wanted}, not {instance!r}"
+        return where, f"{_describe_place(where)} must be {wanted}, not {_shown(instance)}"
     if error.validator in ("minimum", "maximum") and "stone" in map(str, where):
         return where, f"no stone {instance!r}: stones are numbered 1 to 9"
+    if error.validator == "pattern" and isinstance(instance, str) and _is_card_list(where):
+        try:
+            parse_card(instance)
+        except CardError as card_error:
+            return where, str(card_error)
     if error.validator == "pattern" and schema.get("$ref") is None:
         description = schema.get("description")
         return where, f"{instance!r} is not a valid {_describe_place(where)}" + (
             f": {description}" if description else ""
         )
     return where, f"{_describe_place(where)}: {error.message}"
+
+
+def _shown(value: Any) -> str:
+    """A value as the editor wrote it; YAML reads yes/no/on/off as true or false."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (YAML reads yes, no, on and off as true or false)"
+    return repr(value)
+
+
+def _is_card_list(where: DataPath) -> bool:
+    return len(where) >= 2 and isinstance(where[-1], int) and where[-2] in CARD_LISTS
 
 
 def _describe_place(where: DataPath) -> str:
@@ -216,11 +234,15 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         )
     except DuplicateCard as error:
         lines = places[error.card]
+        where_text = (
+            f"twice on line {lines[0]}"
+            if len(lines) > 1 and lines[0] == lines[1]
+            else f"twice (lines {' and '.join(map(str, lines[:2]))})"
+        )
         raise CaseError(
             path,
             lines[1] if len(lines) > 1 else lines[0],
-            f"{card_name(error.card)} appears twice (lines {' and '.join(map(str, lines[:2]))});"
-            " every card exists once",
+            f"{card_name(error.card)} appears {where_text}; every card exists once",
         ) from None
     except PositionError as error:
         if error.stone is not None:

@@ -94,7 +94,7 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = error.problem or error.context or "unreadable YAML"
-        raise SourceError(path, line, f"YAML syntax error: {problem}") from None
+        raise SourceError(path, line, f"YAML syntax error: {problem}{_hint(problem)}") from None
     except yaml.YAMLError as error:
         raise SourceError(path, None, f"YAML error: {error}") from None
     if root is None:
@@ -102,6 +102,27 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
     lines: dict[DataPath, int] = {}
     data = _to_data(root, (), lines, path, set())
     return LocatedDocument(path, data, lines)
+
+
+_SYNTAX_HINTS = (
+    ("'\\t'", "YAML indents with spaces only; replace the tab"),
+    (
+        "mapping values are not allowed",
+        "a value holding ': ' needs quotes, or the indentation is off",
+    ),
+    ("expected <block end>", "this line's indentation does not match the lines around it"),
+    ("could not find expected ':'", "a key needs a colon and a space after it"),
+    ("found unexpected end of stream", "a quote or bracket is never closed"),
+    ("did not find expected ',' or ']'", "a list in brackets is not closed with ']'"),
+)
+
+
+def _hint(problem: str) -> str:
+    """Plain words after PyYAML's own, for the syntax mistakes editors make most."""
+    for needle, hint in _SYNTAX_HINTS:
+        if needle in problem:
+            return f" ({hint})"
+    return ""
 
 
 def _refuse_aliases(text: str, path: Path) -> None:

@@ -14,6 +14,7 @@ from engine import (
     card_value,
     make_card,
     parse_card,
+    parse_cards,
 )
 
 
@@ -64,3 +65,12 @@ def test_card_set_behaves_like_a_set() -> None:
     assert (cards - CardSet([parse_card("red 1")])).names() == ["blue 4", "pink 9"]
     with pytest.raises(CardError):
         CardSet(1 << 54)
+
+
+def test_parse_cards_and_cards_text_round_trip() -> None:
+    from engine.cards import cards_text
+
+    assert parse_cards("") == ()
+    cards = parse_cards("red 7, Pink 1 ,blue 9")
+    assert cards_text(cards) == "red 7, pink 1, blue 9"
+    assert parse_cards(cards_text(cards)) == cards

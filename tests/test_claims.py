@@ -9,6 +9,7 @@ from engine import (
     DuplicateClaim,
     Player,
     Position,
+    PositionError,
     Reason,
     StoneState,
     UnsupportedPosition,
@@ -154,3 +155,41 @@ def test_tactics_proof_against_an_incomplete_side_is_not_guessed() -> None:
     position = Position.from_stones({4: stone("red 6, red 7, red 8", "blue 2")}, variant="tactics")
     with pytest.raises(UnsupportedPosition, match="elite troops"):
         claim_verdict(position, 4)
+
+
+def test_reprs_paste_back_in() -> None:
+    from engine import CombatMode, parse_cards
+    from engine.formations import Completion
+
+    namespace = {
+        "Position": Position,
+        "StoneState": StoneState,
+        "Player": Player,
+        "CombatMode": CombatMode,
+        "parse_cards": parse_cards,
+        "Completion": Completion,
+    }
+    position = Position.from_stones(
+        {
+            2: stone("red 6, red 7, red 8", "blue 7", claimed_by=Player.B),
+            4: stone("green 1", "", modes=frozenset({CombatMode.MUD_FIGHT})),
+            5: stone("red 1, red 2, red 3", "pink 1, pink 2, pink 3", completed_first=Player.B),
+        },
+        hand=side("blue 9, pink 9"),
+        variant="tactics",
+    )
+    assert eval(repr(position), namespace) == position
+    assert "parse_cards('red 6, red 7, red 8')" in repr(position)
+    completion = Completion(side("blue 9"), 280)
+    assert eval(repr(completion), namespace) == completion
+    verdict = claim_verdict(
+        Position.from_stones({5: stone("red 6, red 7, red 8", "blue 7, blue 8")}), 5
+    )
+    assert repr(verdict) == (
+        "<ClaimVerdict stone 5: refused (a completion out of sight beats it), witness blue 9>"
+    )
+
+
+def test_a_card_given_as_text_is_refused_with_a_hint() -> None:
+    with pytest.raises(PositionError, match=r"write parse_card\('red 4'\)"):
+        Position.from_stones({1: StoneState(sides=(("red 4",), ()))})  # type: ignore[arg-type]

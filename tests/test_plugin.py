@@ -247,7 +247,8 @@ BAD_FILES = [
         why: W: x #@
         variant: base
         """,
-        "YAML syntax error: mapping values are not allowed here",
+        "YAML syntax error: mapping values are not allowed here"
+        " (a value holding ': ' needs quotes, or the indentation is off)",
         id="syntax-error",
     ),
     pytest.param(
@@ -341,7 +342,7 @@ BAD_FILES = [
           - stone: 2
             expect: refused
         """,
-        "stone 2: 4 cards on one side, but a side holds 3 here",
+        "stone 2: 4 cards on your side, but a side holds 3 here",
         id="side-over-capacity",
     ),
     pytest.param(
