@@ -20,10 +20,10 @@ from engine.claims import (
     ClaimVerdict,
     DuplicateClaim,
     Reason,
-    UnsupportedPosition,
     Verdict,
     claim_verdict,
     claim_verdicts,
+    elite_troops_for,
 )
 from engine.formations import (
     CombatMode,
@@ -40,6 +40,7 @@ from engine.position import (
     VARIANTS,
     DuplicateCard,
     HandTooLarge,
+    MisplacedCard,
     MisplacedCompletionOrder,
     MissingCompletionOrder,
     Player,
@@ -53,9 +54,12 @@ from engine.position import (
     VariantError,
     variant_named,
 )
+from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
 
 __all__ = [
     "CARDS",
+    "ELITE_TROOPS",
+    "JOKERS",
     "STONES",
     "VARIANTS",
     "Card",
@@ -69,6 +73,7 @@ __all__ = [
     "DuplicateClaim",
     "Formation",
     "HandTooLarge",
+    "MisplacedCard",
     "MisplacedCompletionOrder",
     "MissingCompletionOrder",
     "Player",
@@ -78,8 +83,8 @@ __all__ = [
     "SideOverCapacity",
     "StoneNumberError",
     "StoneState",
+    "Tactic",
     "TacticsVariant",
-    "UnsupportedPosition",
     "Variant",
     "VariantError",
     "Verdict",
@@ -89,6 +94,7 @@ __all__ = [
     "claim_verdict",
     "claim_verdicts",
     "describe",
+    "elite_troops_for",
     "formation_of",
     "make_card",
     "parse_card",

@@ -1,8 +1,8 @@
-"""Clan cards: small ints with a name table, and card sets as int bitmasks.
+"""Cards: small ints with a name table, and card sets as int bitmasks.
 
-A card is ``colour * 9 + (value - 1)``, so the 54 Clan cards are the ints 0 to 53. A set of
-cards is an int whose bit ``card`` is set; this keeps the claim proof to a few integer
-operations per check.
+A Clan card is ``colour * 9 + (value - 1)``, so the 54 Clan cards are the ints 0 to 53; the ten
+Tactic cards follow as 54 to 63 (:mod:`engine.tactics`). A set of cards is an int whose bit
+``card`` is set; this keeps the claim proof to a few integer operations per check.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import TypeAlias
 
+from engine.tactics import TACTIC_NAMES, TACTICS_MASK, Tactic
+
 Card: TypeAlias = int
-"""A Clan card, 0 to 53: ``colour * 9 + (value - 1)``."""
+"""A card: a Clan card, 0 to 53 (``colour * 9 + (value - 1)``), or a :class:`Tactic`, 54 to 63."""
 
 VALUES = range(1, 10)
 
@@ -37,6 +39,10 @@ CARDS: tuple[Card, ...] = tuple(range(len(Colour) * 9))
 """Every Clan card, in colour order then value order."""
 
 ALL_CARDS_MASK = (1 << len(CARDS)) - 1
+"""The 54 Clan cards."""
+
+EVERY_CARD_MASK = ALL_CARDS_MASK | TACTICS_MASK
+"""The Clan cards and the ten Tactic cards."""
 
 COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
 
@@ -65,20 +71,36 @@ def card_value(card: Card) -> int:
 
 
 def card_name(card: Card) -> str:
-    """The card as an editor writes it: ``red 7``. Inverse of :func:`parse_card`."""
-    if card not in range(len(CARDS)):
-        raise CardError(f"no Clan card number {card!r}")
-    return f"{COLOUR_NAMES[card // 9]} {card % 9 + 1}"
+    """The card as an editor writes it: ``red 7``, ``spy``. Inverse of :func:`parse_card`.
+
+    Both Jokers are ``joker``: they are the same card twice.
+    """
+    if card in range(len(CARDS)):
+        return f"{COLOUR_NAMES[card // 9]} {card % 9 + 1}"
+    if card in TACTIC_NAMES:
+        return TACTIC_NAMES[Tactic(card)]
+    raise CardError(f"no card number {card!r}")
+
+
+_TACTICS_BY_NAME = {name: tactic for tactic, name in reversed(TACTIC_NAMES.items())}
 
 
 def parse_card(text: str) -> Card:
     """Read a card written as colour then value, ``red 7``; case and spacing are forgiven.
 
+    A Tactic card is written by its name: ``joker``, ``spy``, ``mud fight``; ``joker`` is the
+    first Joker (whoever reads a list of cards numbers a second ``joker`` as the second one).
     Raises :class:`CardError`, naming the text, for anything else.
     """
     words = text.split()
+    tactic = _TACTICS_BY_NAME.get(" ".join(words).lower())
+    if tactic is not None:
+        return tactic
     if len(words) != 2:
-        raise CardError(f"{text!r} is not a card: write a colour then a value, as in 'red 7'")
+        raise CardError(
+            f"{text!r} is not a card: write a colour then a value, as in 'red 7',"
+            " or a Tactic card's name, as in 'joker'"
+        )
     colour_word, value_word = words[0].lower(), words[1]
     if colour_word not in COLOUR_NAMES:
         if value_word.lower() in COLOUR_NAMES:
@@ -150,8 +172,8 @@ class CardSet:
 
     def __init__(self, cards: Iterable[Card] | int = 0) -> None:
         if isinstance(cards, int):
-            if cards & ~ALL_CARDS_MASK or cards < 0:
-                raise CardError(f"mask {cards:#x} has bits outside the 54 Clan cards")
+            if cards & ~EVERY_CARD_MASK or cards < 0:
+                raise CardError(f"mask {cards:#x} has bits outside the 64 cards")
             self.mask = cards
         else:
             self.mask = mask_of(cards)
@@ -163,7 +185,7 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < len(CARDS) and bool(self.mask >> card & 1)
+        return isinstance(card, int) and 0 <= card < 64 and bool(self.mask >> card & 1)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardSet) and other.mask == self.mask

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.cards import ALL_CARDS_MASK as CLAN_MASK
 from engine.cards import Card, card_name, cards_text
 from engine.formations import (
     CombatMode,
@@ -23,6 +24,7 @@ from engine.formations import (
     why_stronger,
 )
 from engine.position import Player, Position, PositionError, check_stone
+from engine.tactics import JOKERS, Tactic
 
 
 class Verdict(Enum):
@@ -60,10 +62,6 @@ class Reason(Enum):
             Reason.NO_COMPLETION,
         }
         return Verdict.GRANTED if self in granted else Verdict.REFUSED
-
-
-class UnsupportedPosition(PositionError):
-    """A position whose exact verdict needs rules this engine does not implement yet."""
 
 
 class DuplicateClaim(PositionError):
@@ -233,18 +231,30 @@ def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
         else:
             reason = Reason.TIE_COMPLETED_LATER
         return ClaimVerdict(stone, reason, mine, theirs, modes)
-    if position.variant.has_tactics:
-        raise UnsupportedPosition(
-            f"stone {stone}: proving a claim against an incomplete side in the tactics variant"
-            " needs the elite troops out of sight, which this engine does not model yet"
-        )
-    best = strongest_completion(theirs, position.out_of_sight_mask(), modes)
+    unseen = position.out_of_sight_mask()
+    best = strongest_completion(
+        theirs, unseen & CLAN_MASK, modes, wilds=elite_troops_for(position, claimant.other)
+    )
     if best is None:
         return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)
     if best.strength > my_strength:
         in_hand = tuple(card for card in best.added if card in position.hand)
         return ClaimVerdict(stone, Reason.WITNESS, mine, theirs, modes, best, in_hand)
     return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best)
+
+
+def elite_troops_for(position: Position, player: Player) -> tuple[Card, ...]:
+    """The unseen elite troops ``player`` could still complete a side with.
+
+    Every unseen Joker, Spy and Shield-Bearer counts (the tactic limit proves nothing, since later
+    play can lift it), but a player gets at most one Joker on the whole border.
+    """
+    unseen = position.out_of_sight_mask()
+    troops: list[Card] = []
+    if not position.jokers_on_border(player):
+        troops += [joker for joker in JOKERS if unseen >> joker & 1][:1]
+    troops += [troop for troop in (Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> troop & 1]
+    return tuple(troops)
 
 
 def claim_verdicts(position: Position, stones: Iterable[int]) -> tuple[ClaimVerdict, ...]:
@@ -261,8 +271,8 @@ __all__ = [
     "DuplicateClaim",
     "Player",
     "Reason",
-    "UnsupportedPosition",
     "Verdict",
     "claim_verdict",
     "claim_verdicts",
+    "elite_troops_for",
 ]

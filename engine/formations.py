@@ -14,9 +14,22 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from itertools import pairwise
+from itertools import pairwise, permutations
 
-from engine.cards import COLOUR_MASKS, VALUE_MASKS, Card, card_name, cards_in, cards_repr
+from engine.cards import (
+    COLOUR_MASKS,
+    VALUE_MASKS,
+    Card,
+    card_name,
+    cards_in,
+    cards_repr,
+    make_card,
+)
+from engine.tactics import JOKERS, WILD_VALUES, Tactic
+
+ELITE_BASE = int(Tactic.JOKER)
+"""Card numbers from here on are Tactic cards; on a side, only elite troops appear."""
+_JOKERS = frozenset(JOKERS)
 
 RANK_WEIGHT = 64
 """Larger than any total (four 9s make 36), so the formation always outweighs the total."""
@@ -77,10 +90,31 @@ def total_of(cards: Sequence[Card]) -> int:
 
 
 def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
-    """One comparable value for a complete side: higher beats lower."""
+    """One comparable value for a complete side: higher beats lower.
+
+    Elite troops on the side take the identities that make it strongest, as their owner would
+    choose at the claim.
+    """
+    if any(card >= ELITE_BASE for card in cards):
+        clan = [card for card in cards if card < ELITE_BASE]
+        wilds = [card for card in cards if card >= ELITE_BASE]
+        found = _strongest(clan, wilds, 0, 0, len(cards), CombatMode.BLIND_MANS_BLUFF in modes, -1)
+        assert found is not None
+        return found[0]
     if CombatMode.BLIND_MANS_BLUFF in modes:
         return total_of(cards)
     return formation_of(cards) * RANK_WEIGHT + total_of(cards)
+
+
+def identities(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> dict[Card, Card]:
+    """The Clan card each elite troop of a complete side stands for, at the side's best."""
+    clan = [card for card in cards if card < ELITE_BASE]
+    wilds = [card for card in cards if card >= ELITE_BASE]
+    if not wilds:
+        return {}
+    found = _strongest(clan, wilds, 0, 0, len(cards), CombatMode.BLIND_MANS_BLUFF in modes, -1)
+    assert found is not None
+    return dict(zip(wilds, found[2], strict=True))
 
 
 def describe(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> str:
@@ -88,10 +122,18 @@ def describe(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> str:
 
     (only the total under Blind-Man's Bluff).
     """
-    names = ", ".join(card_name(card) for card in sorted(cards, key=lambda card: (card % 9, card)))
+    stands_for = identities(cards, modes)
+    shown = [stands_for.get(card, card) for card in cards]
+    order = sorted(range(len(cards)), key=lambda index: (shown[index] % 9, shown[index]))
+    names = ", ".join(
+        f"{card_name(cards[index])} as {card_name(shown[index])}"
+        if cards[index] in stands_for
+        else card_name(cards[index])
+        for index in order
+    )
     if CombatMode.BLIND_MANS_BLUFF in modes:
-        return f"{names} (only the total counts: {total_of(cards)})"
-    return f"{formation_of(cards).label(len(cards))} {names} (total {total_of(cards)})"
+        return f"{names} (only the total counts: {total_of(shown)})"
+    return f"{formation_of(shown).label(len(cards))} {names} (total {total_of(shown)})"
 
 
 def why_stronger(stronger: int, weaker: int, size: int = 3) -> str:
@@ -119,6 +161,8 @@ class Completion:
 
 def _top_cards(pool: int, count: int) -> list[Card] | None:
     """The ``count`` highest-valued cards of ``pool`` (ties broken by colour), or None."""
+    if count == 0:
+        return []
     chosen: list[Card] = []
     for value in range(9, 0, -1):
         for card in cards_in(pool & VALUE_MASKS[value]):
@@ -134,33 +178,92 @@ def strongest_completion(
     modes: Collection[CombatMode] = (),
     *,
     beating: int = -1,
+    wilds: Sequence[Card] = (),
 ) -> Completion | None:
-    """The strongest way to complete a side holding ``placed`` with cards of the ``pool`` mask.
+    """The strongest way to complete a side holding ``placed`` from the Clan cards of ``pool``.
 
-    Returns None when no completion is stronger than ``beating`` (or when the pool cannot
-    complete the side at all). With the default ``beating`` it returns the best completion.
+    ``wilds`` are elite troops the side's owner may also add (at most one Joker among them). Every
+    elite troop, placed or added, takes the identity best for the owner. Returns None when no
+    completion is stronger than ``beating`` (or the side cannot be completed at all); with the
+    default ``beating`` it returns the best completion.
     """
     size = side_capacity(modes)
     missing = size - len(placed)
     if missing < 0:
         raise ValueError(f"a side of {len(placed)} cards is over its capacity of {size}")
-    if pool.bit_count() < missing:
-        return None
-    placed_total = total_of(placed)
-    if CombatMode.BLIND_MANS_BLUFF in modes:
-        top = _top_cards(pool, missing)
-        assert top is not None
-        best = placed_total + total_of(top)
-        return Completion(tuple(top), best) if best > beating else None
+    clan = [card for card in placed if card < ELITE_BASE]
+    fixed = [card for card in placed if card >= ELITE_BASE]
+    blind = CombatMode.BLIND_MANS_BLUFF in modes
+    if not wilds:
+        if pool.bit_count() < missing:
+            return None
+        found = _strongest(clan, fixed, pool, missing, size, blind, beating)
+        return None if found is None else Completion(tuple(found[1]), found[0])
+    best: Completion | None = None
+    for extra in _wild_choices(wilds, missing):
+        count = missing - len(extra)
+        if pool.bit_count() < count:
+            continue
+        floor = beating if best is None else max(beating, best.strength)
+        found = _strongest(clan, fixed + list(extra), pool, count, size, blind, floor)
+        if found is not None:
+            best = Completion(tuple(found[1]) + tuple(extra), found[0])
+    return best
 
-    values = {card % 9 + 1 for card in placed}
-    colours = {card // 9 for card in placed}
-    distinct_values = len(values) == len(placed)
+
+def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]:
+    """The sets of elite troops worth trying. A Joker can copy any Clan card, so it never hurts."""
+    jokers = [card for card in wilds if card in _JOKERS]
+    others = [card for card in wilds if card not in _JOKERS]
+    forced = tuple(jokers[:1]) if missing else ()
+    choices = []
+    for chosen in range(1 << len(others)):
+        extra = forced + tuple(card for bit, card in enumerate(others) if chosen >> bit & 1)
+        if len(extra) <= missing:
+            choices.append(extra)
+    return choices
+
+
+def _strongest(
+    clan: Sequence[Card],
+    wilds: Sequence[Card],
+    pool: int,
+    count: int,
+    size: int,
+    blind: bool,
+    beating: int,
+) -> tuple[int, list[Card], list[Card]] | None:
+    """The best side made of ``clan``, the elite troops ``wilds`` and ``count`` cards of ``pool``.
+
+    Returns (strength, Clan cards taken from the pool, the identity of each wild in order), or
+    None when nothing beats ``beating``. Formations are tried from the strongest down, so the first
+    one reachable is the best; each is reached by its highest total first.
+    """
+    allowed = [WILD_VALUES[card] for card in wilds]
+    wild_top = [max(values) for values in allowed]
+    placed_total = total_of(clan) + sum(wild_top)
+    values = {card % 9 + 1 for card in clan}
+    colours = {card // 9 for card in clan}
+    clan_mask = _mask(clan)
+    other_colour = (min(colours) + 1) % 6 if colours else 0
+
+    def top_identities(colour: int) -> list[Card]:
+        return [make_card(colour, value) for value in wild_top]
+
+    if blind:
+        top = _top_cards(pool, count)
+        if top is None:
+            return None
+        total = placed_total + total_of(top)
+        return (total, top, top_identities(other_colour)) if total > beating else None
+
+    distinct_values = len(values) == len(clan)
     low, high = (min(values), max(values)) if values else (9, 1)
     candidate_colours = list(colours) if len(colours) == 1 else ([] if colours else range(6))
     run_total_base = size * (size - 1) // 2
 
-    # Colour run: one colour, consecutive values, the placed cards inside the run.
+    # Colour run: one colour, consecutive values, the placed cards inside the run; each elite
+    # troop covers a missing value it may take, the pool gives the rest.
     formation = Formation.COLOUR_RUN
     if formation * RANK_WEIGHT + 36 <= beating:
         return None
@@ -171,13 +274,18 @@ def strongest_completion(
             total = size * start + run_total_base
             if formation * RANK_WEIGHT + total <= beating:
                 break
+            coverings = _coverings(start, size, values, allowed)
+            run = ((1 << size) - 1) << (start - 1)
             for colour in candidate_colours:
-                run = ((1 << size) - 1) << (colour * 9 + start - 1)
-                needed = run & ~_mask(placed)
-                if pool & needed == needed:
-                    return Completion(tuple(cards_in(needed)), formation * RANK_WEIGHT + total)
+                offset = colour * 9
+                gaps = (run << offset) & ~clan_mask
+                for covered in coverings:
+                    needed = gaps & ~(covered << offset)
+                    if pool & needed == needed:
+                        chosen = [offset + value - 1 for value in _bits_to_values(covered)]
+                        return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
 
-    # Same value: all cards of one value.
+    # Same value: every card, elite troops included, of one value.
     formation = Formation.SAME_VALUE
     if formation * RANK_WEIGHT + 36 <= beating:
         return None
@@ -187,23 +295,23 @@ def strongest_completion(
             if formation * RANK_WEIGHT + total <= beating:
                 break
             available = pool & VALUE_MASKS[value]
-            if available.bit_count() >= missing:
-                added = tuple(cards_in(available))[:missing]
-                return Completion(added, formation * RANK_WEIGHT + total)
+            if available.bit_count() >= count and all(value in own for own in allowed):
+                taken: list[Card] = list(cards_in(available))[:count]
+                chosen = [make_card(index % 6, value) for index in range(len(wilds))]
+                return formation * RANK_WEIGHT + total, taken, chosen
 
     # Colour: one colour; the best total takes the colour's highest cards left.
     formation = Formation.COLOUR
     if formation * RANK_WEIGHT + 36 <= beating:
         return None
-    best_colour: Completion | None = None
+    best_colour: tuple[int, list[Card], list[Card]] | None = None
     for colour in candidate_colours:
-        top = _top_cards(pool & COLOUR_MASKS[colour], missing)
+        top = _top_cards(pool & COLOUR_MASKS[colour], count)
         if top is None:
             continue
-        total = placed_total + total_of(top)
-        score = formation * RANK_WEIGHT + total
-        if score > beating and (best_colour is None or score > best_colour.strength):
-            best_colour = Completion(tuple(top), score)
+        score = formation * RANK_WEIGHT + placed_total + total_of(top)
+        if score > beating and (best_colour is None or score > best_colour[0]):
+            best_colour = (score, top, top_identities(colour))
     if best_colour is not None:
         return best_colour
 
@@ -218,22 +326,48 @@ def strongest_completion(
             total = size * start + run_total_base
             if formation * RANK_WEIGHT + total <= beating:
                 break
-            added_cards: list[Card] = []
-            for value in range(start, start + size):
-                if value in values:
-                    continue
-                available = pool & VALUE_MASKS[value]
-                if not available:
-                    break
-                added_cards.append(available.bit_length() - 1)
-            else:
-                return Completion(tuple(added_cards), formation * RANK_WEIGHT + total)
+            for covered in _coverings(start, size, values, allowed):
+                taken = []
+                for value in range(start, start + size):
+                    if value in values or covered >> (value - 1) & 1:
+                        continue
+                    available = pool & VALUE_MASKS[value]
+                    if not available:
+                        break
+                    taken.append(available.bit_length() - 1)
+                else:
+                    chosen = [other_colour * 9 + value - 1 for value in _bits_to_values(covered)]
+                    return formation * RANK_WEIGHT + total, taken, chosen
 
     # Sum: the highest cards left, whatever they make (a better formation was ruled out above).
-    top = _top_cards(pool, missing)
-    assert top is not None
+    top = _top_cards(pool, count)
+    if top is None:
+        return None
     total = placed_total + total_of(top)
-    return Completion(tuple(top), total) if total > beating else None
+    return (total, top, top_identities(other_colour)) if total > beating else None
+
+
+def _coverings(
+    start: int, size: int, values: Collection[int], allowed: Sequence[tuple[int, ...]]
+) -> list[int]:
+    """Ways to give each elite troop a different value of the run ``start``.. that no placed card
+    has and that the troop may take. Each way is a value mask (bit ``value - 1``), troops in order.
+    """
+    if not allowed:
+        return [0]
+    gaps = [value for value in range(start, start + size) if value not in values]
+    coverings = []
+    for covered in permutations(gaps, len(allowed)):
+        if all(value in own for value, own in zip(covered, allowed, strict=True)):
+            mask = 0
+            for value in covered:
+                mask |= 1 << (value - 1)
+            coverings.append(mask)
+    return coverings
+
+
+def _bits_to_values(mask: int) -> list[int]:
+    return [card + 1 for card in cards_in(mask)]
 
 
 def _mask(cards: Sequence[Card]) -> int:

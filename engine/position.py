@@ -10,8 +10,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from engine.cards import ALL_CARDS_MASK, CARDS, Card, card_name, cards_repr, mask_of
+from engine.cards import (
+    ALL_CARDS_MASK,
+    CARDS,
+    EVERY_CARD_MASK,
+    Card,
+    card_name,
+    cards_repr,
+    mask_of,
+)
 from engine.formations import CombatMode, side_capacity, strength
+from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
+
+MODE_CARDS = {
+    CombatMode.MUD_FIGHT: Tactic.MUD_FIGHT,
+    CombatMode.BLIND_MANS_BLUFF: Tactic.BLIND_MANS_BLUFF,
+}
 
 STONES = range(1, 10)
 """The stones, numbered 1 to 9 from left to right."""
@@ -89,6 +103,14 @@ class MisplacedCompletionOrder(PositionError):
 
 class VariantError(PositionError):
     """Something the chosen variant does not have, such as a combat mode in the base game."""
+
+
+class MisplacedCard(PositionError):
+    """A Tactic card where it cannot be: in the base game, on a side it cannot lie on, and so on."""
+
+    def __init__(self, card: Card, problem: str) -> None:
+        super().__init__(f"{card_name(card)}: {problem}", part="card")
+        self.card = card
 
 
 class HandTooLarge(PositionError):
@@ -204,14 +226,18 @@ class Position:
         if len(self.stones) != len(STONES):
             raise PositionError(f"a border has 9 stones, not {len(self.stones)}")
         seen = 0
-        for card in self.placed_cards() + self.discards + self.hand:
-            if not isinstance(card, int) or not 0 <= card < len(CARDS):
+        mode_cards = tuple(
+            MODE_CARDS[mode] for stone in self.stones for mode in sorted(stone.modes, key=str)
+        )
+        for card in self.placed_cards() + self.discards + self.hand + mode_cards:
+            if not isinstance(card, int) or not 0 <= card < 64:
                 hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
-                raise PositionError(f"no Clan card number {card!r}{hint}")
+                raise PositionError(f"no card number {card!r}{hint}")
             if seen >> card & 1:
                 raise DuplicateCard(card)
             seen |= 1 << card
         object.__setattr__(self, "_table_mask", seen & ~mask_of(self.hand))
+        self._check_tactic_cards()
         if self.discards and not self.variant.has_tactics:
             raise VariantError(
                 "face-up discards only exist in the tactics variant", part="discards"
@@ -239,6 +265,41 @@ class Position:
                 raise MisplacedCompletionOrder(number)
             if both_complete and stone.completed_first is None and self._sides_tie(stone):
                 raise MissingCompletionOrder(number)
+
+    def _check_tactic_cards(self) -> None:
+        """Tactic cards only in the tactics variant, each where it can lie, one Joker a player."""
+        places = (
+            [("side", card) for card in self.placed_cards()]
+            + [("discards", card) for card in self.discards]
+            + [("hand", card) for card in self.hand]
+        )
+        for place, card in places:
+            if card < len(CARDS):
+                continue
+            if not self.variant.has_tactics:
+                raise MisplacedCard(card, "Tactic cards only exist in the tactics variant")
+            if place == "side" and card not in ELITE_TROOPS:
+                raise MisplacedCard(
+                    card,
+                    f"{card_name(card)} cannot lie on a side: only Clan cards and elite troops do"
+                    + (
+                        " (a combat mode goes in the stone's modes)"
+                        if card in COMBAT_MODE_CARDS
+                        else ""
+                    ),
+                )
+            if place == "discards" and card in COMBAT_MODE_CARDS:
+                raise MisplacedCard(
+                    card, f"{card_name(card)} stays on its stone; it is never discarded"
+                )
+        for player in Player:
+            jokers = [
+                card for stone in self.stones for card in stone.sides[player] if card in JOKERS
+            ]
+            if len(jokers) > 1:
+                raise MisplacedCard(
+                    jokers[-1], "a player may have only one Joker on their side of the border"
+                )
 
     @staticmethod
     def _sides_tie(stone: StoneState) -> bool:
@@ -270,9 +331,17 @@ class Position:
         """The cards face up on the table: at any stone, or in the discards."""
         return self._table_mask
 
+    def jokers_on_border(self, player: Player) -> int:
+        """How many Jokers lie on ``player``'s side of the border (0 or 1)."""
+        return sum(card in JOKERS for stone in self.stones for card in stone.sides[player])
+
     def out_of_sight_mask(self) -> int:
-        """Every card not face up on the table: the deck, the opponent's hand and the viewer's."""
-        return ALL_CARDS_MASK & ~self.on_table_mask()
+        """Every card not face up on the table: the deck(s), the opponent's hand and the viewer's.
+
+        In the tactics variant that includes the Tactic cards nobody has played.
+        """
+        every = EVERY_CARD_MASK if self.variant.has_tactics else ALL_CARDS_MASK
+        return every & ~self.on_table_mask()
 
     @classmethod
     def from_stones(

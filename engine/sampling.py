@@ -12,6 +12,7 @@ from collections.abc import Collection, Sequence
 from engine.cards import CARDS, Card
 from engine.formations import CombatMode, side_capacity, strength
 from engine.position import STONES, Player, Position, StoneState, variant_named
+from engine.tactics import JOKERS, Tactic
 
 
 def random_claim_position(
@@ -22,6 +23,7 @@ def random_claim_position(
     table_cards: tuple[int, int] = (0, 40),
     mine: Sequence[Card] | None = None,
     theirs_count: int | None = None,
+    tactics: bool = False,
 ) -> tuple[Position, int]:
     """A random position in which the viewer (player A) may claim the returned stone.
 
@@ -64,6 +66,58 @@ def random_claim_position(
             completed_first=rng.choice(list(Player)) if tie else None,
             claimed_by=claimed_by,
         )
-    variant = variant_named("tactics" if modes else "base")
+    variant = variant_named("tactics" if modes or tactics else "base")
     hand = tuple(rest[: rng.randint(0, variant.hand_size - 1)])
     return Position.from_stones(stones, hand=hand, variant=variant), stone
+
+
+def random_tactics_claim_position(
+    rng: random.Random, *, table_cards: tuple[int, int] = (30, 46)
+) -> tuple[Position, int]:
+    """A random tactics-variant position for a claim, with combat modes and elite troops.
+
+    The claimed stone may carry either combat mode or both; each elite troop lies on a side (at
+    most one Joker a player), in the discards, in the viewer's hand or unseen.
+    """
+    modes = [mode for mode in CombatMode if rng.random() < 0.4]
+    position, stone = random_claim_position(rng, modes=modes, table_cards=table_cards, tactics=True)
+    stones = list(position.stones)
+    hand = list(position.hand)
+    discards: list[Card] = []
+    joker_holders: set[Player] = set()
+    for troop in (*JOKERS, Tactic.SPY, Tactic.SHIELD_BEARER):
+        place = rng.choice(["side", "side", "discards", "hand", "unseen", "unseen"])
+        if place == "discards":
+            discards.append(troop)
+        elif place == "hand" and len(hand) < position.variant.hand_size:
+            hand.append(troop)
+        elif place == "side":
+            number = stone if rng.random() < 0.6 else rng.choice(STONES)
+            player = rng.choice(list(Player))
+            state = stones[number - 1]
+            if troop in JOKERS and player in joker_holders:
+                continue
+            if state.claimed_by is not None or len(state.sides[player]) >= state.capacity:
+                continue
+            sides = list(state.sides)
+            sides[player] = (*sides[player], troop)
+            complete = all(len(side) == state.capacity for side in sides)
+            tie = complete and strength(sides[0], state.modes) == strength(sides[1], state.modes)
+            order = state.completed_first if complete else None
+            stones[number - 1] = StoneState(
+                sides=(sides[0], sides[1]),
+                completed_first=(order or rng.choice(list(Player))) if tie else order,
+                modes=state.modes,
+                claimed_by=state.claimed_by,
+            )
+            if troop in JOKERS:
+                joker_holders.add(player)
+    return (
+        Position(
+            stones=tuple(stones),
+            discards=tuple(discards),
+            hand=tuple(hand),
+            variant=position.variant,
+        ),
+        stone,
+    )

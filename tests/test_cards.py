@@ -64,7 +64,7 @@ def test_card_set_behaves_like_a_set() -> None:
     assert eval(repr(cards), {"CardSet": CardSet, "parse_card": parse_card}) == cards
     assert (cards - CardSet([parse_card("red 1")])).names() == ["blue 4", "pink 9"]
     with pytest.raises(CardError):
-        CardSet(1 << 54)
+        CardSet(1 << 64)
 
 
 def test_parse_cards_and_cards_text_round_trip() -> None:

@@ -12,10 +12,11 @@ from engine import (
     PositionError,
     Reason,
     StoneState,
-    UnsupportedPosition,
+    Tactic,
     Verdict,
     claim_verdict,
     claim_verdicts,
+    elite_troops_for,
     parse_card,
     strongest_completion,
 )
@@ -151,10 +152,52 @@ def test_mud_fight_needs_four_and_blind_mans_bluff_counts_totals() -> None:
     assert claim_verdict(position, 6).reason is Reason.WEAKER_FORMATION
 
 
-def test_tactics_proof_against_an_incomplete_side_is_not_guessed() -> None:
-    position = Position.from_stones({4: stone("red 6, red 7, red 8", "blue 2")}, variant="tactics")
-    with pytest.raises(UnsupportedPosition, match="elite troops"):
-        claim_verdict(position, 4)
+def test_unseen_elite_troops_can_complete_their_side() -> None:
+    # Your three 5s against their blue 8-9; blue 7 lies on the table, so only a wild card could
+    # give them the colour run 7-8-9.
+    stones = {
+        3: stone("red 5, green 5, pink 5", "blue 8, blue 9"),
+        6: stone("blue 7", ""),
+    }
+    everything_unseen = Position.from_stones(stones, variant="tactics")
+    verdict = claim_verdict(everything_unseen, 3)
+    assert verdict.reason is Reason.WITNESS
+    assert "joker as blue 7" in verdict.explanation
+
+    # The Jokers are gone from play (discarded), but the Spy is still unseen: a Spy is a 7.
+    spy_unseen = Position.from_stones(
+        stones, discards=(Tactic.JOKER, Tactic.SECOND_JOKER), variant="tactics"
+    )
+    verdict = claim_verdict(spy_unseen, 3)
+    assert verdict.witness == (Tactic.SPY,)
+    assert "spy as blue 7" in verdict.explanation
+
+    all_seen = Position.from_stones(
+        stones, discards=(Tactic.JOKER, Tactic.SECOND_JOKER, Tactic.SPY), variant="tactics"
+    )
+    assert claim_verdict(all_seen, 3).granted
+
+
+def test_a_player_with_a_joker_on_the_border_gets_no_second_one() -> None:
+    stones = {
+        3: stone("red 5, green 5, pink 5", "blue 8, blue 9"),
+        6: StoneState(sides=(side("blue 7"), (Tactic.JOKER,))),
+    }
+    position = Position.from_stones(stones, discards=(Tactic.SPY,), variant="tactics")
+    assert elite_troops_for(position, Player.B) == (Tactic.SHIELD_BEARER,)
+    assert elite_troops_for(position, Player.A) == (Tactic.SECOND_JOKER, Tactic.SHIELD_BEARER)
+    assert claim_verdict(position, 3).granted
+
+
+def test_your_own_wild_cards_take_your_best_identity() -> None:
+    mine = (parse_card("red 7"), Tactic.JOKER, parse_card("red 9"))
+    position = Position.from_stones(
+        {2: StoneState(sides=(mine, side("blue 8, blue 9, blue 7")), completed_first=Player.A)},
+        variant="tactics",
+    )
+    verdict = claim_verdict(position, 2)
+    assert verdict.reason is Reason.TIE_COMPLETED_FIRST
+    assert "joker as red 8" in verdict.explanation
 
 
 def test_reprs_paste_back_in() -> None:

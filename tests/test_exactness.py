@@ -9,10 +9,22 @@ import random
 
 import pytest
 
-from engine import CombatMode, Reason, claim_verdict, strength, strongest_completion
+from engine import (
+    CombatMode,
+    Reason,
+    claim_verdict,
+    elite_troops_for,
+    strength,
+    strongest_completion,
+)
 from engine.cards import CARDS, mask_of
-from engine.enumeration import best_strength_by_enumeration, claim_granted_by_enumeration
-from engine.sampling import random_claim_position
+from engine.enumeration import (
+    best_strength_by_enumeration,
+    claim_granted_by_enumeration,
+    enumeration_size,
+)
+from engine.sampling import random_claim_position, random_tactics_claim_position
+from engine.tactics import Tactic
 
 MODE_SETS = [
     (),
@@ -41,6 +53,33 @@ def check_claims(seed: int, count: int) -> int:
     return proofs
 
 
+def check_tactics_claims(seed: int, count: int, budget: int = 300_000) -> int:
+    """Compare verdicts on random tactics positions (combat modes, elite troops on the table, in
+    hand, discarded or unseen); boards too costly to enumerate are drawn again. Returns how many
+    compared positions had an unseen elite troop in play for the opponent."""
+    rng = random.Random(seed)
+    compared = with_troops = 0
+    while compared < count:
+        position, stone = random_tactics_claim_position(rng, table_cards=(40, 48))
+        if enumeration_size(position, stone) > budget:
+            continue
+        compared += 1
+        verdict = claim_verdict(position, stone)
+        assert verdict.granted == claim_granted_by_enumeration(position, stone), (
+            seed,
+            compared,
+            position,
+            stone,
+            verdict,
+        )
+        if elite_troops_for(position, position.viewer.other) and verdict.reason in (
+            Reason.WITNESS,
+            Reason.UNBEATABLE,
+        ):
+            with_troops += 1
+    return with_troops
+
+
 def check_completions(seed: int, count: int) -> None:
     """Compare the strongest completion with enumeration, in every combination of combat modes."""
     rng = random.Random(seed)
@@ -62,15 +101,24 @@ def check_completions(seed: int, count: int) -> None:
             ]
         else:
             rest = rest[rng.randint(16, 46) :]
+        troops: list[int] = []
+        if rng.random() < 0.4:
+            # Elite troops: one may already lie on the side, others may still be added.
+            # Two kinds at most keep the enumeration of identities (54 for a Joker) quick.
+            kinds = rng.sample([Tactic.JOKER, Tactic.SPY, Tactic.SHIELD_BEARER], 2)
+            if placed and rng.random() < 0.5:
+                placed[-1] = kinds.pop()
+            troops = [kind for kind in kinds if rng.random() < 0.6]
+            rest = rest[:8]
         pool = mask_of(rest)
-        expected = best_strength_by_enumeration(placed, pool, modes)
-        found = strongest_completion(placed, pool, modes)
+        expected = best_strength_by_enumeration(placed, pool, modes, troops)
+        found = strongest_completion(placed, pool, modes, wilds=troops)
         assert (found and found.strength) == expected, (seed, index, placed, modes)
         if found is not None:
             assert strength(tuple(placed) + found.added, modes) == found.strength
-            assert mask_of(found.added) & ~pool == 0
+            assert all(card in troops or pool >> card & 1 for card in found.added)
         threshold = rng.randint(0, 300)
-        beating = strongest_completion(placed, pool, modes, beating=threshold)
+        beating = strongest_completion(placed, pool, modes, beating=threshold, wilds=troops)
         assert (beating is not None) == (expected is not None and expected > threshold)
 
 
@@ -81,6 +129,11 @@ def test_claim_verdicts_match_enumeration() -> None:
 
 def test_strongest_completion_matches_enumeration_in_both_modes() -> None:
     check_completions(seed=11, count=2000)
+
+
+def test_tactics_claims_with_elite_troops_match_enumeration() -> None:
+    proofs_with_troops = check_tactics_claims(seed=5, count=800)
+    assert proofs_with_troops > 250, "too few proofs had elite troops to reckon with"
 
 
 def test_worst_case_granted_against_an_empty_side() -> None:
@@ -96,6 +149,12 @@ def test_worst_case_granted_against_an_empty_side() -> None:
 @pytest.mark.parametrize("seed", range(5))
 def test_soak_claims(seed: int) -> None:
     check_claims(seed=1000 + seed, count=10_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+def test_soak_tactics_claims(seed: int) -> None:
+    check_tactics_claims(seed=3000 + seed, count=3_000, budget=1_000_000)
 
 
 @pytest.mark.slow
