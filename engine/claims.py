@@ -116,7 +116,9 @@ class ClaimVerdict:
 
 
 def _names(cards: Iterable[Card]) -> str:
-    return ", ".join(card_name(card) for card in cards)
+    return ", ".join(
+        f"the {card_name(card)}" if card >= Tactic.JOKER else card_name(card) for card in cards
+    )
 
 
 def _yours(verdict: ClaimVerdict) -> str:

@@ -20,18 +20,22 @@ from typing import Any
 import jsonschema
 
 from engine import (
+    JOKERS,
     CardError,
     CombatMode,
     DuplicateCard,
+    MisplacedCard,
     Player,
     Position,
     PositionError,
     StoneState,
+    Tactic,
     Verdict,
     card_name,
     parse_card,
     variant_named,
 )
+from engine.tactics import COMBAT_MODE_CARDS
 from oracle.model import Case, Claim, RuleEntry, RulesIndex
 from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml, shown_path
 
@@ -175,6 +179,8 @@ def _cards(
             card = parse_card(text)
         except CardError as error:
             raise CaseError(document.path, line, str(error)) from None
+        if card == Tactic.JOKER and card in places and Tactic.SECOND_JOKER not in places:
+            card = Tactic.SECOND_JOKER  # the game has two Jokers: the second one named
         places.setdefault(card, []).append(line)
         cards.append(card)
     return tuple(cards)
@@ -233,6 +239,24 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
             variant=variant_named(data["variant"]),
         )
     except DuplicateCard as error:
+        if error.card in JOKERS:
+            raise CaseError(
+                path, places[error.card][-1], "a third joker: the game has only two"
+            ) from None
+        if error.card in COMBAT_MODE_CARDS and error.card in places:
+            raise CaseError(
+                path,
+                places[error.card][0],
+                f"{card_name(error.card)} already lies on a stone; it cannot be here too",
+            ) from None
+        if error.card not in places:  # a combat mode laid on two stones
+            mode = CombatMode(card_name(error.card))
+            twice = [number for number, state in stones.items() if mode in state.modes]
+            raise CaseError(
+                path,
+                document.line_of(("position", "stones", stone_indexes[twice[-1]], "modes")),
+                f"{mode.label} lies on stones {twice[0]} and {twice[-1]}; there is one such card",
+            ) from None
         lines = places[error.card]
         where_text = (
             f"twice on line {lines[0]}"
@@ -244,6 +268,8 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
             lines[1] if len(lines) > 1 else lines[0],
             f"{card_name(error.card)} appears {where_text}; every card exists once",
         ) from None
+    except MisplacedCard as error:
+        raise CaseError(path, places[error.card][-1], str(error)) from None
     except PositionError as error:
         if error.stone is not None:
             where: DataPath = ("position", "stones", stone_indexes[error.stone])

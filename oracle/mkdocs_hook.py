@@ -20,6 +20,7 @@ from oracle.render import (
     CatalogueError,
     fill_markers,
     generated_blocks,
+    unplaced_cases,
     verified_catalogue,
 )
 
@@ -39,17 +40,20 @@ def on_pre_build(config: MkDocsConfig) -> None:
         raise PluginError(
             "the verified catalogue cannot be published:\n" + "\n".join(error.problems)
         ) from None
+    _state["catalogue"] = catalogue
     _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates")
     _state["used"] = set()
+    _state["shown"] = set()
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Replace the page's ``<!-- oracle:... -->`` markers with the rendered content."""
     try:
-        filled, used = fill_markers(markdown, _state["blocks"], page.file.src_uri)
+        filled, used, shown = fill_markers(markdown, _state["blocks"], page.file.src_uri)
     except CatalogueError as error:
         raise PluginError("\n".join(error.problems)) from None
     _state["used"] |= used
+    _state["shown"] |= shown
     return filled
 
 
@@ -60,6 +64,9 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise PluginError(
             "no page shows " + ", ".join(f"<!-- oracle:{name} -->" for name in missing)
         )
+    unplaced = unplaced_cases(_state["catalogue"], _state["shown"], _root(config))
+    if unplaced:
+        raise PluginError("published cases missing from the site:\n" + "\n".join(unplaced))
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

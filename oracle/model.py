@@ -36,6 +36,11 @@ class Case:
     rules: tuple[str, ...] = ()
 
     @property
+    def topic(self) -> str:
+        """The folder the case file sits in (``claims`` for ``cases/claims/...``): its table."""
+        return self.path.parent.name
+
+    @property
     def location(self) -> str:
         """``path:line`` of the case, for messages."""
         return f"{self.path}:{self.line}"

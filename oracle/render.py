@@ -16,14 +16,15 @@ import jinja2
 from oracle.loader import load_cases, load_rules_index
 from oracle.model import RuleEntry, RulesIndex
 from oracle.verify import CaseReport, verify_case
-from oracle.yamlsource import SourceError
+from oracle.yamlsource import SourceError, shown_path
 
 CASES_DIR = "cases"
 RULES_INDEX = "rules/index.yaml"
 TEMPLATES_DIR = "site_src/_templates"
 
-MARKER = re.compile(r"<!--\s*oracle:([a-z0-9-]+)\s*-->")
-"""Where a page asks for generated content: ``<!-- oracle:verdict-table -->``."""
+MARKER = re.compile(r"<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->")
+"""Where a page asks for generated content: ``<!-- oracle:verdict-table claims -->`` renders the
+table of the cases in ``cases/claims/``; ``<!-- oracle:rulings -->`` the rulings."""
 
 
 class CatalogueError(Exception):
@@ -155,22 +156,50 @@ def render_rulings(rules: RulesIndex, templates: Path, reports: tuple[CaseReport
     return template_environment(templates).get_template("rulings.md.j2").render(sections=sections)
 
 
-def generated_blocks(catalogue: Catalogue, templates: Path) -> dict[str, Callable[[], str]]:
+Block = Callable[[str | None], tuple[str, set[str]]]
+"""Renders a marker's content from its argument; returns it and the ids of the cases it shows."""
+
+
+def generated_blocks(catalogue: Catalogue, templates: Path) -> dict[str, Block]:
     """What each page marker turns into, rendered on demand."""
-    return {
-        "verdict-table": lambda: render_verdict_table(catalogue.published, templates),
-        "rulings": lambda: render_rulings(catalogue.rules, templates, catalogue.published),
-    }
+
+    def verdict_table(topic: str | None) -> tuple[str, set[str]]:
+        reports = tuple(
+            report for report in catalogue.published if topic is None or report.case.topic == topic
+        )
+        if not reports:
+            raise CatalogueError([f"no published case has the topic {topic!r}"])
+        return render_verdict_table(reports, templates), {report.case.id for report in reports}
+
+    def rulings(argument: str | None) -> tuple[str, set[str]]:
+        return render_rulings(catalogue.rules, templates, catalogue.published), set()
+
+    return {"verdict-table": verdict_table, "rulings": rulings}
+
+
+def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = None) -> list[str]:
+    """The published cases that no page shows, as located lines: nothing may be lost."""
+    return [
+        f"{shown_path(report.case.path, root)}:{report.case.line}: case {report.case.id!r}"
+        f" (topic {report.case.topic!r}) is in no"
+        f" table; add <!-- oracle:verdict-table {report.case.topic} --> to a page"
+        for report in catalogue.published
+        if report.case.id not in shown
+    ]
 
 
 def fill_markers(
-    markdown: str, blocks: Mapping[str, Callable[[], str]], page: str
-) -> tuple[str, set[str]]:
-    """Replace each ``<!-- oracle:NAME -->`` marker; return the page and the names it used."""
+    markdown: str, blocks: Mapping[str, Block], page: str
+) -> tuple[str, set[str], set[str]]:
+    """Replace each ``<!-- oracle:NAME [ARGUMENT] -->`` marker.
+
+    Returns the page, the marker names it used and the ids of the cases it shows.
+    """
     used: set[str] = set()
+    shown: set[str] = set()
 
     def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
+        name, argument = match.group(1), match.group(2)
         if name not in blocks:
             raise CatalogueError(
                 [
@@ -178,7 +207,12 @@ def fill_markers(
                     f" the markers are {', '.join(sorted(blocks))}"
                 ]
             )
+        try:
+            text, ids = blocks[name](argument)
+        except CatalogueError as error:
+            raise CatalogueError([f"{page}: {problem}" for problem in error.problems]) from None
         used.add(name)
-        return blocks[name]()
+        shown.update(ids)
+        return text
 
-    return MARKER.sub(replace, markdown), used
+    return MARKER.sub(replace, markdown), used, shown

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 
 from engine import Verdict
+from oracle.render import build_catalogue
 
 pytest_plugins = ["pytester"]
 
@@ -41,18 +41,15 @@ def seed_rows() -> list[tuple[str, Verdict]]:
 def project_copy(tmp_path: Path) -> Path:
     """The parts of the project a site build reads, copied so that a test may break them.
 
-    Only the seed cases come along: a case an editor is adding (and may not have settled yet)
-    fails its own test, not every test that builds the site.
+    Only the publishable cases come along: a case an editor has not settled yet (invalid or
+    drifted) fails its own test, not every test that builds the site.
     """
     for name in ("rules", "site_src"):
         shutil.copytree(ROOT / name, tmp_path / name)
-    seed_ids = {case_id for case_id, _ in SEED_ROWS}
-    for path in sorted((ROOT / "cases").rglob("*.yaml")):
-        ids = re.findall(r"^id: *(\S+)", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
-        if ids and ids[0] in seed_ids:
-            target = tmp_path / path.relative_to(ROOT)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(path, target)
+    for report in build_catalogue(ROOT).published:
+        target = tmp_path / report.case.path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(report.case.path, target)
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(
         ROOT / "oracle", tmp_path / "oracle", ignore=shutil.ignore_patterns("__pycache__")

@@ -45,10 +45,11 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
     (cases / "drifted.yaml").write_text(
         seed.replace("id: three-twos-beat-a-colour", "id: drifted").replace("granted", "refused")
     )
+    settled = len(case_files(cases))
     (cases / "invalid.yaml").write_text("id: [\n")
     catalogue = build_catalogue(project_copy)
-    assert len(case_files(cases)) == 14
-    assert len(catalogue.published) == 11
+    assert len(case_files(cases)) == settled + 1
+    assert len(catalogue.published) == settled - 2
     assert [report.case.id for report in catalogue.drafts] == ["a-draft"]
     located = [problem for problem in catalogue.problems if not problem.startswith(" ")]
     assert sorted(problem.split(":")[0] for problem in located) == [
@@ -125,8 +126,13 @@ def test_rulings_render_every_ruling_with_its_reason(project_copy: Path) -> None
 
 def test_markers_are_filled_and_unknown_ones_refused(project_copy: Path) -> None:
     blocks = generated_blocks(verified_catalogue(project_copy), TEMPLATES)
-    page, used = fill_markers("# T\n\n<!-- oracle:verdict-table -->\n", blocks, "t.md")
+    page, used, shown = fill_markers(
+        "# T\n\n<!-- oracle:verdict-table claims -->\n", blocks, "t.md"
+    )
     assert used == {"verdict-table"}
+    assert len(shown) == 11
+    with pytest.raises(CatalogueError, match=r"t\.md: no published case has the topic 'nope'"):
+        fill_markers("<!-- oracle:verdict-table nope -->", blocks, "t.md")
     assert "| Board (you claim) | Verdict | Reason |" in page
     with pytest.raises(CatalogueError, match=r"t\.md: unknown marker 'oracle:verdict-tabel'"):
         fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")

@@ -63,3 +63,16 @@ def test_a_malformed_case_fails_the_build_in_one_line(project_copy: Path) -> Non
     assert result.returncode != 0
     assert "cases/broken.yaml:3: YAML syntax error" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_case_in_no_table_fails_the_build(project_copy: Path) -> None:
+    seed = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+    lonely = project_copy / "cases" / "new-topic" / "lonely.yaml"
+    lonely.parent.mkdir()
+    lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
+    result = build(project_copy)
+    assert result.returncode != 0
+    assert (
+        "cases/new-topic/lonely.yaml:2: case 'lonely' (topic 'new-topic') is in no table;"
+        " add <!-- oracle:verdict-table new-topic --> to a page"
+    ) in result.stderr
