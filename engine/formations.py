@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from functools import cache
 from itertools import pairwise, permutations
 
 from engine.cards import (
@@ -221,7 +222,8 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
         extra = forced + tuple(card for bit, card in enumerate(others) if chosen >> bit & 1)
         if len(extra) <= missing:
             choices.append(extra)
-    return choices
+    # More troops first: they tend to give the strongest side, which then prunes the rest.
+    return sorted(choices, key=len, reverse=True)
 
 
 def _strongest(
@@ -349,13 +351,23 @@ def _strongest(
 
 def _coverings(
     start: int, size: int, values: Collection[int], allowed: Sequence[tuple[int, ...]]
-) -> list[int]:
+) -> tuple[int, ...]:
     """Ways to give each elite troop a different value of the run ``start``.. that no placed card
     has and that the troop may take. Each way is a value mask (bit ``value - 1``), troops in order.
     """
     if not allowed:
-        return [0]
-    gaps = [value for value in range(start, start + size) if value not in values]
+        return (0,)
+    placed = 0
+    for value in values:
+        placed |= 1 << (value - 1)
+    return _coverings_of(start, size, placed, tuple(allowed))
+
+
+@cache
+def _coverings_of(
+    start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
+) -> tuple[int, ...]:
+    gaps = [value for value in range(start, start + size) if not placed >> (value - 1) & 1]
     coverings = []
     for covered in permutations(gaps, len(allowed)):
         if all(value in own for value, own in zip(covered, allowed, strict=True)):
@@ -363,7 +375,7 @@ def _coverings(
             for value in covered:
                 mask |= 1 << (value - 1)
             coverings.append(mask)
-    return coverings
+    return tuple(coverings)
 
 
 def _bits_to_values(mask: int) -> list[int]:
