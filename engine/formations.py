@@ -11,7 +11,7 @@ strongest down, so the first formation that can be reached at all gives the answ
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
@@ -262,7 +262,6 @@ def _strongest(
     distinct_values = len(values) == len(clan)
     low, high = (min(values), max(values)) if values else (9, 1)
     candidate_colours = list(colours) if len(colours) == 1 else ([] if colours else range(6))
-    run_total_base = size * (size - 1) // 2
 
     # Colour run: one colour, consecutive values, the placed cards inside the run; each elite
     # troop covers a missing value it may take, the pool gives the rest.
@@ -270,12 +269,7 @@ def _strongest(
     if formation * RANK_WEIGHT + 36 <= beating:
         return None
     if distinct_values and candidate_colours:
-        for start in range(10 - size, 0, -1):
-            if low < start or high > start + size - 1:
-                continue
-            total = size * start + run_total_base
-            if formation * RANK_WEIGHT + total <= beating:
-                break
+        for start, total in _run_starts(size, low, high, formation, beating):
             coverings = _coverings(start, size, values, allowed)
             run = ((1 << size) - 1) << (start - 1)
             for colour in candidate_colours:
@@ -322,12 +316,7 @@ def _strongest(
     if formation * RANK_WEIGHT + 36 <= beating:
         return None
     if distinct_values:
-        for start in range(10 - size, 0, -1):
-            if low < start or high > start + size - 1:
-                continue
-            total = size * start + run_total_base
-            if formation * RANK_WEIGHT + total <= beating:
-                break
+        for start, total in _run_starts(size, low, high, formation, beating):
             for covered in _coverings(start, size, values, allowed):
                 taken = []
                 for value in range(start, start + size):
@@ -347,6 +336,20 @@ def _strongest(
         return None
     total = placed_total + total_of(top)
     return (total, top, top_identities(other_colour)) if total > beating else None
+
+
+def _run_starts(
+    size: int, low: int, high: int, formation: Formation, beating: int
+) -> Iterator[tuple[int, int]]:
+    """(lowest value, total) of each run holding the values ``low``..``high``, highest first,
+    while a run of ``formation`` with that total would still beat ``beating``."""
+    for start in range(10 - size, 0, -1):
+        if low < start or high > start + size - 1:
+            continue
+        total = size * start + size * (size - 1) // 2
+        if formation * RANK_WEIGHT + total <= beating:
+            return
+        yield start, total
 
 
 def _coverings(
