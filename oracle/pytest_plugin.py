@@ -30,8 +30,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         CASE_DIRS_INI,
         type="paths",
-        default=["cases"],
-        help="directories whose *.yaml files are Schotten Totten rules cases (default: cases)",
+        default=[],
+        help="directories whose *.yaml files are Schotten Totten rules cases; nothing is"
+        " collected until a project names them (this project: cases)",
     )
     parser.addini(
         RULES_INDEX_INI,

@@ -640,3 +640,15 @@ def test_yaml_outside_the_case_dirs_is_ignored(project: pytest.Pytester) -> None
     assert [line for line in result.outlines if "::" in line] == [
         "cases/01-run.yaml::run-beats-sum"
     ]
+
+
+def test_nothing_is_collected_until_a_project_names_its_case_dirs(
+    pytester: pytest.Pytester,
+) -> None:
+    # The plugin is installed for every pytest run in the environment; another project's
+    # cases/ folder must not be read as Schotten Totten cases.
+    pytester.makeini("[pytest]\n")
+    pytester.mkdir("cases")
+    pytester.path.joinpath("cases", "other.yaml").write_text("not: [a, case\n", encoding="utf-8")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
