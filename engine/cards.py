@@ -17,6 +17,7 @@ Card: TypeAlias = int
 """A card: a Clan card, 0 to 53 (``colour * 9 + (value - 1)``), or a :class:`Tactic`, 54 to 63."""
 
 VALUES = range(1, 10)
+VALUE_WORDS = {str(value): value for value in VALUES}
 
 
 class Colour(IntEnum):
@@ -110,9 +111,9 @@ def parse_card(text: str) -> Card:
         raise CardError(
             f"{text!r}: unknown colour {words[0]!r}; the colours are {', '.join(COLOUR_NAMES)}"
         )
-    if not value_word.isdigit() or int(value_word) not in VALUES:
+    if value_word not in VALUE_WORDS:
         raise CardError(f"{text!r}: unknown value {value_word!r}; values run from 1 to 9")
-    return make_card(COLOUR_NAMES.index(colour_word), int(value_word))
+    return make_card(COLOUR_NAMES.index(colour_word), VALUE_WORDS[value_word])
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -166,7 +167,7 @@ def cards_in(mask: int) -> Iterator[Card]:
 
 
 class CardSet:
-    """An immutable set of Clan cards backed by a bitmask, like python-chess's ``SquareSet``."""
+    """An immutable set of cards backed by a bitmask, like python-chess's ``SquareSet``."""
 
     __slots__ = ("mask",)
 

@@ -116,9 +116,11 @@ class ClaimVerdict:
 
 
 def _names(cards: Iterable[Card]) -> str:
-    return ", ".join(
+    """Cards in a sentence: ``red 5, red 6 and the joker``."""
+    names = [
         f"the {card_name(card)}" if card >= Tactic.JOKER else card_name(card) for card in cards
-    )
+    ]
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def _yours(verdict: ClaimVerdict) -> str:
@@ -157,7 +159,7 @@ def _explain_witness(verdict: ClaimVerdict) -> str:
     assert verdict.best_reply is not None
     margin = why_stronger(verdict.best_reply.strength, _my_strength(verdict), _size(verdict))
     return (
-        f"they could still add {_names(verdict.witness)} and make {_their_best(verdict)},"
+        f"they could still add {_names(verdict.witness)}, making {_their_best(verdict)},"
         f" which beats your {_yours(verdict)}{margin}{hand_note}"
     )
 
@@ -198,8 +200,8 @@ _EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
     Reason.WITNESS: _explain_witness,
     Reason.UNBEATABLE: _explain_unbeatable,
     Reason.NO_COMPLETION: lambda v: (
-        f"fewer than {side_capacity(v.modes) - len(v.theirs)} cards remain out of sight,"
-        " so their side can never be completed"
+        f"the cards out of sight cannot supply the {side_capacity(v.modes) - len(v.theirs)}"
+        " more their side needs, so it can never be completed"
     ),
 }
 

@@ -275,10 +275,10 @@ def _strongest(
             for colour in candidate_colours:
                 offset = colour * 9
                 gaps = (run << offset) & ~clan_mask
-                for covered in coverings:
+                for covered, covered_values in coverings:
                     needed = gaps & ~(covered << offset)
                     if pool & needed == needed:
-                        chosen = [offset + value - 1 for value in _bits_to_values(covered)]
+                        chosen = [offset + value - 1 for value in covered_values]
                         return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
 
     # Same value: every card, elite troops included, of one value.
@@ -317,7 +317,7 @@ def _strongest(
         return None
     if distinct_values:
         for start, total in _run_starts(size, low, high, formation, beating):
-            for covered in _coverings(start, size, values, allowed):
+            for covered, covered_values in _coverings(start, size, values, allowed):
                 taken = []
                 for value in range(start, start + size):
                     if value in values or covered >> (value - 1) & 1:
@@ -327,7 +327,7 @@ def _strongest(
                         break
                     taken.append(available.bit_length() - 1)
                 else:
-                    chosen = [other_colour * 9 + value - 1 for value in _bits_to_values(covered)]
+                    chosen = [other_colour * 9 + value - 1 for value in covered_values]
                     return formation * RANK_WEIGHT + total, taken, chosen
 
     # Sum: the highest cards left, whatever they make (a better formation was ruled out above).
@@ -354,12 +354,13 @@ def _run_starts(
 
 def _coverings(
     start: int, size: int, values: Collection[int], allowed: Sequence[tuple[int, ...]]
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Ways to give each elite troop a different value of the run ``start``.. that no placed card
-    has and that the troop may take. Each way is a value mask (bit ``value - 1``), troops in order.
+    has and that the troop may take. Each way is the values as a mask (bit ``value - 1``) and as
+    a tuple in troop order.
     """
     if not allowed:
-        return (0,)
+        return ((0, ()),)
     placed = 0
     for value in values:
         placed |= 1 << (value - 1)
@@ -369,7 +370,7 @@ def _coverings(
 @cache
 def _coverings_of(
     start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
     gaps = [value for value in range(start, start + size) if not placed >> (value - 1) & 1]
     coverings = []
     for covered in permutations(gaps, len(allowed)):
@@ -377,12 +378,8 @@ def _coverings_of(
             mask = 0
             for value in covered:
                 mask |= 1 << (value - 1)
-            coverings.append(mask)
+            coverings.append((mask, covered))
     return tuple(coverings)
-
-
-def _bits_to_values(mask: int) -> list[int]:
-    return [card + 1 for card in cards_in(mask)]
 
 
 def _mask(cards: Sequence[Card]) -> int:

@@ -298,7 +298,7 @@ class Position:
             ]
             if len(jokers) > 1:
                 raise MisplacedCard(
-                    jokers[-1], "a player may have only one Joker on their side of the border"
+                    max(jokers), "a player may have only one Joker on their side of the border"
                 )
 
     @staticmethod

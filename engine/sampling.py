@@ -103,10 +103,9 @@ def random_tactics_claim_position(
             sides[player] = (*sides[player], troop)
             complete = all(len(side) == state.capacity for side in sides)
             tie = complete and strength(sides[0], state.modes) == strength(sides[1], state.modes)
-            order = state.completed_first if complete else None
             stones[number - 1] = StoneState(
                 sides=(sides[0], sides[1]),
-                completed_first=(order or rng.choice(list(Player))) if tie else order,
+                completed_first=rng.choice(list(Player)) if tie else None,
                 modes=state.modes,
                 claimed_by=state.claimed_by,
             )

@@ -94,9 +94,10 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
         return where, f"no stone {instance!r}: stones are numbered 1 to 9"
     if error.validator == "pattern" and isinstance(instance, str) and _is_card_list(where):
         try:
-            parse_card(instance)
+            card = parse_card(instance)
         except CardError as card_error:
             return where, str(card_error)
+        return where, f"{instance!r}: write Tactic cards in lowercase, as in {card_name(card)!r}"
     if error.validator == "pattern" and schema.get("$ref") is None:
         description = schema.get("description")
         return where, f"{instance!r} is not a valid {_describe_place(where)}" + (
@@ -202,7 +203,10 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
 
     With ``rules``, every pinned rule id must exist in the index.
     """
-    document = read_yaml(path)
+    try:
+        document = read_yaml(path)
+    except SourceError as error:
+        raise CaseError(error.path, error.line, error.problem) from None
     validate(document, "case")
     data = document.data
     places: dict[int, list[int]] = {}
@@ -352,6 +356,9 @@ def load_cases(
     for path in case_files(directory):
         try:
             case = load_case_file(path, rules)
+        except PositionError as error:  # an engine objection the loader did not locate
+            errors.append(CaseError(path, None, str(error)))
+            continue
         except SourceError as error:
             errors.append(
                 error

@@ -95,12 +95,23 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
         line = mark.line + 1 if mark is not None else None
         problem = error.problem or error.context or "unreadable YAML"
         raise SourceError(path, line, f"YAML syntax error: {problem}{_hint(problem)}") from None
+    except yaml.reader.ReaderError as error:
+        line = text.count("\n", 0, error.position) + 1
+        raise SourceError(
+            path, line, f"character {chr(error.character)!r} cannot appear in a YAML file"
+        ) from None
     except yaml.YAMLError as error:
-        raise SourceError(path, None, f"YAML error: {error}") from None
+        first_line = str(error).splitlines()[0] if str(error) else "unreadable YAML"
+        raise SourceError(path, None, f"YAML error: {first_line}") from None
+    except RecursionError:
+        raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
     if root is None:
         raise SourceError(path, 1, "the file is empty")
     lines: dict[DataPath, int] = {}
-    data = _to_data(root, (), lines, path, set())
+    try:
+        data = _to_data(root, (), lines, path, set())
+    except RecursionError:
+        raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
     return LocatedDocument(path, data, lines)
 
 
@@ -177,8 +188,12 @@ def _to_data(
         ]
     constructor = yaml.SafeLoader("")
     try:
-        return constructor.construct_object(node)
-    except yaml.YAMLError as error:
-        raise SourceError(path, node.start_mark.line + 1, f"unreadable value: {error}") from None
+        value = constructor.construct_object(node)
+    except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError):
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        raise SourceError(path, line, f"{node.value!r} cannot be read as {tag}") from None
     finally:
         constructor.dispose()
+    if isinstance(value, float):
+        raise SourceError(path, line, f"{node.value!r}: numbers in these files are whole numbers")
+    return value

@@ -170,7 +170,7 @@ def test_unseen_elite_troops_can_complete_their_side() -> None:
     )
     verdict = claim_verdict(spy_unseen, 3)
     assert verdict.witness == (Tactic.SPY,)
-    assert verdict.explanation.startswith("they could still add the spy and make colour run")
+    assert verdict.explanation.startswith("they could still add the spy, making colour run")
     assert "spy as blue 7" in verdict.explanation
 
     all_seen = Position.from_stones(

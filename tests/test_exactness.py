@@ -23,8 +23,9 @@ from engine.enumeration import (
     claim_granted_by_enumeration,
     enumeration_size,
 )
+from engine.formations import identities
 from engine.sampling import random_claim_position, random_tactics_claim_position
-from engine.tactics import Tactic
+from engine.tactics import WILD_VALUES, Tactic
 
 MODE_SETS = [
     (),
@@ -104,12 +105,16 @@ def check_completions(seed: int, count: int) -> None:
         troops: list[int] = []
         if rng.random() < 0.4:
             # Elite troops: one may already lie on the side, others may still be added.
-            # Two kinds at most keep the enumeration of identities (54 for a Joker) quick.
-            kinds = rng.sample([Tactic.JOKER, Tactic.SPY, Tactic.SHIELD_BEARER], 2)
+            # Two kinds usually, three now and then on a tiny pool: a Joker alone has 54
+            # identities for the enumeration to try.
+            every_kind = rng.random() < 0.1
+            kinds = rng.sample(
+                [Tactic.JOKER, Tactic.SPY, Tactic.SHIELD_BEARER], 3 if every_kind else 2
+            )
             if placed and rng.random() < 0.5:
                 placed[-1] = kinds.pop()
             troops = [kind for kind in kinds if rng.random() < 0.6]
-            rest = rest[:8]
+            rest = rest[: 4 if every_kind else 8]
         pool = mask_of(rest)
         expected = best_strength_by_enumeration(placed, pool, modes, troops)
         found = strongest_completion(placed, pool, modes, wilds=troops)
@@ -117,6 +122,8 @@ def check_completions(seed: int, count: int) -> None:
         if found is not None:
             assert strength(tuple(placed) + found.added, modes) == found.strength
             assert all(card in troops or pool >> card & 1 for card in found.added)
+            for troop, clan_card in identities((*placed, *found.added), modes).items():
+                assert clan_card % 9 + 1 in WILD_VALUES[troop], (placed, found, troop, clan_card)
         threshold = rng.randint(0, 300)
         beating = strongest_completion(placed, pool, modes, beating=threshold, wilds=troops)
         assert (beating is not None) == (expected is not None and expected > threshold)

@@ -72,6 +72,18 @@ def test_four_card_formations_under_mud_fight() -> None:
     assert colour_run > four_kind > strength(cards("red 9, red 8, red 6, red 1"), MUD)
 
 
+def test_each_elite_troop_takes_a_value_it_may_take() -> None:
+    from engine import Tactic
+    from engine.formations import identities
+
+    side = (parse_card("red 8"), Tactic.JOKER, Tactic.SPY)
+    assert describe(side) == "colour run spy as red 7, red 8, joker as red 9 (total 24)"
+    assert identities(side) == {Tactic.SPY: parse_card("red 7"), Tactic.JOKER: parse_card("red 9")}
+    low = (Tactic.SHIELD_BEARER, parse_card("blue 2"), Tactic.JOKER)
+    assert describe(low).startswith("colour run")
+    assert identities(low)[Tactic.SHIELD_BEARER] % 9 + 1 in (1, 3)
+
+
 def test_describe_names_formation_and_total() -> None:
     assert (
         describe(cards("red 2, blue 2, green 2"))

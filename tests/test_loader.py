@@ -106,7 +106,7 @@ def test_a_tactics_case_with_elite_troops_loads_and_is_judged(tmp_path: Path) ->
             "    - stone: 3\n      you: [red 1]\n  hand: [Joker]\n",
             "tactics",
             9,
-            "'Joker' is not a valid 'hand'",
+            "'Joker': write Tactic cards in lowercase, as in 'joker'",
         ),
     ],
 )
@@ -118,3 +118,52 @@ def test_misplaced_tactic_cards_are_located_errors(
         load_case(path)
     assert caught.value.line == line, caught.value.located
     assert caught.value.problem.startswith(message), caught.value.problem
+
+
+GOOD_START = "id: x\nsituation: S\nwhy: W\nvariant: base\nposition:\n  stones:\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (GOOD_START + "    - stone: 2.0\n", 7, "'2.0': numbers in these files are whole numbers"),
+        (GOOD_START + "    - stone: !!int x\n", 7, "'x' cannot be read as !!int"),
+        (
+            GOOD_START + "    - stone: 2\n      you: [red \u00b2]\n" + CLAIM,
+            8,
+            "'red \u00b2': unknown value",
+        ),
+        (
+            GOOD_START + "    - stone: 2\n      you: [red \u0663]\n" + CLAIM,
+            8,
+            "'red \u0663': unknown value",
+        ),
+        (
+            GOOD_START + "    - stone: 2\n      you: [red " + "9" * 5000 + "]\n" + CLAIM,
+            8,
+            "'red 999",
+        ),
+        ("id: x\nwhy: \x00\n", 2, "character '\\x00' cannot appear in a YAML file"),
+        ("id: " + "[" * 3000 + "]" * 3000 + "\n", None, "the YAML is nested too deeply"),
+        ("[1, 2]\n", 1, "the file must be a mapping of keys"),
+    ],
+)
+def test_odd_input_is_one_located_line(
+    tmp_path: Path, text: str, line: int | None, message: str
+) -> None:
+    path = tmp_path / "odd.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CaseError) as caught:
+        load_case(path)
+    assert caught.value.line == line, caught.value.located
+    assert caught.value.problem.startswith(message), caught.value.problem
+    assert "\n" not in caught.value.located
+
+
+def test_unreadable_files_are_case_errors(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes("id: caf\u00e9\n".encode("latin-1"))
+    with pytest.raises(CaseError, match="cannot read the file"):
+        load_case(latin)
+    with pytest.raises(CaseError, match="cannot read the file"):
+        load_case(tmp_path)

@@ -170,7 +170,7 @@ def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
         [
             f"cases/02-hand.yaml:{line}: case 'last-three-in-your-hand', stone 3:"
             " expected granted, the engine says refused",
-            "  reason: they could still add pink 3 *",
+            "  reason: they could still add pink 3, *",
             "  witness: pink 3",
         ],
         consecutive=True,
