@@ -236,9 +236,8 @@ def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
             reason = Reason.TIE_COMPLETED_LATER
         return ClaimVerdict(stone, reason, mine, theirs, modes)
     unseen = position.out_of_sight_mask()
-    best = strongest_completion(
-        theirs, unseen & CLAN_MASK, modes, wilds=elite_troops_for(position, claimant.other)
-    )
+    troops = elite_troops_for(position, claimant.other) if unseen & ~CLAN_MASK else ()
+    best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
     if best is None:
         return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)
     if best.strength > my_strength:
@@ -255,8 +254,9 @@ def elite_troops_for(position: Position, player: Player) -> tuple[Card, ...]:
     """
     unseen = position.out_of_sight_mask()
     troops: list[Card] = []
-    if not position.jokers_on_border(player):
-        troops += [joker for joker in JOKERS if unseen >> joker & 1][:1]
+    unseen_jokers = [joker for joker in JOKERS if unseen >> joker & 1]
+    if unseen_jokers and not position.jokers_on_border(player):
+        troops.append(unseen_jokers[0])
     troops += [troop for troop in (Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> troop & 1]
     return tuple(troops)
 

@@ -173,6 +173,18 @@ def _top_cards(pool: int, count: int) -> list[Card] | None:
     return None
 
 
+def _top_of_one_colour(cards: int, count: int) -> list[Card] | None:
+    """The ``count`` highest cards of a mask holding one colour only: its highest bits."""
+    chosen: list[Card] = []
+    while len(chosen) < count:
+        if not cards:
+            return None
+        highest = cards.bit_length() - 1
+        chosen.append(highest)
+        cards ^= 1 << highest
+    return chosen
+
+
 def strongest_completion(
     placed: Sequence[Card],
     pool: int,
@@ -268,7 +280,18 @@ def _strongest(
     formation = Formation.COLOUR_RUN
     if formation * RANK_WEIGHT + 36 <= beating:
         return None
-    if distinct_values and candidate_colours:
+    if distinct_values and candidate_colours and not allowed:
+        # Without elite troops: a colour's run is there when all its values are in hand or pool.
+        within_reach = [
+            (colour, ((pool | clan_mask) >> (colour * 9)) & 0x1FF) for colour in candidate_colours
+        ]
+        for start, total in _run_starts(size, low, high, formation, beating):
+            run = ((1 << size) - 1) << (start - 1)
+            for colour, reach in within_reach:
+                if reach & run == run:
+                    needed = (run << (colour * 9)) & ~clan_mask
+                    return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
+    elif distinct_values and candidate_colours:
         for start, total in _run_starts(size, low, high, formation, beating):
             coverings = _coverings(start, size, values, allowed)
             run = ((1 << size) - 1) << (start - 1)
@@ -302,7 +325,7 @@ def _strongest(
         return None
     best_colour: tuple[int, list[Card], list[Card]] | None = None
     for colour in candidate_colours:
-        top = _top_cards(pool & COLOUR_MASKS[colour], count)
+        top = _top_of_one_colour(pool & COLOUR_MASKS[colour], count)
         if top is None:
             continue
         score = formation * RANK_WEIGHT + placed_total + total_of(top)
