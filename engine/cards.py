@@ -136,11 +136,6 @@ def colour_mask(colour: Colour | int) -> int:
     return 0x1FF << (int(colour) * 9)
 
 
-def value_mask(value: int) -> int:
-    """The set of the six cards of one value."""
-    return VALUE_MASKS[value]
-
-
 VALUE_MASKS: tuple[int, ...] = (
     0,
     *(sum(1 << make_card(colour, value) for colour in Colour) for value in VALUES),

@@ -57,8 +57,3 @@ WILD_VALUES: dict[int, tuple[int, ...]] = {
 """The values an elite troop may take; its colour is always free."""
 
 TACTICS_MASK = sum(1 << tactic for tactic in Tactic)
-
-
-def is_elite_troop(card: int) -> bool:
-    """Whether ``card`` is a Joker, the Spy or the Shield-Bearer."""
-    return card in WILD_VALUES

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -390,8 +390,3 @@ def duplicate_id_error(case: Case, first: Case, root: Path | None = None) -> Cas
         case.line,
         f"case id {case.id!r} is already used by {shown_path(first.path, root)}:{first.line}",
     )
-
-
-def iter_located(errors: Iterable[SourceError]) -> list[str]:
-    """The one-line messages of some errors."""
-    return [error.located for error in errors]

@@ -20,7 +20,6 @@ from oracle.yamlsource import SourceError, shown_path
 
 CASES_DIR = "cases"
 RULES_INDEX = "rules/index.yaml"
-TEMPLATES_DIR = "site_src/_templates"
 
 MARKER = re.compile(r"<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->")
 """Where a page asks for generated content: ``<!-- oracle:verdict-table claims -->`` renders the
