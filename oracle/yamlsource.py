@@ -124,6 +124,7 @@ _SYNTAX_HINTS = (
     ("expected <block end>", "this line's indentation does not match the lines around it"),
     ("could not find expected ':'", "a key needs a colon and a space after it"),
     ("found unexpected end of stream", "a quote or bracket is never closed"),
+    ("found '<stream end>'", "the file ends inside an unfinished value: a bracket is never closed"),
     ("did not find expected ',' or ']'", "a list in brackets is not closed with ']'"),
 )
 
