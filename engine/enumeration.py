@@ -83,7 +83,7 @@ def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
         theirs = side_strength_by_enumeration(state.side(them), state.modes)
         return mine > theirs or (mine == theirs and state.completed_first is me)
     unseen = position.out_of_sight_mask()
-    troops = [card for card in (*JOKERS, Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> card & 1]
+    troops = _unseen_troops(unseen)
     their_jokers = sum(card in JOKERS for other in position.stones for card in other.side(them))
     if their_jokers:
         troops = [card for card in troops if card not in JOKERS]
@@ -102,12 +102,16 @@ def enumeration_size(position: Position, stone: int) -> int:
     missing = state.capacity - len(theirs)
     unseen = position.out_of_sight_mask()
     pool = (unseen & ALL_CARDS_MASK).bit_count()
-    troops = [card for card in (*JOKERS, Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> card & 1]
+    troops = _unseen_troops(unseen)
     identities = 1
     for card in (*theirs, *troops):
         if card >= Tactic.JOKER:
             identities *= len(_identities(card))
     return comb(pool + len(troops), max(missing, 0)) * identities
+
+
+def _unseen_troops(unseen: int) -> list[Card]:
+    return [card for card in (*JOKERS, Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> card & 1]
 
 
 def clear_strength_cache() -> None:

@@ -97,11 +97,7 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
     choose at the claim.
     """
     if any(card >= ELITE_BASE for card in cards):
-        clan = [card for card in cards if card < ELITE_BASE]
-        wilds = [card for card in cards if card >= ELITE_BASE]
-        found = _strongest(clan, wilds, 0, 0, len(cards), CombatMode.BLIND_MANS_BLUFF in modes, -1)
-        assert found is not None
-        return found[0]
+        return _judged_with_troops(cards, modes)[0]
     if CombatMode.BLIND_MANS_BLUFF in modes:
         return total_of(cards)
     return formation_of(cards) * RANK_WEIGHT + total_of(cards)
@@ -109,13 +105,21 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
 
 def identities(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> dict[Card, Card]:
     """The Clan card each elite troop of a complete side stands for, at the side's best."""
-    clan = [card for card in cards if card < ELITE_BASE]
     wilds = [card for card in cards if card >= ELITE_BASE]
     if not wilds:
         return {}
+    return dict(zip(wilds, _judged_with_troops(cards, modes)[2], strict=True))
+
+
+def _judged_with_troops(
+    cards: Sequence[Card], modes: Collection[CombatMode]
+) -> tuple[int, list[Card], list[Card]]:
+    """A complete side holding elite troops at its best: (strength, [], each troop's identity)."""
+    clan = [card for card in cards if card < ELITE_BASE]
+    wilds = [card for card in cards if card >= ELITE_BASE]
     found = _strongest(clan, wilds, 0, 0, len(cards), CombatMode.BLIND_MANS_BLUFF in modes, -1)
     assert found is not None
-    return dict(zip(wilds, found[2], strict=True))
+    return found
 
 
 def describe(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> str:
