@@ -138,6 +138,11 @@ class Variant:
     hand_size = 6
     has_tactics = False
 
+    @property
+    def largest_hand(self) -> int:
+        """The most cards a hand can hold at any moment: the hand size, plus two mid-Recruiter."""
+        return self.hand_size + 2 if self.has_tactics else self.hand_size
+
     def __repr__(self) -> str:
         return f"VARIANTS[{self.name!r}]"
 
@@ -242,10 +247,15 @@ class Position:
             raise VariantError(
                 "face-up discards only exist in the tactics variant", part="discards"
             )
-        if len(self.hand) > self.variant.hand_size:
+        if len(self.hand) > self.variant.largest_hand:
+            extra = (
+                " (7, and two more in the middle of a Recruiter)"
+                if self.variant.has_tactics
+                else ""
+            )
             raise HandTooLarge(
-                f"a hand of {len(self.hand)} cards, but the {self.variant.name} game's hand"
-                f" size is {self.variant.hand_size}",
+                f"a hand of {len(self.hand)} cards, but a hand in the {self.variant.name} game"
+                f" holds at most {self.variant.largest_hand}{extra}",
                 part="hand",
             )
         for number, stone in zip(STONES, self.stones, strict=True):

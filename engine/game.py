@@ -1,0 +1,1135 @@
+"""A whole game: the shuffle, the deal, turns, the Tactic cards, passing, victory and stalemate.
+
+:class:`Game` holds the parameters (variant, expert timing, who starts, the seed); a
+:class:`GameState` holds the play and offers a small fixed interface: ``current_player``,
+``legal_moves()``, ``apply(move)``, ``is_over`` and ``winner``. What a player may see is a
+separate :class:`PlayerView`, and the claim proof only ever works on that view.
+
+The state stops only where a player has a choice. Steps with a single possible outcome are
+carried out at once and logged: the draw when only one deck can be drawn from, the claim step
+when nothing can be proved, the pass when no card can be played.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import combinations
+
+from engine.cards import CARDS, Card, CardError, card_name, cards_text, parse_card
+from engine.claims import Reason, claim_verdict
+from engine.formations import CombatMode, side_capacity
+from engine.position import (
+    STONES,
+    Player,
+    Position,
+    StoneState,
+    Variant,
+    check_stone,
+    variant_named,
+)
+from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES, Tactic
+
+MODE_OF_CARD = {
+    Tactic.MUD_FIGHT: CombatMode.MUD_FIGHT,
+    Tactic.BLIND_MANS_BLUFF: CombatMode.BLIND_MANS_BLUFF,
+}
+
+
+class Deck(Enum):
+    """The two decks: the Clan deck, and in the tactics variant the Tactic deck."""
+
+    CLAN = "clan"
+    TACTICS = "tactics"
+
+    @staticmethod
+    def of(card: Card) -> Deck:
+        """The deck a card belongs to (and returns to, under a Recruiter)."""
+        return Deck.CLAN if card < len(CARDS) else Deck.TACTICS
+
+
+class Phase(Enum):
+    """Where the current player is in their turn."""
+
+    PLAY = "play"
+    CLAIM = "claim"
+    DRAW = "draw"
+    RECRUITER_DRAW = "recruiter draw"
+    RECRUITER_RETURN = "recruiter return"
+    OVER = "over"
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here. ``rule`` is the id of the rule it breaks."""
+
+    def __init__(self, move: object, problem: str, rule: str) -> None:
+        super().__init__(f"{move}: {problem} ({rule})")
+        self.move, self.problem, self.rule = move, problem, rule
+
+
+class MoveSyntaxError(ValueError):
+    """Move text that cannot be read."""
+
+
+# ---------------------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play a card: a Clan card or elite troop onto your side, a combat mode onto the stone."""
+
+    card: Card
+    stone: int
+
+    def __str__(self) -> str:
+        return f"{card_name(self.card)} on {self.stone}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Play no card this turn."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Claim these stones, all in the same step (none at all is a choice too)."""
+
+    stones: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"claim {', '.join(map(str, self.stones))}" if self.stones else "claim nothing"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Draw the top card of a deck: at the end of the turn, or for a Recruiter."""
+
+    deck: Deck
+
+    def __str__(self) -> str:
+        return f"draw {self.deck.value}"
+
+
+@dataclass(frozen=True)
+class Recruit:
+    """Play the Recruiter: draw up to three cards, then put two back under their decks."""
+
+    def __str__(self) -> str:
+        return "recruiter"
+
+
+@dataclass(frozen=True)
+class Return:
+    """Put a card from hand at the bottom of its deck (the second half of a Recruiter)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"return {card_name(self.card)}"
+
+
+@dataclass(frozen=True)
+class Strategist:
+    """Move one of your own cards from a stone to another stone, or discard it (``to`` None)."""
+
+    card: Card
+    source: int
+    to: int | None
+
+    def __str__(self) -> str:
+        target = "discards" if self.to is None else str(self.to)
+        return f"strategist: {card_name(self.card)} from {self.source} to {target}"
+
+
+@dataclass(frozen=True)
+class Banshee:
+    """Discard a card from your opponent's side of a stone."""
+
+    card: Card
+    stone: int
+
+    def __str__(self) -> str:
+        return f"banshee: {card_name(self.card)} at {self.stone}"
+
+
+@dataclass(frozen=True)
+class Traitor:
+    """Take a Clan card from your opponent's side of a stone onto your side of a stone."""
+
+    card: Card
+    source: int
+    to: int
+
+    def __str__(self) -> str:
+        return f"traitor: {card_name(self.card)} from {self.source} to {self.to}"
+
+
+Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Traitor
+"""Every kind of move. ``str(move)`` is its notation, read back by :meth:`GameState.parse_move`."""
+
+RUSE_OF_MOVE: dict[type, Tactic] = {
+    Recruit: Tactic.RECRUITER,
+    Strategist: Tactic.STRATEGIST,
+    Banshee: Tactic.BANSHEE,
+    Traitor: Tactic.TRAITOR,
+}
+
+
+# ----------------------------------------------------------------------------------------- game
+
+
+@dataclass(frozen=True)
+class Game:
+    """The parameters of a game: the variant, expert timing, who starts, and the shuffle's seed."""
+
+    variant: Variant = field(default_factory=Variant)
+    expert: bool = False
+    first_player: Player = Player.A
+    seed: int | str = 0
+
+    @classmethod
+    def named(
+        cls,
+        variant: str = "base",
+        *,
+        expert: bool = False,
+        first_player: Player = Player.A,
+        seed: int | str = 0,
+    ) -> Game:
+        """A game of the variant called ``variant``."""
+        return cls(variant_named(variant), expert, first_player, seed)
+
+    def new_initial_state(self) -> GameState:
+        """Shuffle with the seed, deal, and stop at the first player's first decision."""
+        rng = random.Random(self.seed)
+        clan = list(CARDS)
+        rng.shuffle(clan)
+        decks = {Deck.CLAN: clan}
+        if self.variant.has_tactics:
+            tactic_deck: list[Card] = [int(tactic) for tactic in Tactic]
+            rng.shuffle(tactic_deck)
+            decks[Deck.TACTICS] = tactic_deck
+        hands: tuple[list[Card], list[Card]] = ([], [])
+        order = (self.first_player, self.first_player.other)
+        for _ in range(self.variant.hand_size):
+            for player in order:
+                hands[player].append(clan.pop())
+        state = GameState._blank(self, hands, decks)
+        state._settle()
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"Game.named({self.variant.name!r}, expert={self.expert},"
+            f" first_player=Player.{self.first_player.name}, seed={self.seed!r})"
+        )
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player can see: the table and their hand as a :class:`Position`, and the counts."""
+
+    position: Position
+    deck_sizes: dict[Deck, int]
+    their_hand_size: int
+    tactics_played: tuple[int, int]
+    current_player: Player
+    phase: Phase
+
+
+@dataclass
+class _Stone:
+    sides: tuple[list[Card], list[Card]] = field(default_factory=lambda: ([], []))
+    completed_at: list[int | None] = field(default_factory=lambda: [None, None])
+    modes: set[CombatMode] = field(default_factory=set)
+    claimed_by: Player | None = None
+    capacity: int = 3
+
+    def copy(self) -> _Stone:
+        return _Stone(
+            (list(self.sides[0]), list(self.sides[1])),
+            list(self.completed_at),
+            set(self.modes),
+            self.claimed_by,
+            self.capacity,
+        )
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, in order: a move a player chose, or a step the rules forced."""
+
+    turn: int
+    player: Player
+    text: str
+    forced: bool = False
+
+
+class GameState:
+    """The true state of a game: every card's place, whose turn, which step. Mutated by apply."""
+
+    game: Game
+    stones: list[_Stone]
+    hands: tuple[list[Card], list[Card]]
+    decks: dict[Deck, list[Card]]
+    discards: list[Card]
+    tactics_played: list[int]
+    current_player: Player
+    phase: Phase
+    turn: int
+    clock: int
+    winner: Player | None
+    outcome: str
+    moves: list[Move]
+    events: list[Event]
+
+    _recruits_left: int
+    _returns_left: int
+    _played_this_turn: bool
+    _claimed_this_turn: bool
+    _idle_turns: int
+
+    @classmethod
+    def _blank(
+        cls, game: Game, hands: tuple[list[Card], list[Card]], decks: dict[Deck, list[Card]]
+    ) -> GameState:
+        """A state at the first player's first step, before any forced step is carried out."""
+        state = cls()
+        state.game = game
+        state.stones = [_Stone() for _ in STONES]
+        state.hands = hands
+        state.decks = decks
+        state.discards = []
+        state.tactics_played = [0, 0]
+        state.current_player = game.first_player
+        state.phase = Phase.CLAIM if game.expert else Phase.PLAY
+        state.turn = 1
+        state.clock = 0
+        state.winner = None
+        state.outcome = ""
+        state.moves = []
+        state.events = []
+        state._recruits_left = state._returns_left = state._idle_turns = 0
+        state._played_this_turn = state._claimed_this_turn = False
+        return state
+
+    @classmethod
+    def from_table(
+        cls,
+        game: Game,
+        position: Position,
+        *,
+        their_hand: Sequence[Card] = (),
+        clan_deck: Sequence[Card] = (),
+        tactic_deck: Sequence[Card] = (),
+        tactics_played: tuple[int, int] = (0, 0),
+        phase: Phase | None = None,
+    ) -> GameState:
+        """A state at the start of the viewer's turn (or ``phase`` of it), built from a position.
+
+        Decks are given top card first. Completion times follow ``completed_first``; otherwise
+        sides are taken as completed in stone order. The caller makes sure every card is in one
+        place; :meth:`check_invariants` says if not.
+        """
+        me = position.viewer
+        hands: tuple[list[Card], list[Card]] = ([], [])
+        hands[me].extend(position.hand)
+        hands[me.other].extend(their_hand)
+        decks = {Deck.CLAN: list(reversed(clan_deck))}
+        if game.variant.has_tactics:
+            decks[Deck.TACTICS] = list(reversed(tactic_deck))
+        state = cls._blank(game, hands, decks)
+        state.current_player = me
+        state.discards = list(position.discards)
+        played = list(tactics_played)
+        state.tactics_played = played
+        clock = 0
+        for stone, seen in zip(state.stones, position.stones, strict=True):
+            stone.modes = set(seen.modes)
+            stone.capacity = side_capacity(stone.modes)
+            stone.claimed_by = seen.claimed_by
+            order = (
+                (seen.completed_first, seen.completed_first.other)
+                if seen.completed_first is not None
+                else tuple(Player)
+            )
+            for player in order:
+                stone.sides[player].extend(seen.sides[player])
+                if len(seen.sides[player]) == stone.capacity:
+                    clock += 1
+                    stone.completed_at[player] = clock
+        state.clock = clock
+        state.phase = phase or (Phase.CLAIM if game.expert else Phase.PLAY)
+        state._settle()
+        return state
+
+    # ------------------------------------------------------------------ the fixed interface
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (by a victory, or by the stalemate ruling)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def variant(self) -> Variant:
+        return self.game.variant
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the current player may make now, in a fixed order."""
+        return list(self._legal_moves())
+
+    def apply(self, move: Move) -> None:
+        """Carry out ``move`` for the current player, or raise :class:`IllegalMove`."""
+        self._check(move)
+        player = self.current_player
+        self.moves.append(move)
+        self.events.append(Event(self.turn, player, str(move)))
+        self._carry_out(move)
+        self._settle()
+
+    def apply_text(self, text: str) -> Move:
+        """Read ``text`` as a move (:meth:`parse_move`), apply it, and return it."""
+        move = self.parse_move(text)
+        self.apply(move)
+        return move
+
+    def view(self, player: Player) -> PlayerView:
+        """What ``player`` sees: the table, the discards, their own hand, and the counts."""
+        return PlayerView(
+            self.position(player),
+            {deck: len(cards) for deck, cards in self.decks.items()},
+            len(self.hands[player.other]),
+            (self.tactics_played[0], self.tactics_played[1]),
+            self.current_player,
+            self.phase,
+        )
+
+    def position(self, player: Player) -> Position:
+        """The table and ``player``'s hand as a :class:`Position`, the claim proof's input."""
+        stones = []
+        for stone in self.stones:
+            first = None
+            a, b = stone.completed_at
+            if a is not None and b is not None:
+                first = Player.A if a < b else Player.B
+            stones.append(
+                StoneState(
+                    (tuple(stone.sides[0]), tuple(stone.sides[1])),
+                    first,
+                    frozenset(stone.modes),
+                    stone.claimed_by,
+                )
+            )
+        return Position(
+            tuple(stones), tuple(self.discards), tuple(self.hands[player]), player, self.variant
+        )
+
+    def stones_held(self, player: Player) -> tuple[int, ...]:
+        """The stones ``player`` has claimed (or been awarded)."""
+        return tuple(
+            n for n, stone in zip(STONES, self.stones, strict=True) if stone.claimed_by is player
+        )
+
+    def provable_stones(self, player: Player | None = None) -> tuple[int, ...]:
+        """The stones ``player`` (the current one by default) could claim right now."""
+        player = self.current_player if player is None else player
+        if not any(
+            stone.claimed_by is None and len(stone.sides[player]) == stone.capacity
+            for stone in self.stones
+        ):
+            return ()
+        position = self.position(player)
+        return tuple(
+            number
+            for number, stone in zip(STONES, self.stones, strict=True)
+            if stone.claimed_by is None
+            and len(stone.sides[player]) == stone.capacity
+            and claim_verdict(position, number).granted
+        )
+
+    def clone(self) -> GameState:
+        """An independent copy."""
+        other = GameState()
+        other.__dict__.update(self.__dict__)
+        other.stones = [stone.copy() for stone in self.stones]
+        other.hands = (list(self.hands[0]), list(self.hands[1]))
+        other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
+        other.discards = list(self.discards)
+        other.tactics_played = list(self.tactics_played)
+        other.moves = list(self.moves)
+        other.events = list(self.events)
+        return other
+
+    def __repr__(self) -> str:
+        return f"replay({self.game!r}, {[str(move) for move in self.moves]!r})"
+
+    # ------------------------------------------------------------------ reading moves
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move written as :func:`str` writes it, with Jokers resolved from the state."""
+        words = " ".join(text.replace(",", " , ").split()).lower()
+        try:
+            return self._parse(words)
+        except CardError as error:
+            raise MoveSyntaxError(f"{text!r}: {error}") from None
+
+    def _parse(self, words: str) -> Move:
+        me = self.current_player
+        if words == "pass":
+            return Pass()
+        if words == "recruiter":
+            return Recruit()
+        if words in ("claim nothing", "claim none"):
+            return Claim()
+        if words.startswith("claim "):
+            parts = [part for part in words[6:].replace(",", " ").split() if part != "and"]
+            if not all(part.isdigit() for part in parts):
+                raise MoveSyntaxError(f"{words!r}: write the stones as numbers, 'claim 3, 5'")
+            return Claim(tuple(int(part) for part in parts))
+        if words.startswith("draw "):
+            try:
+                return Draw(Deck(words[5:].strip()))
+            except ValueError:
+                raise MoveSyntaxError(f"{words!r}: the decks are 'clan' and 'tactics'") from None
+        if words.startswith("return "):
+            return Return(self._card_in(parse_card(words[7:]), self.hands[me]))
+        for name, kind in (("strategist", Strategist), ("traitor", Traitor)):
+            if words.startswith(name):
+                body = words[len(name) :].lstrip(": ")
+                card_text, _, rest = body.partition(" from ")
+                source_text, _, target_text = rest.partition(" to ")
+                source = self._stone_number(source_text, words)
+                owner = me if kind is Strategist else me.other
+                card = self._card_in(parse_card(card_text), self._side(source, owner))
+                if kind is Strategist and target_text.strip() in ("discards", "discard"):
+                    return Strategist(card, source, None)
+                target = self._stone_number(target_text, words)
+                return kind(card, source, target)
+        if words.startswith("banshee"):
+            card_text, _, stone_text = words[7:].lstrip(": ").partition(" at ")
+            stone = self._stone_number(stone_text, words)
+            return Banshee(self._card_in(parse_card(card_text), self._side(stone, me.other)), stone)
+        card_text, found, stone_text = words.rpartition(" on ")
+        if not found:
+            raise MoveSyntaxError(
+                f"{words!r} is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass',"
+                " 'recruiter', 'return red 5', 'strategist: red 5 from 3 to 4',"
+                " 'banshee: red 5 at 3' or 'traitor: red 5 from 3 to 4'"
+            )
+        return Play(
+            self._card_in(parse_card(card_text), self.hands[me]),
+            self._stone_number(stone_text, words),
+        )
+
+    def _side(self, number: int, player: Player) -> list[Card]:
+        return self.stones[check_stone(number) - 1].sides[player] if number in STONES else []
+
+    @staticmethod
+    def _card_in(card: Card, place: Sequence[Card]) -> Card:
+        """The Joker that is actually in ``place`` when the text says ``joker``."""
+        if card in JOKERS and card not in place:
+            other = JOKERS[1] if card == JOKERS[0] else JOKERS[0]
+            if other in place:
+                return other
+        return card
+
+    @staticmethod
+    def _stone_number(text: str, words: str) -> int:
+        text = text.strip()
+        if not text.isdigit():
+            raise MoveSyntaxError(f"{words!r}: {text!r} is not a stone number")
+        return int(text)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def _legal_moves(self) -> Iterator[Move]:
+        me = self.current_player
+        if self.phase is Phase.PLAY:
+            yield from self._plays()
+            if self._may_pass():
+                yield Pass()
+        elif self.phase is Phase.CLAIM:
+            provable = self.provable_stones()
+            for size in range(len(provable), -1, -1):
+                for stones in combinations(provable, size):
+                    yield Claim(stones)
+        elif self.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
+            for deck in self._drawable():
+                yield Draw(deck)
+        elif self.phase is Phase.RECRUITER_RETURN:
+            for card in dict.fromkeys(self.hands[me]):
+                yield Return(card)
+
+    def _open_stones(self) -> list[tuple[int, _Stone]]:
+        return [(n, s) for n, s in zip(STONES, self.stones, strict=True) if s.claimed_by is None]
+
+    def _room(self, player: Player) -> list[int]:
+        return [n for n, s in self._open_stones() if len(s.sides[player]) < s.capacity]
+
+    def _plays(self) -> Iterator[Move]:
+        me, them = self.current_player, self.current_player.other
+        room = self._room(me)
+        hand = self.hands[me]
+        for card in hand:
+            if card < len(CARDS):
+                for target in room:
+                    yield Play(card, target)
+        if not self.variant.has_tactics or not self._within_tactic_limit(me):
+            return
+        open_stones = self._open_stones()
+        for card in dict.fromkeys(card for card in hand if card >= len(CARDS)):
+            if card in ELITE_TROOPS:
+                if card in JOKERS and self._joker_on_side(me):
+                    continue
+                for target in room:
+                    yield Play(card, target)
+            elif card in COMBAT_MODE_CARDS:
+                for number, _ in open_stones:
+                    yield Play(card, number)
+            elif card == Tactic.RECRUITER:
+                yield Recruit()
+            elif card == Tactic.STRATEGIST:
+                for number, stone in open_stones:
+                    for mine in stone.sides[me]:
+                        for target in room:
+                            if target != number:
+                                yield Strategist(mine, number, target)
+                        yield Strategist(mine, number, None)
+            elif card == Tactic.BANSHEE:
+                for number, stone in open_stones:
+                    for theirs in stone.sides[them]:
+                        yield Banshee(theirs, number)
+            elif card == Tactic.TRAITOR:
+                for number, stone in open_stones:
+                    for theirs in stone.sides[them]:
+                        if theirs < len(CARDS):
+                            for target in room:
+                                yield Traitor(theirs, number, target)
+
+    def _within_tactic_limit(self, player: Player) -> bool:
+        return self.tactics_played[player] <= self.tactics_played[player.other]
+
+    def _joker_on_side(self, player: Player) -> bool:
+        return any(card in JOKERS for stone in self.stones for card in stone.sides[player])
+
+    def _clan_card_playable(self, player: Player) -> bool:
+        return any(card < len(CARDS) for card in self.hands[player]) and bool(self._room(player))
+
+    def _may_pass(self) -> bool:
+        me = self.current_player
+        if self.variant.has_tactics:
+            return not self._clan_card_playable(me)
+        return not self.hands[me] or not self._room(me)
+
+    def _drawable(self) -> list[Deck]:
+        return [deck for deck, cards in self.decks.items() if cards]
+
+    # ------------------------------------------------------------------ checking a move
+
+    def _check(self, move: Move) -> None:
+        if self.phase is Phase.OVER:
+            raise IllegalMove(move, "the game is over", "turn.victory")
+        me = self.current_player
+        if isinstance(move, Claim):
+            self._check_claim(move)
+            return
+        if isinstance(move, Draw):
+            if self.phase not in (Phase.DRAW, Phase.RECRUITER_DRAW):
+                raise IllegalMove(
+                    move, f"no card is drawn in the {self.phase.value} step", "turn.order"
+                )
+            if move.deck not in self.decks:
+                raise IllegalMove(move, "the base game has no Tactic deck", "turn.draw")
+            if not self.decks[move.deck]:
+                raise IllegalMove(move, f"the {move.deck.value} deck is empty", "turn.empty-deck")
+            return
+        if isinstance(move, Return):
+            if self.phase is not Phase.RECRUITER_RETURN:
+                raise IllegalMove(move, "cards go back only for a Recruiter", "tactics.recruiter")
+            if move.card not in self.hands[me]:
+                raise IllegalMove(
+                    move, f"{card_name(move.card)} is not in your hand", "tactics.recruiter"
+                )
+            return
+        if self.phase is not Phase.PLAY:
+            rule = (
+                "turn.expert-variant"
+                if self.game.expert and self.phase is Phase.CLAIM
+                else "turn.order"
+            )
+            raise IllegalMove(
+                move, f"cards are played in the play step, not the {self.phase.value} step", rule
+            )
+        if isinstance(move, Pass):
+            if not self._may_pass():
+                rule = "tactics.passing" if self.variant.has_tactics else "stalemate.base-pass"
+                raise IllegalMove(move, "you can still play a Clan card", rule)
+            return
+        card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
+        if card not in self.hands[me]:
+            raise IllegalMove(move, f"{card_name(card)} is not in your hand", "turn.play-card")
+        if card >= len(CARDS) and not self._within_tactic_limit(me):
+            raise IllegalMove(
+                move,
+                f"you have played {self.tactics_played[me]} Tactic cards and your opponent"
+                f" {self.tactics_played[me.other]}",
+                "tactics.limit",
+            )
+        if isinstance(move, Play):
+            self._check_play(move)
+        elif isinstance(move, Strategist):
+            self._check_strategist(move)
+        elif isinstance(move, Banshee):
+            self._check_open(move, move.stone)
+            if move.card not in self.stones[move.stone - 1].sides[me.other]:
+                raise IllegalMove(
+                    move,
+                    f"{card_name(move.card)} is not on their side of stone {move.stone}",
+                    "tactics.banshee",
+                )
+        elif isinstance(move, Traitor):
+            self._check_traitor(move)
+
+    def _check_open(self, move: Move, number: int, rule: str = "tactics.ruse-targets") -> _Stone:
+        if number not in STONES:
+            raise IllegalMove(move, f"there is no stone {number}", "components.stones")
+        stone = self.stones[number - 1]
+        if stone.claimed_by is not None:
+            raise IllegalMove(move, f"stone {number} is claimed", rule)
+        return stone
+
+    def _check_room(self, move: Move, number: int, rule: str) -> None:
+        stone = self._check_open(move, number, rule)
+        if len(stone.sides[self.current_player]) >= stone.capacity:
+            raise IllegalMove(move, f"your side of stone {number} is full", rule)
+
+    def _check_play(self, move: Play) -> None:
+        me = self.current_player
+        if move.card in COMBAT_MODE_CARDS:
+            self._check_open(
+                move,
+                move.stone,
+                "tactics.blind-mans-bluff"
+                if move.card == Tactic.BLIND_MANS_BLUFF
+                else "tactics.mud-fight",
+            )
+            return
+        if move.card >= len(CARDS) and move.card not in ELITE_TROOPS:
+            raise IllegalMove(
+                move,
+                f"{card_name(move.card)} is a ruse: write it as a ruse",
+                "components.tactic-kinds",
+            )
+        if move.card in JOKERS and self._joker_on_side(me):
+            raise IllegalMove(
+                move, "you already have a Joker on your side", "tactics.one-joker-per-player"
+            )
+        self._check_room(move, move.stone, "turn.play-card")
+
+    def _check_strategist(self, move: Strategist) -> None:
+        self._check_open(move, move.source)
+        if move.card not in self.stones[move.source - 1].sides[self.current_player]:
+            raise IllegalMove(
+                move,
+                f"{card_name(move.card)} is not on your side of stone {move.source}",
+                "tactics.strategist",
+            )
+        if move.to is not None:
+            if move.to == move.source:
+                raise IllegalMove(move, "the card must go to another stone", "tactics.strategist")
+            self._check_room(move, move.to, "tactics.strategist")
+
+    def _check_traitor(self, move: Traitor) -> None:
+        self._check_open(move, move.source)
+        if move.card not in self.stones[move.source - 1].sides[self.current_player.other]:
+            raise IllegalMove(
+                move,
+                f"{card_name(move.card)} is not on their side of stone {move.source}",
+                "tactics.traitor",
+            )
+        if move.card >= len(CARDS):
+            raise IllegalMove(move, "the Traitor takes Clan cards only", "tactics.traitor")
+        self._check_room(move, move.to, "tactics.traitor")
+
+    def _check_claim(self, move: Claim) -> None:
+        if self.phase is not Phase.CLAIM:
+            if self.game.expert:
+                raise IllegalMove(
+                    move,
+                    "in the expert variant claims come at the start of the turn",
+                    "turn.expert-variant",
+                )
+            raise IllegalMove(move, f"no claim in the {self.phase.value} step", "turn.order")
+        if len(set(move.stones)) != len(move.stones):
+            raise IllegalMove(move, "a stone is named twice", "claim.several-at-once")
+        position = self.position(self.current_player)
+        for number in move.stones:
+            if number not in STONES:
+                raise IllegalMove(move, f"there is no stone {number}", "components.stones")
+            verdict = claim_verdict(position, number)
+            if not verdict.granted:
+                raise IllegalMove(
+                    move, f"stone {number}: {verdict.explanation}", CLAIM_RULES[verdict.reason]
+                )
+
+    # ------------------------------------------------------------------ carrying a move out
+
+    def _carry_out(self, move: Move) -> None:
+        me = self.current_player
+        if isinstance(move, Claim):
+            for number in move.stones:
+                self.stones[number - 1].claimed_by = me
+            if move.stones:
+                self._claimed_this_turn = True
+            if self._check_victory(me):
+                return
+            self.phase = Phase.PLAY if self.game.expert else Phase.DRAW
+            return
+        if isinstance(move, Draw):
+            self.hands[me].append(self.decks[move.deck].pop())
+            if self.phase is Phase.RECRUITER_DRAW:
+                self._recruits_left -= 1
+            else:
+                self._end_turn()
+            return
+        if isinstance(move, Return):
+            self.hands[me].remove(move.card)
+            self.decks[Deck.of(move.card)].insert(0, move.card)
+            self._returns_left -= 1
+            return
+        if isinstance(move, Pass):
+            self._after_play()
+            return
+        self._played_this_turn = True
+        if isinstance(move, Play):
+            self.hands[me].remove(move.card)
+            if move.card >= len(CARDS):
+                self.tactics_played[me] += 1
+            if move.card in COMBAT_MODE_CARDS:
+                stone = self.stones[move.stone - 1]
+                stone.modes.add(MODE_OF_CARD[Tactic(move.card)])
+                stone.capacity = side_capacity(stone.modes)
+                for player in Player:  # Mud Fight: a side of three is incomplete again
+                    if len(stone.sides[player]) < stone.capacity:
+                        stone.completed_at[player] = None
+            else:
+                self._add(move.stone, me, move.card)
+            self._after_play()
+            return
+        ruse = RUSE_OF_MOVE[type(move)]
+        self.hands[me].remove(ruse)
+        self.tactics_played[me] += 1
+        if isinstance(move, Recruit):
+            self.discards.append(ruse)
+            self._recruits_left = 3
+            self._returns_left = 2
+            self.phase = Phase.RECRUITER_DRAW
+            return
+        if isinstance(move, Strategist):
+            self._remove(move.source, me, move.card)
+            if move.to is None:
+                self.discards.append(move.card)
+            else:
+                self._add(move.to, me, move.card)
+        elif isinstance(move, Banshee):
+            self._remove(move.stone, me.other, move.card)
+            self.discards.append(move.card)
+        elif isinstance(move, Traitor):
+            self._remove(move.source, me.other, move.card)
+            self._add(move.to, me, move.card)
+        self.discards.append(ruse)
+        self._after_play()
+
+    def _add(self, number: int, player: Player, card: Card) -> None:
+        stone = self.stones[number - 1]
+        stone.sides[player].append(card)
+        self.clock += 1
+        if len(stone.sides[player]) == stone.capacity:
+            stone.completed_at[player] = self.clock
+
+    def _remove(self, number: int, player: Player, card: Card) -> None:
+        stone = self.stones[number - 1]
+        stone.sides[player].remove(card)
+        stone.completed_at[player] = None
+
+    def _after_play(self) -> None:
+        if self.game.expert:
+            self.phase = Phase.DRAW
+        else:
+            self.phase = Phase.CLAIM
+
+    def _check_victory(self, player: Player) -> bool:
+        if self._has_won(player):
+            held = self.stones_held(player)
+            self.winner = player
+            self.outcome = "five stones" if len(held) >= 5 else "three adjacent stones"
+            self.phase = Phase.OVER
+            return True
+        return False
+
+    def _has_won(self, player: Player) -> bool:
+        held = set(self.stones_held(player))
+        return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
+
+    def _end_turn(self) -> None:
+        if self._played_this_turn or self._claimed_this_turn:
+            self._idle_turns = 0
+        else:
+            self._idle_turns += 1
+            if self._idle_turns >= 2:
+                self._stalemate()
+                return
+        self.current_player = self.current_player.other
+        self.turn += 1
+        self._played_this_turn = self._claimed_this_turn = False
+        self.phase = Phase.CLAIM if self.game.expert else Phase.PLAY
+
+    def _stalemate(self) -> None:
+        """Nobody can go on: award the open stones, then look for a winner."""
+        for number, stone in self._open_stones():
+            complete = [len(stone.sides[p]) == stone.capacity for p in Player]
+            if complete[0] != complete[1]:
+                stone.claimed_by = Player.A if complete[0] else Player.B
+            else:
+                totals = [_award_total(stone.sides[p]) for p in Player]
+                if totals[0] != totals[1]:
+                    stone.claimed_by = Player.A if totals[0] > totals[1] else Player.B
+            if stone.claimed_by is not None:
+                self.events.append(
+                    Event(self.turn, stone.claimed_by, f"stone {number} is awarded", forced=True)
+                )
+        winners = [player for player in Player if self._has_won(player)]
+        self.phase = Phase.OVER
+        if len(winners) == 1:
+            self.winner = winners[0]
+            self.outcome = "stalemate award"
+        else:
+            self.outcome = "draw"
+
+    # ------------------------------------------------------------------ forced steps
+
+    def _settle(self) -> None:
+        """Carry out every step that leaves the current player no choice."""
+        while self.phase is not Phase.OVER:
+            me = self.current_player
+            if self.phase is Phase.RECRUITER_DRAW:
+                if self._recruits_left == 0 or not self._drawable():
+                    self._recruits_left = 0
+                    self._returns_left = min(self._returns_left, len(self.hands[me]))
+                    self.phase = Phase.RECRUITER_RETURN
+                    continue
+                if len(self._drawable()) == 1:
+                    self._forced(Draw(self._drawable()[0]))
+                    continue
+                return
+            if self.phase is Phase.RECRUITER_RETURN:
+                if self._returns_left == 0:
+                    self._after_play()
+                    continue
+                return
+            if self.phase is Phase.CLAIM:
+                if not self.provable_stones():
+                    self._forced(Claim())
+                    continue
+                return
+            if self.phase is Phase.DRAW:
+                drawable = self._drawable()
+                if len(self.hands[me]) >= self.variant.hand_size or not drawable:
+                    self.events.append(Event(self.turn, me, "no draw", forced=True))
+                    self._end_turn()
+                    continue
+                if len(drawable) == 1:
+                    self._forced(Draw(drawable[0]))
+                    continue
+                return
+            if self.phase is Phase.PLAY:
+                if next(self._plays(), None) is None:
+                    self._forced(Pass())
+                    continue
+                return
+
+    def _forced(self, move: Move) -> None:
+        self.events.append(Event(self.turn, self.current_player, str(move), forced=True))
+        self._carry_out(move)
+
+    # ------------------------------------------------------------------ checks
+
+    def check_invariants(self) -> list[str]:
+        """Every broken invariant, in words: each card in one place, no side over capacity."""
+        problems = []
+        every = [*CARDS, *(int(t) for t in Tactic)] if self.variant.has_tactics else list(CARDS)
+        counted: dict[Card, int] = dict.fromkeys(every, 0)
+        for card in self._all_places():
+            counted[card] = counted.get(card, 0) + 1
+        for card, count in counted.items():
+            if count != 1:
+                problems.append(f"{card_name(card)} is in {count} places")
+        for number, stone in zip(STONES, self.stones, strict=True):
+            for player in Player:
+                if len(stone.sides[player]) > stone.capacity:
+                    problems.append(f"stone {number}: side {player.name} over capacity")
+        for player in Player:
+            if sum(card in JOKERS for s in self.stones for card in s.sides[player]) > 1:
+                problems.append(f"player {player.name} has two Jokers on the border")
+        return problems
+
+    def _all_places(self) -> Iterable[Card]:
+        yield from self.hands[0]
+        yield from self.hands[1]
+        for cards in self.decks.values():
+            yield from cards
+        yield from self.discards
+        for stone in self.stones:
+            yield from stone.sides[0]
+            yield from stone.sides[1]
+            for mode in stone.modes:
+                yield MODE_CARD[mode]
+
+
+MODE_CARD = {mode: card for card, mode in MODE_OF_CARD.items()}
+
+CLAIM_RULES = {
+    Reason.STONE_CLAIMED: "claim.claimed-stone-closed",
+    Reason.INCOMPLETE_SIDE: "claim.own-side-complete",
+    Reason.WEAKER_FORMATION: "claim.beat-complete-side",
+    Reason.TIE_COMPLETED_LATER: "formations.tie-break",
+    Reason.WITNESS: "claim.prove-incomplete-side",
+}
+"""The rule a refused claim breaks, by the reason the proof gives."""
+
+RULES_NAMED = frozenset(
+    {
+        *CLAIM_RULES.values(),
+        "components.stones",
+        "components.tactic-kinds",
+        "claim.several-at-once",
+        "stalemate.base-pass",
+        "tactics.banshee",
+        "tactics.blind-mans-bluff",
+        "tactics.limit",
+        "tactics.mud-fight",
+        "tactics.one-joker-per-player",
+        "tactics.passing",
+        "tactics.recruiter",
+        "tactics.ruse-targets",
+        "tactics.strategist",
+        "tactics.traitor",
+        "turn.draw",
+        "turn.empty-deck",
+        "turn.expert-variant",
+        "turn.order",
+        "turn.play-card",
+        "turn.victory",
+    }
+)
+"""Every rule id an :class:`IllegalMove` can name; a test checks each is in the rules index."""
+
+
+def _award_total(cards: Sequence[Card]) -> int:
+    """A side's total for the stalemate award, each elite troop at its highest value."""
+    return sum(max(WILD_VALUES[card]) if card in WILD_VALUES else card % 9 + 1 for card in cards)
+
+
+def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
+    """The state after playing ``moves`` (notation or objects) from ``game``'s deal."""
+    state = game.new_initial_state()
+    for move in moves:
+        if isinstance(move, str):
+            state.apply_text(move)
+        else:
+            state.apply(move)
+    return state
+
+
+def random_move(state: GameState, rng: random.Random) -> Move:
+    """A legal move chosen with ``rng``; a claim step claims everything provable."""
+    if state.phase is Phase.CLAIM:
+        return Claim(state.provable_stones())
+    return rng.choice(state.legal_moves())
+
+
+def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -> GameState:
+    """Play ``game`` to the end with random legal moves drawn from ``rng``."""
+    state = game.new_initial_state()
+    for _ in range(max_moves):
+        if state.is_over:
+            return state
+        state.apply(random_move(state, rng))
+    raise RuntimeError(f"no end after {max_moves} moves: {state!r}")
+
+
+def record_text(state: GameState) -> str:
+    """The game as text: its parameters, then one line per turn of the moves chosen."""
+    game = state.game
+    lines = [
+        f"variant: {game.variant.name}",
+        f"seed: {game.seed}",
+        f"first: {game.first_player.name}",
+        f"expert: {'yes' if game.expert else 'no'}",
+    ]
+    turns: dict[int, list[str]] = {}
+    for event in state.events:
+        if not event.forced:
+            turns.setdefault(event.turn, []).append(event.text)
+    for turn, texts in turns.items():
+        lines.append(f"{turn}. {'; '.join(texts)}")
+    return "\n".join(lines) + "\n"
+
+
+def parse_record(text: str) -> tuple[Game, list[str]]:
+    """Read :func:`record_text`'s output back: the game and its moves in notation."""
+    header: dict[str, str] = {}
+    moves: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if colon and key in ("variant", "seed", "first", "expert"):
+            header[key] = value.strip()
+            continue
+        turn, dot, rest = line.partition(". ")
+        if not dot or not turn.isdigit():
+            raise MoveSyntaxError(f"line {number}: {line!r} is neither a header nor a turn")
+        moves += [part.strip() for part in rest.split(";") if part.strip()]
+    seed_text = header.get("seed", "0")
+    game = Game.named(
+        header.get("variant", "base"),
+        expert=header.get("expert", "no") == "yes",
+        first_player=Player[header.get("first", "A")],
+        seed=int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text,
+    )
+    return game, moves
+
+
+__all__ = [
+    "Banshee",
+    "Claim",
+    "Deck",
+    "Draw",
+    "Event",
+    "Game",
+    "GameState",
+    "IllegalMove",
+    "Move",
+    "MoveSyntaxError",
+    "Pass",
+    "Phase",
+    "Play",
+    "PlayerView",
+    "Recruit",
+    "Return",
+    "Strategist",
+    "Traitor",
+    "cards_text",
+    "parse_record",
+    "play_random_game",
+    "random_move",
+    "record_text",
+    "replay",
+]
