@@ -250,12 +250,12 @@ def elite_troops_for(position: Position, player: Player) -> tuple[Card, ...]:
     """The unseen elite troops ``player`` could still complete a side with.
 
     Every unseen Joker, Spy and Shield-Bearer counts (the tactic limit proves nothing, since later
-    play can lift it), but a player gets at most one Joker on the whole border.
+    play can lift it), but a player gets at most one Joker in the whole game.
     """
     unseen = position.out_of_sight_mask()
     troops: list[Card] = []
     unseen_jokers = [joker for joker in JOKERS if unseen >> joker & 1]
-    if unseen_jokers and not position.jokers_on_border(player):
+    if unseen_jokers and not position.has_played_joker(player):
         troops.append(unseen_jokers[0])
     troops += [troop for troop in (Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> troop & 1]
     return tuple(troops)

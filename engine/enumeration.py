@@ -85,7 +85,7 @@ def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
     unseen = position.out_of_sight_mask()
     troops = _unseen_troops(unseen)
     their_jokers = sum(card in JOKERS for other in position.stones for card in other.side(them))
-    if their_jokers:
+    if their_jokers or them in position.jokers_played:
         troops = [card for card in troops if card not in JOKERS]
     best = best_strength_by_enumeration(
         state.side(them), unseen & ALL_CARDS_MASK, state.modes, troops

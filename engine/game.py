@@ -288,6 +288,7 @@ class GameState:
     moves: list[Move]
     events: list[Event]
 
+    jokers_played: set[Player]
     _recruits_left: int
     _returns_left: int
     _played_this_turn: bool
@@ -306,6 +307,7 @@ class GameState:
         state.decks = decks
         state.discards = []
         state.tactics_played = [0, 0]
+        state.jokers_played = set()
         state.current_player = game.first_player
         state.phase = Phase.CLAIM if game.expert else Phase.PLAY
         state.turn = 1
@@ -364,6 +366,7 @@ class GameState:
                     clock += 1
                     stone.completed_at[player] = clock
         state.clock = clock
+        state.jokers_played = {p for p in Player if position.has_played_joker(p)}
         state.phase = phase or (Phase.CLAIM if game.expert else Phase.PLAY)
         state._settle()
         return state
@@ -426,7 +429,12 @@ class GameState:
                 )
             )
         return Position(
-            tuple(stones), tuple(self.discards), tuple(self.hands[player]), player, self.variant
+            tuple(stones),
+            tuple(self.discards),
+            tuple(self.hands[player]),
+            player,
+            self.variant,
+            frozenset(self.jokers_played),
         )
 
     def stones_held(self, player: Player) -> tuple[int, ...]:
@@ -461,6 +469,7 @@ class GameState:
         other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
         other.discards = list(self.discards)
         other.tactics_played = list(self.tactics_played)
+        other.jokers_played = set(self.jokers_played)
         other.moves = list(self.moves)
         other.events = list(self.events)
         return other
@@ -499,7 +508,7 @@ class GameState:
         if words.startswith("return "):
             return Return(self._card_in(parse_card(words[7:]), self.hands[me]))
         for name, kind in (("strategist", Strategist), ("traitor", Traitor)):
-            if words.startswith(name):
+            if words.startswith(name) and " from " in words:
                 body = words[len(name) :].lstrip(": ")
                 card_text, _, rest = body.partition(" from ")
                 source_text, _, target_text = rest.partition(" to ")
@@ -510,7 +519,7 @@ class GameState:
                     return Strategist(card, source, None)
                 target = self._stone_number(target_text, words)
                 return kind(card, source, target)
-        if words.startswith("banshee"):
+        if words.startswith("banshee") and " at " in words:
             card_text, _, stone_text = words[7:].lstrip(": ").partition(" at ")
             stone = self._stone_number(stone_text, words)
             return Banshee(self._card_in(parse_card(card_text), self._side(stone, me.other)), stone)
@@ -562,7 +571,7 @@ class GameState:
             for deck in self._drawable():
                 yield Draw(deck)
         elif self.phase is Phase.RECRUITER_RETURN:
-            for card in dict.fromkeys(self.hands[me]):
+            for card in _distinct(self.hands[me]):
                 yield Return(card)
 
     def _open_stones(self) -> list[tuple[int, _Stone]]:
@@ -582,7 +591,7 @@ class GameState:
         if not self.variant.has_tactics or not self._within_tactic_limit(me):
             return
         open_stones = self._open_stones()
-        for card in dict.fromkeys(card for card in hand if card >= len(CARDS)):
+        for card in _distinct(card for card in hand if card >= len(CARDS)):
             if card in ELITE_TROOPS:
                 if card in JOKERS and self._joker_on_side(me):
                     continue
@@ -615,7 +624,8 @@ class GameState:
         return self.tactics_played[player] <= self.tactics_played[player.other]
 
     def _joker_on_side(self, player: Player) -> bool:
-        return any(card in JOKERS for stone in self.stones for card in stone.sides[player])
+        """Whether ``player`` has played a Joker: the other then stays in hand for good."""
+        return player in self.jokers_played
 
     def _clan_card_playable(self, player: Player) -> bool:
         return any(card < len(CARDS) for card in self.hands[player]) and bool(self._room(player))
@@ -704,7 +714,7 @@ class GameState:
         return stone
 
     def _check_room(self, move: Move, number: int, rule: str) -> None:
-        stone = self._check_open(move, number, rule)
+        stone = self._check_open(move, number, "claim.claimed-stone-closed")
         if len(stone.sides[self.current_player]) >= stone.capacity:
             raise IllegalMove(move, f"your side of stone {number} is full", rule)
 
@@ -727,7 +737,7 @@ class GameState:
             )
         if move.card in JOKERS and self._joker_on_side(me):
             raise IllegalMove(
-                move, "you already have a Joker on your side", "tactics.one-joker-per-player"
+                move, "you have already played a Joker", "tactics.one-joker-per-player"
             )
         self._check_room(move, move.stone, "turn.play-card")
 
@@ -810,6 +820,8 @@ class GameState:
             self.hands[me].remove(move.card)
             if move.card >= len(CARDS):
                 self.tactics_played[me] += 1
+            if move.card in JOKERS:
+                self.jokers_played.add(me)
             if move.card in COMBAT_MODE_CARDS:
                 stone = self.stones[move.stone - 1]
                 stone.modes.add(MODE_OF_CARD[Tactic(move.card)])
@@ -901,15 +913,17 @@ class GameState:
                     stone.claimed_by = Player.A if totals[0] > totals[1] else Player.B
             if stone.claimed_by is not None:
                 self.events.append(
-                    Event(self.turn, stone.claimed_by, f"stone {number} is awarded", forced=True)
+                    Event(self.turn, stone.claimed_by, f"receives stone {number}", forced=True)
                 )
         winners = [player for player in Player if self._has_won(player)]
         self.phase = Phase.OVER
         if len(winners) == 1:
             self.winner = winners[0]
             self.outcome = "stalemate award"
+        elif winners:
+            self.outcome = "draw: the award gives both players a win"
         else:
-            self.outcome = "draw"
+            self.outcome = "draw: nobody has a win after the award"
 
     # ------------------------------------------------------------------ forced steps
 
@@ -1028,6 +1042,12 @@ RULES_NAMED = frozenset(
     }
 )
 """Every rule id an :class:`IllegalMove` can name; a test checks each is in the rules index."""
+
+
+def _distinct(cards: Iterable[Card]) -> list[Card]:
+    """The cards, with the second Joker dropped when the first is there too (they play alike)."""
+    cards = list(cards)
+    return [c for c in cards if not (c == Tactic.SECOND_JOKER and Tactic.JOKER in cards)]
 
 
 def _award_total(cards: Sequence[Card]) -> int:

@@ -225,6 +225,8 @@ class Position:
     hand: tuple[Card, ...] = ()
     viewer: Player = Player.A
     variant: Variant = field(default_factory=Variant)
+    jokers_played: frozenset[Player] = frozenset()
+    """Players who have played a Joker that has since left the border (to the discards)."""
     _table_mask: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
@@ -243,6 +245,7 @@ class Position:
             seen |= 1 << card
         object.__setattr__(self, "_table_mask", seen & ~mask_of(self.hand))
         self._check_tactic_cards()
+        self._check_jokers_played()
         if self.discards and not self.variant.has_tactics:
             raise VariantError(
                 "face-up discards only exist in the tactics variant", part="discards"
@@ -311,6 +314,28 @@ class Position:
                     max(jokers), "a player may have only one Joker on their side of the border"
                 )
 
+    def _check_jokers_played(self) -> None:
+        if not self.jokers_played:
+            return
+        if not self.variant.has_tactics:
+            raise VariantError("Jokers only exist in the tactics variant", part="jokers_played")
+        visible = sum(card in JOKERS for card in self.placed_cards() + self.discards)
+        players = {p for p in Player if self.has_played_joker(p)}
+        if len(players) > visible:
+            raise PositionError(
+                f"{len(players)} players have played a Joker, but {visible} Joker"
+                f"{'' if visible == 1 else 's'} lie face up",
+                part="jokers_played",
+            )
+
+    def has_played_joker(self, player: Player) -> bool:
+        """Whether ``player`` has played a Joker: one lies on their side, or one they played left.
+
+        Once a player has played a Joker, the other Joker stays in their hand for the rest of the
+        game, so the claim proof never gives it to them.
+        """
+        return player in self.jokers_played or bool(self.jokers_on_border(player))
+
     @staticmethod
     def _sides_tie(stone: StoneState) -> bool:
         return strength(stone.sides[0], stone.modes) == strength(stone.sides[1], stone.modes)
@@ -327,6 +352,9 @@ class Position:
             if cards
         )
         viewer = f", viewer=Player.{self.viewer.name}" if self.viewer is not Player.A else ""
+        if self.jokers_played:
+            players = ", ".join(f"Player.{p.name}" for p in sorted(self.jokers_played))
+            viewer += f", jokers_played=frozenset({{{players}}})"
         return f"Position.from_stones({{{stones}}}{extra}{viewer}, variant={self.variant.name!r})"
 
     def stone(self, number: int) -> StoneState:
@@ -362,6 +390,7 @@ class Position:
         hand: Iterable[Card] = (),
         viewer: Player = Player.A,
         variant: Variant | str = "base",
+        jokers_played: Iterable[Player] = (),
     ) -> Position:
         """A position from the stones that hold anything, by number; the rest are empty."""
         for number in stones:
@@ -372,4 +401,5 @@ class Position:
             hand=tuple(hand),
             viewer=viewer,
             variant=variant_named(variant) if isinstance(variant, str) else variant,
+            jokers_played=frozenset(jokers_played),
         )

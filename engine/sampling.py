@@ -111,12 +111,15 @@ def random_tactics_claim_position(
             )
             if troop in JOKERS:
                 joker_holders.add(player)
+    discarded_jokers = sum(card in JOKERS for card in discards)
+    jokers_played = set(rng.sample(list(Player), rng.randint(0, min(2, discarded_jokers))))
     return (
         Position(
             stones=tuple(stones),
             discards=tuple(discards),
             hand=tuple(hand),
             variant=position.variant,
+            jokers_played=frozenset(jokers_played),
         ),
         stone,
     )

@@ -35,13 +35,29 @@ from engine import (
     parse_card,
     variant_named,
 )
-from engine.tactics import COMBAT_MODE_CARDS
-from oracle.model import Case, Claim, RuleEntry, RulesIndex
+from engine.cards import CARDS
+from engine.game import Phase
+from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS
+from oracle.model import (
+    Case,
+    Claim,
+    DealQuestion,
+    MatchQuestion,
+    PlayQuestion,
+    RoundPlayed,
+    RuleEntry,
+    RulesIndex,
+    Table,
+    TurnExpectation,
+    TurnQuestion,
+)
 from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml, shown_path
 
 CASE_SUFFIX = ".yaml"
 PLAYERS = {"you": Player.A, "them": Player.B}
-CARD_LISTS = ("you", "them", "hand", "discards")
+CARD_LISTS = ("you", "them", "hand", "discards", "their_hand", "clan_deck", "tactic_deck")
+QUESTIONS = ("claims", "plays", "turn", "deal", "match")
+OUTCOMES = {"you": Player.A, "them": Player.B, "nobody": None}
 
 
 class CaseError(SourceError):
@@ -214,6 +230,14 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
     stones: dict[int, StoneState] = {}
     stone_lines: dict[int, int] = {}
     stone_indexes: dict[int, int] = {}
+    if not any(key in data for key in QUESTIONS):
+        raise CaseError(
+            path,
+            document.line_of(("id",)),
+            "the case asks nothing: add claims, plays, turn, deal or match",
+        )
+    data.setdefault("position", {"stones": []})
+    data["position"].setdefault("stones", [])
     for index, raw in enumerate(data["position"]["stones"]):
         stone_at: DataPath = ("position", "stones", index)
         number = raw["stone"]
@@ -241,6 +265,7 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
             hand=hand,
             viewer=Player.A,
             variant=variant_named(data["variant"]),
+            jokers_played=[PLAYERS[name] for name in data["position"].get("jokers_played", ())],
         )
     except DuplicateCard as error:
         if error.card in JOKERS:
@@ -286,7 +311,7 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         raise CaseError(path, document.line_of(where), str(error)) from None
 
     claims: list[Claim] = []
-    for index, raw in enumerate(data["claims"]):
+    for index, raw in enumerate(data.get("claims", ())):
         line = document.line_of(("claims", index))
         stone = raw["stone"]
         if stone in (claim.stone for claim in claims):
@@ -302,16 +327,36 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         expect = Verdict(raw["expect"]) if "expect" in raw else None
         claims.append(Claim(stone=stone, expect=expect, line=line))
 
+    table = None
+    if "table" in data or "plays" in data or "turn" in data:
+        table = _table(document, position, places)
+    plays = tuple(
+        PlayQuestion(
+            raw["move"],
+            {"legal": True, "illegal": False}.get(raw.get("expect", "")),
+            raw.get("rule"),
+            document.line_of(("plays", index)),
+        )
+        for index, raw in enumerate(data.get("plays", ()))
+    )
     pinned = tuple(data.get("rules", ()))
+    rule_lines: list[tuple[str, DataPath]] = [
+        (rule_id, ("rules", index)) for index, rule_id in enumerate(pinned)
+    ]
+    rule_lines += [
+        (raw["rule"], ("plays", index, "rule"))
+        for index, raw in enumerate(data.get("plays", ()))
+        if "rule" in raw
+    ]
     if rules is not None:
         known = rules.ids()
-        for index, rule_id in enumerate(pinned):
+        for rule_id, rule_at in rule_lines:
             if rule_id not in known:
                 close = difflib.get_close_matches(rule_id, sorted(known), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise CaseError(
                     path,
-                    document.line_of(("rules", index)),
+                    document.line_of(rule_at),
                     f"unknown rule id {rule_id!r}{hint} (the ids are in {rules.path.name})",
                 )
 
@@ -325,6 +370,166 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         position=position,
         claims=tuple(claims),
         rules=pinned,
+        table=table,
+        plays=plays,
+        turn=_turn(document, places) if "turn" in data else None,
+        deal=_deal(document) if "deal" in data else None,
+        match=_match(document) if "match" in data else None,
+    )
+
+
+def _table(document: LocatedDocument, position: Position, places: dict[int, list[int]]) -> Table:
+    """The game around the position: their hand, complete decks, the Tactic cards played."""
+    path, raw = document.path, document.data.get("table", {})
+    variant = position.variant
+    their_hand = _cards(document, ("table", "their_hand"), places)
+    clan_top = _cards(document, ("table", "clan_deck"), places)
+    tactic_top = _cards(document, ("table", "tactic_deck"), places)
+    _check_duplicates(document, places)
+    for card, where in [(c, "clan_deck") for c in clan_top] + [
+        (c, "tactic_deck") for c in tactic_top
+    ]:
+        if (card < len(CARDS)) != (where == "clan_deck"):
+            raise CaseError(
+                path,
+                places[card][-1],
+                f"{card_name(card)} belongs in the {'clan' if card < len(CARDS) else 'tactic'}"
+                " deck",
+            )
+    if tactic_top and not variant.has_tactics:
+        raise CaseError(
+            path, document.line_of(("table", "tactic_deck")), "the base game has no Tactic deck"
+        )
+    if len(their_hand) > variant.largest_hand:
+        raise CaseError(
+            path,
+            document.line_of(("table", "their_hand")),
+            f"a hand of {len(their_hand)} cards, but a hand in the {variant.name} game holds"
+            f" at most {variant.largest_hand}",
+        )
+    every = list(CARDS) + ([int(tactic) for tactic in Tactic] if variant.has_tactics else [])
+    unplaced = [card for card in every if card not in places and not _on_a_stone(position, card)]
+    clan_deck = clan_top + tuple(card for card in unplaced if card < len(CARDS))
+    tactic_deck = tactic_top + tuple(card for card in unplaced if card >= len(CARDS))
+    played_raw = raw.get("tactics_played", {"you": 0, "them": 0})
+    played = (played_raw["you"], played_raw["them"])
+    played_line = document.line_of(("table", "tactics_played"))
+    if abs(played[0] - played[1]) > 1:
+        raise CaseError(
+            path,
+            played_line,
+            f"{played[0]} Tactic cards against {played[1]}: the tactic limit keeps the two"
+            " counts at most one apart",
+        )
+    for player, name in ((Player.A, "you"), (Player.B, "them")):
+        troops = sum(
+            card in ELITE_TROOPS for stone in position.stones for card in stone.sides[player]
+        )
+        if troops > played[player]:
+            raise CaseError(
+                path,
+                played_line,
+                f"{troops} elite troops lie on {'your' if name == 'you' else 'their'} side,"
+                f" but tactics_played says {name} played {played[player]}",
+            )
+    on_table = sum(
+        1 for card in list(position.placed_cards()) + list(position.discards) if card >= len(CARDS)
+    ) + sum(len(stone.modes) for stone in position.stones)
+    if on_table > sum(played):
+        raise CaseError(
+            path,
+            played_line,
+            f"{on_table} Tactic cards lie face up, but tactics_played counts only {sum(played)}",
+        )
+    step = Phase(raw.get("step", "claim" if raw.get("expert") else "play"))
+    return Table(their_hand, clan_deck, tactic_deck, played, bool(raw.get("expert")), step)
+
+
+def _on_a_stone(position: Position, card: int) -> bool:
+    return any(card == MODE_CARD_OF[mode] for stone in position.stones for mode in stone.modes)
+
+
+MODE_CARD_OF = {
+    CombatMode.MUD_FIGHT: Tactic.MUD_FIGHT,
+    CombatMode.BLIND_MANS_BLUFF: Tactic.BLIND_MANS_BLUFF,
+}
+
+
+def _check_duplicates(document: LocatedDocument, places: dict[int, list[int]]) -> None:
+    for card, lines in places.items():
+        if len(lines) > 1:
+            raise CaseError(
+                document.path,
+                lines[1],
+                f"{card_name(card)} appears twice (lines {lines[0]} and {lines[1]});"
+                " every card exists once",
+            )
+
+
+def _turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQuestion:
+    raw = document.data["turn"]
+    moves = tuple(
+        (text, document.line_of(("turn", "moves", index)))
+        for index, text in enumerate(raw["moves"])
+    )
+    expect = raw.get("expect", {})
+    lines = {key: document.line_of(("turn", "expect", key)) for key in expect}
+    held = expect.get("held")
+    scratch: dict[int, list[int]] = {}
+    return TurnQuestion(
+        moves,
+        TurnExpectation(
+            log=tuple(expect["log"]) if "log" in expect else None,
+            winner=expect.get("winner"),
+            held=(tuple(held.get("you", ())), tuple(held.get("them", ())))
+            if held is not None
+            else None,
+            hand=_cards(document, ("turn", "expect", "hand"), scratch)
+            if "hand" in expect
+            else None,
+            discards=_cards(document, ("turn", "expect", "discards"), {})
+            if "discards" in expect
+            else None,
+            next_player=PLAYERS[expect["next"]] if "next" in expect else None,
+        ),
+        document.line_of(("turn",)),
+        lines,
+    )
+
+
+def _deal(document: LocatedDocument) -> DealQuestion:
+    raw = document.data["deal"]
+    expect = raw.get("expect", {})
+    hands = expect.get("hands")
+    decks = expect.get("decks")
+    first = PLAYERS[raw.get("first", "you")]
+    return DealQuestion(
+        raw["seed"],
+        first,
+        (hands["you"], hands["them"]) if hands else None,
+        (decks["clan"], decks.get("tactics", 0)) if decks else None,
+        document.line_of(("deal",)),
+    )
+
+
+def _match(document: LocatedDocument) -> MatchQuestion:
+    raw = document.data["match"]
+    expect = raw.get("expect", {})
+    rounds = tuple(
+        RoundPlayed(
+            PLAYERS[entry["started"]],
+            OUTCOMES[entry["winner"]],
+            (entry["stones"]["you"], entry["stones"]["them"]),
+        )
+        for entry in raw["rounds"]
+    )
+    points = expect.get("points")
+    return MatchQuestion(
+        rounds,
+        (points["you"], points["them"]) if points else None,
+        PLAYERS[expect["next_starter"]] if "next_starter" in expect else None,
+        expect.get("winner"),
+        document.line_of(("match",)),
     )
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import Position, Verdict
+from engine import Card, Game, GameState, Phase, Player, Position, Verdict
+from engine.game import Deck
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,102 @@ class Claim:
 
     stone: int
     expect: Verdict | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Table:
+    """The rest of a game around a case's position: their hand, the decks, the Tactic count.
+
+    With it, a case can ask about moves and turns, not only claims. The decks are complete (the
+    loader puts every card the case does not place beneath the ones it lists), top card first.
+    """
+
+    their_hand: tuple[Card, ...]
+    clan_deck: tuple[Card, ...]
+    tactic_deck: tuple[Card, ...]
+    tactics_played: tuple[int, int]
+    expert: bool
+    step: Phase
+
+    def game_state(self, position: Position) -> GameState:
+        """The engine's state at the case's moment: your turn, at :attr:`step`."""
+        game = Game(position.variant, self.expert, Player.A)
+        return GameState.from_table(
+            game,
+            position,
+            their_hand=self.their_hand,
+            clan_deck=self.clan_deck,
+            tactic_deck=self.tactic_deck,
+            tactics_played=self.tactics_played,
+            phase=self.step,
+        )
+
+    def deck(self, deck: Deck) -> tuple[Card, ...]:
+        """One of the two decks, top card first."""
+        return self.clan_deck if deck is Deck.CLAN else self.tactic_deck
+
+
+@dataclass(frozen=True)
+class PlayQuestion:
+    """Is this move legal at the case's moment? ``rule`` pins the rule a refusal must name."""
+
+    move: str
+    legal: bool | None
+    rule: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class TurnExpectation:
+    """What must hold once a turn's moves are made; None means the case does not say."""
+
+    log: tuple[str, ...] | None = None
+    winner: str | None = None
+    held: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    hand: tuple[Card, ...] | None = None
+    discards: tuple[Card, ...] | None = None
+    next_player: Player | None = None
+
+
+@dataclass(frozen=True)
+class TurnQuestion:
+    """Make these moves in order from the case's moment, then compare with the expectation."""
+
+    moves: tuple[tuple[str, int], ...]
+    expect: TurnExpectation
+    line: int
+    expect_lines: dict[str, int]
+
+
+@dataclass(frozen=True)
+class DealQuestion:
+    """Shuffle and deal a new game with this seed: who moves first and how many cards lie where."""
+
+    seed: int
+    first: Player
+    hand_sizes: tuple[int, int] | None
+    deck_sizes: tuple[int, int] | None
+    line: int
+
+
+@dataclass(frozen=True)
+class RoundPlayed:
+    """One round of a match as the case gives it: who started, who won, the stones each held."""
+
+    starter: Player
+    winner: Player | None
+    stones: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MatchQuestion:
+    """Score a match of these rounds: the points, who starts next, who wins."""
+
+    rounds: tuple[RoundPlayed, ...]
+    points: tuple[int, int] | None
+    next_starter: Player | None
+    winner: str | None
     line: int
 
 
@@ -34,6 +131,21 @@ class Case:
     position: Position
     claims: tuple[Claim, ...]
     rules: tuple[str, ...] = ()
+    table: Table | None = None
+    plays: tuple[PlayQuestion, ...] = ()
+    turn: TurnQuestion | None = None
+    deal: DealQuestion | None = None
+    match: MatchQuestion | None = None
+
+    @property
+    def asks_about_claims_only(self) -> bool:
+        """Whether the case only claims stones (the verdict tables of the seed page)."""
+        return not (self.plays or self.turn or self.deal or self.match)
+
+    def game_state(self) -> GameState:
+        """The engine's state at the case's moment (its table, or an empty one around it)."""
+        table = self.table or Table((), (), (), (0, 0), False, Phase.PLAY)
+        return table.game_state(self.position)
 
     @property
     def topic(self) -> str:

@@ -9,8 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import ClaimVerdict, PositionError, Verdict, card_name, claim_verdicts
-from oracle.model import Case, Claim
+from engine import (
+    ClaimVerdict,
+    Game,
+    IllegalMove,
+    Match,
+    MoveSyntaxError,
+    Player,
+    PositionError,
+    Verdict,
+    card_name,
+    claim_verdicts,
+)
+from engine.game import Deck, GameState
+from engine.match import RoundResult, round_points
+from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
 from oracle.yamlsource import shown_path
 
 
@@ -28,17 +41,40 @@ class ClaimCheck:
 
 
 @dataclass(frozen=True)
+class GameCheck:
+    """One question about the game (a move, a turn, a deal, a match): expected and actual."""
+
+    what: str
+    line: int
+    expected: str | None
+    actual: str
+    label: str
+    detail: tuple[str, ...] = ()
+
+    @property
+    def matches(self) -> bool:
+        """Whether the engine agrees with the case (an open question in a draft always does)."""
+        return self.expected is None or self.expected == self.actual
+
+
+@dataclass(frozen=True)
 class CaseReport:
     """The result of replaying one case: each claim checked, or the engine's objection."""
 
     case: Case
     checks: tuple[ClaimCheck, ...]
     engine_error: str | None = None
+    game_checks: tuple[GameCheck, ...] = ()
+    engine_error_line: int | None = None
 
     @property
     def verified(self) -> bool:
-        """The engine judged every claim and agrees with every expected verdict."""
-        return self.engine_error is None and all(check.matches for check in self.checks)
+        """The engine answered every question and agrees with every expected answer."""
+        return (
+            self.engine_error is None
+            and all(check.matches for check in self.checks)
+            and all(check.matches for check in self.game_checks)
+        )
 
     @property
     def publishable(self) -> bool:
@@ -47,13 +83,17 @@ class CaseReport:
 
     @property
     def verdict_label(self) -> str:
-        """The engine's verdict for the table: one word, or one per stone when they differ."""
+        """The engine's answer for the table: one word, or one part per question."""
         verdicts = {check.verdict.verdict for check in self.checks}
-        if len(verdicts) == 1:
+        parts = []
+        if len(verdicts) == 1 and not self.game_checks:
             return verdicts.pop().label.capitalize()
-        return "; ".join(
+        parts += [
             f"stone {check.verdict.stone}: {check.verdict.verdict.label}" for check in self.checks
-        )
+        ]
+        parts += [check.label for check in self.game_checks if check.label]
+        text = "; ".join(parts)
+        return text[:1].upper() + text[1:]
 
     def problems(self, root: Path | None = None) -> list[str]:
         """One located line per disagreement: the case, its file and line, expected and actual."""
@@ -61,8 +101,8 @@ class CaseReport:
         path = shown_path(case.path, root)
         if self.engine_error is not None:
             return [
-                f"{path}:{case.line}: case {case.id!r}: the engine cannot judge it:"
-                f" {self.engine_error}"
+                f"{path}:{self.engine_error_line or case.line}: case {case.id!r}: the engine"
+                f" cannot judge it: {self.engine_error}"
             ]
         lines = []
         for check in self.checks:
@@ -73,15 +113,26 @@ class CaseReport:
                 f"{path}:{check.claim.line}: case {case.id!r}, stone {check.claim.stone}:"
                 f" expected {expected}, the engine says {check.verdict.verdict.label}"
             )
+        for game_check in self.game_checks:
+            if not game_check.matches:
+                lines.append(
+                    f"{path}:{game_check.line}: case {case.id!r}, {game_check.what}:"
+                    f" expected {game_check.expected}, the engine says {game_check.actual}"
+                )
         return lines
 
     def explained_problems(self, root: Path | None = None) -> list[str]:
         """:meth:`problems`, each followed by the engine's reason and witness, indented."""
         lines = []
-        for problem, check in zip(self.problems(root), self.drifted, strict=False):
+        problems = self.problems(root)
+        for problem, check in zip(problems, self.drifted, strict=False):
             lines.append(problem)
             lines += describe_verdict(check.verdict)[1:]
-        return lines or self.problems(root)
+        drifted_games = [check for check in self.game_checks if not check.matches]
+        for problem, game_check in zip(problems[len(self.drifted) :], drifted_games, strict=False):
+            lines.append(problem)
+            lines += [f"  {line}" for line in game_check.detail]
+        return lines or problems
 
     @property
     def drifted(self) -> tuple[ClaimCheck, ...]:
@@ -89,18 +140,195 @@ class CaseReport:
         return tuple(check for check in self.checks if not check.matches)
 
 
+class _Unjudgeable(Exception):
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(problem)
+        self.line, self.problem = line, problem
+
+
 def verify_case(case: Case) -> CaseReport:
-    """Replay ``case`` through the engine."""
+    """Replay ``case`` through the engine: its claims, moves, turn, deal and match."""
     try:
         verdicts = claim_verdicts(case.position, case.claimed_stones)
     except PositionError as error:
         return CaseReport(case, (), engine_error=str(error))
-    return CaseReport(
-        case,
-        tuple(
-            ClaimCheck(claim, verdict) for claim, verdict in zip(case.claims, verdicts, strict=True)
-        ),
+    checks = tuple(
+        ClaimCheck(claim, verdict) for claim, verdict in zip(case.claims, verdicts, strict=True)
     )
+    game_checks: list[GameCheck] = []
+    try:
+        game_checks += [_check_play(case, play) for play in case.plays]
+        if case.turn is not None:
+            game_checks += _check_turn(case, case.turn)
+        if case.deal is not None:
+            game_checks += _check_deal(case, case.deal)
+        if case.match is not None:
+            game_checks += _check_match(case.match)
+    except _Unjudgeable as error:
+        return CaseReport(case, checks, error.problem, (), error.line)
+    except PositionError as error:
+        return CaseReport(case, checks, str(error))
+    return CaseReport(case, checks, None, tuple(game_checks))
+
+
+WHO = {Player.A: "you", Player.B: "them"}
+
+
+def _check_play(case: Case, play: PlayQuestion) -> GameCheck:
+    state = case.game_state()
+    try:
+        move = state.parse_move(play.move)
+    except MoveSyntaxError as error:
+        raise _Unjudgeable(play.line, str(error)) from None
+    what = f"move {play.move!r}"
+    expected = None if play.legal is None else ("legal" if play.legal else "illegal")
+    try:
+        state.apply(move)
+    except IllegalMove as error:
+        detail = (f"refused: {error.problem} ({error.rule})",)
+        label = f"{move}: illegal ({error.rule})"
+        if play.rule is not None and play.legal is False:
+            expected = f"illegal under {play.rule}"
+            return GameCheck(
+                what, play.line, expected, f"illegal under {error.rule}", label, detail
+            )
+        return GameCheck(what, play.line, expected, "illegal", label, detail)
+    return GameCheck(what, play.line, expected, "legal", f"{move}: legal")
+
+
+def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
+    state = case.game_state()
+    start = len(state.events)
+    before = list(state.events)
+    for text, line in turn.moves:
+        try:
+            state.apply_text(text)
+        except MoveSyntaxError as error:
+            raise _Unjudgeable(line, str(error)) from None
+        except IllegalMove as error:
+            problem = f"move {text!r} is illegal: {error.problem} ({error.rule})"
+            raise _Unjudgeable(line, problem) from None
+    log = [f"{WHO[event.player]}: {event.text}" for event in before + state.events[start:]]
+    expect, lines, checks = turn.expect, turn.expect_lines, []
+    outcome = _outcome(state)
+    ending = {"you": "you win", "them": "they win"}.get(outcome)
+    ending = f"{ending} ({state.outcome})" if ending else state.outcome or None
+    summary = " → ".join(log + ([ending] if ending else []))
+    detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
+    checks.append(GameCheck("the turn", turn.line, None, summary, summary, detail))
+    if expect.log is not None:
+        checks.append(
+            GameCheck("the log", lines["log"], "; ".join(expect.log), "; ".join(log), "", detail)
+        )
+    if expect.winner is not None:
+        checks.append(GameCheck("the winner", lines["winner"], expect.winner, outcome, "", detail))
+    if expect.held is not None:
+        held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
+        checks.append(
+            GameCheck(
+                "the stones held",
+                lines["held"],
+                _held_text(tuple(tuple(sorted(stones)) for stones in expect.held)),
+                _held_text(held),
+                "",
+                detail,
+            )
+        )
+    if expect.hand is not None:
+        checks.append(
+            GameCheck(
+                "your hand",
+                lines["hand"],
+                _cards_text(expect.hand),
+                _cards_text(state.hands[Player.A]),
+                "",
+                detail,
+            )
+        )
+    if expect.discards is not None:
+        checks.append(
+            GameCheck(
+                "the discards",
+                lines["discards"],
+                _cards_text(expect.discards),
+                _cards_text(state.discards),
+                "",
+                detail,
+            )
+        )
+    if expect.next_player is not None:
+        checks.append(
+            GameCheck(
+                "whose turn it is",
+                lines["next"],
+                WHO[expect.next_player],
+                "nobody (the game is over)" if state.is_over else WHO[state.current_player],
+                "",
+                detail,
+            )
+        )
+    return checks
+
+
+def _outcome(state: GameState) -> str:
+    if not state.is_over:
+        return "nobody"
+    return "draw" if state.winner is None else WHO[state.winner]
+
+
+def _held_text(held: tuple[tuple[int, ...], ...]) -> str:
+    return "; ".join(
+        f"{WHO[player]}: {', '.join(map(str, stones)) or 'none'}"
+        for player, stones in zip(Player, held, strict=True)
+    )
+
+
+def _cards_text(cards: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(sorted(card_name(card) for card in cards)) or "none"
+
+
+def _check_deal(case: Case, deal: DealQuestion) -> list[GameCheck]:
+    game = Game(case.position.variant, False, deal.first, deal.seed)
+    state = game.new_initial_state()
+    hands = (len(state.hands[Player.A]), len(state.hands[Player.B]))
+    decks = (len(state.decks[Deck.CLAN]), len(state.decks.get(Deck.TACTICS, ())))
+    actual = (
+        f"hands {hands[0]} and {hands[1]}; decks {decks[0]} and {decks[1]};"
+        f" {WHO[state.current_player]} to move"
+    )
+    label = f"dealt {hands[0]} and {hands[1]} cards, {WHO[state.current_player]} to move"
+    expected_hands = deal.hand_sizes or hands
+    expected_decks = deal.deck_sizes or decks
+    expected = (
+        f"hands {expected_hands[0]} and {expected_hands[1]};"
+        f" decks {expected_decks[0]} and {expected_decks[1]}; {WHO[deal.first]} to move"
+    )
+    return [GameCheck("the deal", deal.line, expected, actual, label)]
+
+
+def _check_match(question: MatchQuestion) -> list[GameCheck]:
+    match = Match(len(question.rounds))
+    for played in question.rounds:
+        match.results.append(
+            RoundResult(
+                played.starter,
+                played.winner,
+                played.stones,
+                round_points(played.winner, played.stones),
+            )
+        )
+    a, b = match.scores
+    winner = "a draw" if match.winner is None else f"{WHO[match.winner]} win"
+    actual = [f"points {a} to {b}", winner, f"{WHO[match.next_starter]} start next"]
+    expected = list(actual)
+    if question.points is not None:
+        expected[0] = f"points {question.points[0]} to {question.points[1]}"
+    if question.winner is not None:
+        expected[1] = "a draw" if question.winner == "draw" else f"{question.winner} win"
+    if question.next_starter is not None:
+        expected[2] = f"{WHO[question.next_starter]} start next"
+    label = "; ".join(actual)
+    return [GameCheck("the match", question.line, "; ".join(expected), label, label)]
 
 
 def describe_verdict(verdict: ClaimVerdict) -> list[str]:
@@ -114,4 +342,11 @@ def describe_verdict(verdict: ClaimVerdict) -> list[str]:
     return lines
 
 
-__all__ = ["CaseReport", "ClaimCheck", "Verdict", "describe_verdict", "verify_case"]
+__all__ = [
+    "CaseReport",
+    "ClaimCheck",
+    "GameCheck",
+    "Verdict",
+    "describe_verdict",
+    "verify_case",
+]

@@ -265,7 +265,8 @@ BAD_FILES = [
           - stone: 2
             expect: refused
         """,
-        "unknown key 'hnad'; did you mean 'hand'? (allowed here: discards, hand, stones)",
+        "unknown key 'hnad'; did you mean 'hand'?"
+        " (allowed here: discards, hand, jokers_played, stones)",
         id="unknown-key",
     ),
     pytest.param(

@@ -1,0 +1,229 @@
+"""Whole games: the deal, legal moves, illegal moves named by rule, notation, replay, rounds.
+
+The soak at the end plays thousands of seeded random games and checks the invariants after every
+move; ``-m slow`` plays many more.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import (
+    Claim,
+    Deck,
+    Game,
+    GameState,
+    IllegalMove,
+    Match,
+    MoveSyntaxError,
+    Phase,
+    Play,
+    Player,
+    parse_card,
+    parse_record,
+    play_random_game,
+    random_move,
+    record_text,
+    replay,
+)
+from engine.enumeration import claim_granted_by_enumeration, enumeration_size
+from engine.game import RULES_NAMED, Move
+from engine.tactics import Tactic
+from oracle.loader import load_rules_index
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [
+    Game.named("base"),
+    Game.named("tactics"),
+    Game.named("base", expert=True),
+    Game.named("tactics", expert=True),
+]
+
+
+def with_seed(game: Game, seed: int) -> Game:
+    return Game(game.variant, game.expert, game.first_player, seed)
+
+
+@pytest.mark.parametrize("variant, hand, clan_left", [("base", 6, 42), ("tactics", 7, 40)])
+def test_the_deal(variant: str, hand: int, clan_left: int) -> None:
+    state = Game.named(variant, first_player=Player.B, seed=3).new_initial_state()
+    assert [len(cards) for cards in state.hands] == [hand, hand]
+    assert len(state.decks[Deck.CLAN]) == clan_left
+    assert len(state.decks.get(Deck.TACTICS, ())) == (10 if variant == "tactics" else 0)
+    assert state.current_player is Player.B
+    assert state.phase is Phase.PLAY
+    assert not state.check_invariants()
+
+
+def test_the_seed_decides_the_shuffle() -> None:
+    first = Game.named("tactics", seed=11).new_initial_state()
+    again = Game.named("tactics", seed=11).new_initial_state()
+    other = Game.named("tactics", seed=12).new_initial_state()
+    assert first.hands == again.hands and first.decks == again.decks
+    assert first.hands != other.hands
+
+
+@pytest.mark.parametrize("game", GAMES, ids=repr)
+def test_a_random_game_replays_identically_from_its_record(game: Game) -> None:
+    for seed in range(5):
+        played = play_random_game(with_seed(game, seed), random.Random(seed))
+        assert played.is_over
+        parsed_game, moves = parse_record(record_text(played))
+        assert parsed_game == played.game
+        again = replay(parsed_game, moves)
+        assert again.events == played.events
+        assert again.winner is played.winner and again.outcome == played.outcome
+        assert repr(again) == repr(played)
+
+
+def test_every_listed_move_is_legal_and_reads_back_from_its_notation() -> None:
+    for seed, game in enumerate(GAMES * 3):
+        state = with_seed(game, seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_over:
+            moves = state.legal_moves()
+            assert moves, f"no legal move in {state!r}"
+            for move in rng.sample(moves, min(len(moves), 6)):
+                assert state.parse_move(str(move)) == move
+                state.clone().apply(move)
+            state.apply(rng.choice(moves))
+
+
+def test_illegal_moves_name_a_rule_of_the_index() -> None:
+    index_ids = load_rules_index(ROOT / "rules" / "index.yaml").ids()
+    assert not RULES_NAMED - index_ids, "rule ids the engine names but the index lacks"
+    state = Game.named("tactics", seed=5).new_initial_state()
+    me = state.current_player
+    not_held = next(card for card in range(54) if card not in state.hands[me])
+    with pytest.raises(IllegalMove) as caught:
+        state.apply(Play(not_held, 1))
+    assert caught.value.rule == "turn.play-card"
+    with pytest.raises(IllegalMove) as caught:
+        state.apply(Claim((1,)))
+    assert caught.value.rule == "turn.order"
+    with pytest.raises(IllegalMove) as caught:
+        state.apply(Play(state.hands[me][0], 10))
+    assert caught.value.rule == "components.stones"
+
+
+def test_bad_notation_is_a_move_syntax_error_naming_the_text() -> None:
+    state = Game.named("base", seed=1).new_initial_state()
+    for text in ("red 5 to 3", "claim three", "draw both", "purple 10 on 2", "banshee: x at 3"):
+        with pytest.raises(MoveSyntaxError, match="'"):
+            state.parse_move(text)
+
+
+def test_a_claim_that_cannot_be_proved_is_refused_with_its_reason() -> None:
+    state = Game.named("base", seed=2).new_initial_state()
+    me = state.current_player
+    hand = state.hands[me]
+    state.apply(Play(hand[0], 1))
+    while state.current_player is me and state.phase is Phase.CLAIM:
+        state.apply(Claim())
+    with pytest.raises(IllegalMove):
+        state.apply(Claim((1,)))
+
+
+def test_second_joker_stays_in_hand_even_after_the_first_is_discarded() -> None:
+    game = Game.named("tactics", seed=0)
+    state = game.new_initial_state()
+    me = state.current_player
+    state.hands[me][:2] = [Tactic.JOKER, Tactic.SECOND_JOKER]
+    state.decks[Deck.TACTICS].remove(Tactic.JOKER)
+    state.decks[Deck.TACTICS].remove(Tactic.SECOND_JOKER)
+    state.decks[Deck.CLAN] += [card for card in range(54) if _nowhere(state, card)]
+    state.apply(Play(Tactic.JOKER, 4))
+    assert Play(Tactic.SECOND_JOKER, 5) not in state.legal_moves()
+    state.stones[3].sides[me].remove(Tactic.JOKER)  # as a Banshee would
+    state.discards.append(Tactic.JOKER)
+    assert not state.check_invariants()
+    assert me in state.position(me).jokers_played
+
+
+def _nowhere(state: GameState, card: int) -> bool:
+    return all(
+        card not in cards
+        for cards in (
+            *state.hands,
+            *state.decks.values(),
+            state.discards,
+            *(side for stone in state.stones for side in stone.sides),
+        )
+    )
+
+
+def test_a_match_scores_each_round_and_the_winner_starts_the_next() -> None:
+    match = Match(3, seed=4)
+    rng = random.Random(4)
+    while not match.is_over:
+        state = match.next_round()
+        assert state.current_player is match.next_starter
+        while not state.is_over:
+            state.apply(random_move(state, rng))
+        result = match.record(state)
+        held = (len(state.stones_held(Player.A)), len(state.stones_held(Player.B)))
+        if state.winner is None:
+            assert result.points == held
+        else:
+            assert result.points[state.winner] == 5
+            assert result.points[state.winner.other] == held[state.winner.other]
+    assert match.scores == tuple(sum(r.points[p] for r in match.results) for p in Player)
+    with pytest.raises(ValueError):
+        match.next_round()
+
+
+# ------------------------------------------------------------------------------------- soak
+
+
+def soak(game: Game, seeds: range) -> int:
+    """Play a random game per seed, checking every invariant after every move; return moves."""
+    total = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = with_seed(game, seed).new_initial_state()
+        while not state.is_over:
+            assert total < 10_000_000
+            move: Move
+            if state.phase is Phase.CLAIM:
+                provable = state.provable_stones()
+                _check_provable(state, provable, rng)
+                chosen = [stone for stone in provable if rng.random() < 0.9]
+                move = Claim(tuple(chosen))
+            else:
+                move = rng.choice(state.legal_moves())
+            state.apply(move)
+            total += 1
+            problems = state.check_invariants()
+            assert not problems, f"seed {seed}, after {move}: {problems}"
+            assert len(state.moves) < 1000, f"seed {seed}: the game does not end"
+        assert state.winner is not None or state.outcome.startswith("draw")
+    return total
+
+
+def _check_provable(state: GameState, provable: tuple[int, ...], rng: random.Random) -> None:
+    """Claims only when provable: every stone offered is proved by brute force, where cheap."""
+    position = state.position(state.current_player)
+    for number in range(1, 10):
+        if enumeration_size(position, number) > 20_000 or rng.random() < 0.7:
+            continue
+        assert claim_granted_by_enumeration(position, number) == (number in provable), (
+            f"stone {number}: {position!r}"
+        )
+
+
+@pytest.mark.parametrize("game", GAMES, ids=repr)
+def test_soak_random_games(game: Game) -> None:
+    assert soak(game, range(500)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES, ids=repr)
+def test_soak_random_games_long(game: Game) -> None:
+    assert soak(game, range(1000, 6000)) > 0
+
+
+def test_notation_of_a_tactic_card_play() -> None:
+    assert str(Play(parse_card("blind-man's bluff"), 3)) == "blind-man's bluff on 3"
