@@ -42,6 +42,7 @@ from engine.game import (
     Draw,
     Event,
     Game,
+    GameRecord,
     GameState,
     IllegalMove,
     Move,
@@ -59,6 +60,7 @@ from engine.game import (
     random_move,
     record_text,
     replay,
+    result_text,
 )
 from engine.match import Match, RoundResult, round_points
 from engine.position import (
@@ -104,6 +106,7 @@ __all__ = [
     "Event",
     "Formation",
     "Game",
+    "GameRecord",
     "GameState",
     "HandTooLarge",
     "IllegalMove",
@@ -150,6 +153,7 @@ __all__ = [
     "random_move",
     "record_text",
     "replay",
+    "result_text",
     "round_points",
     "side_capacity",
     "strength",

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 
-from engine.cards import CARDS, Card, CardError, card_name, cards_text, parse_card
+from engine.cards import CARDS, Card, CardError, card_name, parse_card
 from engine.claims import Reason, claim_verdict
 from engine.formations import CombatMode, side_capacity
 from engine.position import (
@@ -1083,8 +1083,27 @@ def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -
     raise RuntimeError(f"no end after {max_moves} moves: {state!r}")
 
 
+def result_text(state: GameState) -> str:
+    """How the game stands, in words: ``A wins (five stones)``, a draw, or still playing."""
+    if not state.is_over:
+        return "still playing"
+    if state.winner is None:
+        return state.outcome
+    return f"{state.winner.name} wins ({state.outcome})"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as text records it: its parameters, the moves chosen, and the result it claims."""
+
+    game: Game
+    moves: tuple[str, ...]
+    move_lines: tuple[int, ...]
+    result: str | None
+
+
 def record_text(state: GameState) -> str:
-    """The game as text: its parameters, then one line per turn of the moves chosen."""
+    """The game as text: its parameters, one line per turn of the moves chosen, the result."""
     game = state.game
     lines = [
         f"variant: {game.variant.name}",
@@ -1095,36 +1114,52 @@ def record_text(state: GameState) -> str:
     turns: dict[int, list[str]] = {}
     for event in state.events:
         if not event.forced:
-            turns.setdefault(event.turn, []).append(event.text)
+            turns.setdefault(event.turn, []).append(f"{event.player.name} {event.text}")
     for turn, texts in turns.items():
         lines.append(f"{turn}. {'; '.join(texts)}")
+    if state.is_over:
+        lines.append(f"result: {result_text(state)}")
     return "\n".join(lines) + "\n"
 
 
-def parse_record(text: str) -> tuple[Game, list[str]]:
-    """Read :func:`record_text`'s output back: the game and its moves in notation."""
+RECORD_KEYS = ("variant", "seed", "first", "expert", "result")
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read :func:`record_text`'s output back. Each move is ``A red 5 on 3`` or just the move."""
     header: dict[str, str] = {}
     moves: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
+    move_lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
         if not line or line.startswith("#"):
             continue
         key, colon, value = line.partition(":")
-        if colon and key in ("variant", "seed", "first", "expert"):
+        if colon and key in RECORD_KEYS:
             header[key] = value.strip()
             continue
         turn, dot, rest = line.partition(". ")
         if not dot or not turn.isdigit():
             raise MoveSyntaxError(f"line {number}: {line!r} is neither a header nor a turn")
-        moves += [part.strip() for part in rest.split(";") if part.strip()]
+        for part in rest.split(";"):
+            part = part.strip()
+            if part[:2] in ("A ", "B "):
+                part = part[2:]
+            if part:
+                moves.append(part)
+                move_lines.append(number)
     seed_text = header.get("seed", "0")
+    try:
+        first = Player[header.get("first", "A")]
+    except KeyError:
+        raise MoveSyntaxError(f"first: {header['first']!r} is neither A nor B") from None
     game = Game.named(
         header.get("variant", "base"),
         expert=header.get("expert", "no") == "yes",
-        first_player=Player[header.get("first", "A")],
+        first_player=first,
         seed=int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text,
     )
-    return game, moves
+    return GameRecord(game, tuple(moves), tuple(move_lines), header.get("result"))
 
 
 __all__ = [
@@ -1134,6 +1169,7 @@ __all__ = [
     "Draw",
     "Event",
     "Game",
+    "GameRecord",
     "GameState",
     "IllegalMove",
     "Move",
@@ -1146,10 +1182,10 @@ __all__ = [
     "Return",
     "Strategist",
     "Traitor",
-    "cards_text",
     "parse_record",
     "play_random_game",
     "random_move",
     "record_text",
     "replay",
+    "result_text",
 ]

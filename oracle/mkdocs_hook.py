@@ -16,6 +16,7 @@ from mkdocs.structure.pages import Page
 
 from oracle.render import (
     CASES_DIR,
+    GAMES_DIR,
     RULES_INDEX,
     CatalogueError,
     fill_markers,
@@ -41,7 +42,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
             "the verified catalogue cannot be published:\n" + "\n".join(error.problems)
         ) from None
     _state["catalogue"] = catalogue
-    _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates")
+    _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates", root)
     _state["used"] = set()
     _state["shown"] = set()
 
@@ -70,8 +71,9 @@ def on_post_build(config: MkDocsConfig) -> None:
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
-    """Rebuild when a case or the rules index changes, not only the pages."""
+    """Rebuild when a case, the rules index or a recorded game changes, not only the pages."""
     root = _root(config)
     server.watch(str(root / CASES_DIR))
     server.watch(str(root / Path(RULES_INDEX).parent))
+    server.watch(str(root / GAMES_DIR))
     return server

@@ -113,9 +113,13 @@ class CaseItem(pytest.Item):
         if not report.verified:
             raise CaseDrift(report)
         if self.case.draft:
-            verdicts = ", ".join(
-                f"stone {check.verdict.stone} {check.verdict.verdict.label}"
-                for check in report.checks
+            verdicts = (
+                ", ".join(
+                    f"stone {check.verdict.stone} {check.verdict.verdict.label}"
+                    for check in report.checks
+                )
+                if self.case.asks_about_claims_only
+                else report.verdict_label
             )
             where = f"{shown_path(self.case.path, self.config.rootpath)}:{self.case.line}"
             self.config.stash[_drafts_key].append(f"{self.case.id} ({where})")

@@ -16,14 +16,17 @@ import jinja2
 from oracle.loader import load_cases, load_rules_index
 from oracle.model import RuleEntry, RulesIndex
 from oracle.verify import CaseReport, verify_case
+from oracle.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.yamlsource import SourceError, shown_path
 
 CASES_DIR = "cases"
 RULES_INDEX = "rules/index.yaml"
+GAMES_DIR = "games"
 
 MARKER = re.compile(r"<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->")
 """Where a page asks for generated content: ``<!-- oracle:verdict-table claims -->`` renders the
-table of the cases in ``cases/claims/``; ``<!-- oracle:rulings -->`` the rulings."""
+table of the cases in ``cases/claims/``; ``<!-- oracle:rulings -->`` the rulings;
+``<!-- oracle:walkthrough NAME -->`` the recorded game ``games/NAME.txt``, replayed turn by turn."""
 
 
 class CatalogueError(Exception):
@@ -159,8 +162,21 @@ Block = Callable[[str | None], tuple[str, set[str]]]
 """Renders a marker's content from its argument; returns it and the ids of the cases it shows."""
 
 
-def generated_blocks(catalogue: Catalogue, templates: Path) -> dict[str, Block]:
-    """What each page marker turns into, rendered on demand."""
+def render_walkthrough(record: Path, templates: Path, root: Path | None = None) -> str:
+    """The recorded game at ``record``, replayed by the engine and shown turn by turn."""
+    try:
+        game = replay_walkthrough(record.read_text(encoding="utf-8"), record, root)
+    except OSError as error:
+        raise CatalogueError([f"{shown_path(record, root)}: {error.strerror}"]) from None
+    except WalkthroughError as error:
+        raise CatalogueError([str(error)]) from None
+    return template_environment(templates).get_template("walkthrough.md.j2").render(game=game)
+
+
+def generated_blocks(
+    catalogue: Catalogue, templates: Path, root: Path | None = None
+) -> dict[str, Block]:
+    """What each page marker turns into, rendered on demand (recorded games under ``root``)."""
 
     def verdict_table(topic: str | None) -> tuple[str, set[str]]:
         reports = tuple(
@@ -173,7 +189,12 @@ def generated_blocks(catalogue: Catalogue, templates: Path) -> dict[str, Block]:
     def rulings(argument: str | None) -> tuple[str, set[str]]:
         return render_rulings(catalogue.rules, templates, catalogue.published), set()
 
-    return {"verdict-table": verdict_table, "rulings": rulings}
+    def walkthrough(name: str | None) -> tuple[str, set[str]]:
+        if name is None or root is None:
+            raise CatalogueError(["the walkthrough marker names a game: oracle:walkthrough NAME"])
+        return render_walkthrough(root / GAMES_DIR / f"{name}.txt", templates, root), set()
+
+    return {"verdict-table": verdict_table, "rulings": rulings, "walkthrough": walkthrough}
 
 
 def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = None) -> list[str]:

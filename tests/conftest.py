@@ -44,7 +44,7 @@ def project_copy(tmp_path: Path) -> Path:
     Only the publishable cases come along: a case an editor has not settled yet (invalid or
     drifted) fails its own test, not every test that builds the site.
     """
-    for name in ("rules", "site_src"):
+    for name in ("rules", "site_src", "games"):
         shutil.copytree(ROOT / name, tmp_path / name)
     for report in build_catalogue(ROOT).published:
         target = tmp_path / report.case.path.relative_to(ROOT)

@@ -28,6 +28,7 @@ from engine import (
     random_move,
     record_text,
     replay,
+    result_text,
 )
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Move
@@ -71,9 +72,10 @@ def test_a_random_game_replays_identically_from_its_record(game: Game) -> None:
     for seed in range(5):
         played = play_random_game(with_seed(game, seed), random.Random(seed))
         assert played.is_over
-        parsed_game, moves = parse_record(record_text(played))
-        assert parsed_game == played.game
-        again = replay(parsed_game, moves)
+        record = parse_record(record_text(played))
+        assert record.game == played.game
+        assert record.result == result_text(played)
+        again = replay(record.game, record.moves)
         assert again.events == played.events
         assert again.winner is played.winner and again.outcome == played.outcome
         assert repr(again) == repr(played)

@@ -194,6 +194,67 @@ def test_two_stones_one_drifted_names_only_that_stone(project: pytest.Pytester) 
     assert_no_traceback(result)
 
 
+# A move the engine refuses, with the rule it breaks; the case expects it to be legal.
+GAME_DRIFTED = """
+id: joker-twice
+situation: S
+why: W
+variant: tactics
+position:
+  stones:
+    - stone: 2
+      you: [joker, red 8]
+  discards: [banshee]
+  hand: [joker, green 3]
+table:
+  their_hand: [blue 5]
+  tactics_played: {you: 1, them: 1}
+plays:
+  - move: joker on 5 #@
+    expect: legal
+  - move: green 3 on 5
+    expect: legal
+turn:
+  moves: [green 3 on 5, draw clan]
+  expect:
+    hand: [joker, red 2] #@hand
+"""
+
+
+def test_drifted_game_case_names_the_move_the_rule_and_the_turn(
+    project: pytest.Pytester,
+) -> None:
+    lines = write_case(project, "03-joker.yaml", GAME_DRIFTED)
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/03-joker.yaml:{lines['line']}: case 'joker-twice', move 'joker on 5':"
+            " expected legal, the engine says illegal",
+            "  refused: you have already played a Joker (tactics.one-joker-per-player)",
+            f"cases/03-joker.yaml:{lines['hand']}: case 'joker-twice', your hand:"
+            " expected joker, red 2, the engine says joker, red 1",
+            "  log: you: green 3 on 5; you: claim nothing; you: draw clan",
+        ],
+        consecutive=True,
+    )
+    assert_no_traceback(result)
+
+
+def test_unreadable_move_is_one_located_line(project: pytest.Pytester) -> None:
+    text = GAME_DRIFTED.replace("joker on 5 #@", "joker onto 5 #@")
+    lines = write_case(project, "03-joker.yaml", text)
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/03-joker.yaml:{lines['line']}: case 'joker-twice': the engine cannot judge"
+            " it: 'joker onto 5' is not a move: *"
+        ]
+    )
+    assert_no_traceback(result)
+
+
 # --------------------------------------------------------------------------------- draft cases
 
 
@@ -239,6 +300,70 @@ claims:
 """
 
 BAD_FILES = [
+    pytest.param(
+        "nothing.yaml",
+        """
+        id: asks-nothing #@
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+        """,
+        "the case asks nothing: add claims, plays, turn, deal or match",
+        id="no-question",
+    ),
+    pytest.param(
+        "deck.yaml",
+        """
+        id: wrong-deck
+        situation: S
+        why: W
+        variant: tactics
+        table:
+          clan_deck: [red 1, spy] #@
+        plays:
+          - move: red 2 on 1
+            expect: legal
+        """,
+        "spy belongs in the tactic deck",
+        id="tactic-card-in-the-clan-deck",
+    ),
+    pytest.param(
+        "limit.yaml",
+        """
+        id: limit
+        situation: S
+        why: W
+        variant: tactics
+        table:
+          tactics_played: {you: 3, them: 1} #@
+        plays:
+          - move: red 2 on 1
+            expect: legal
+        """,
+        "3 Tactic cards against 1: the tactic limit keeps the two counts at most one apart",
+        id="tactic-counts-too-far-apart",
+    ),
+    pytest.param(
+        "twice.yaml",
+        """
+        id: twice
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+          hand: [red 1] #@first
+        table:
+          their_hand: [red 1] #@
+        plays:
+          - move: red 1 on 1
+            expect: legal
+        """,
+        "red 1 appears twice (lines {first} and {line}); every card exists once",
+        id="card-in-both-hands",
+    ),
     pytest.param(
         "syntax.yaml",
         """

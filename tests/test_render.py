@@ -15,6 +15,7 @@ from oracle.render import (
     generated_blocks,
     render_rulings,
     render_verdict_table,
+    render_walkthrough,
     ruling_anchor,
     verified_catalogue,
 )
@@ -140,3 +141,36 @@ def test_markers_are_filled_and_unknown_ones_refused(project_copy: Path) -> None
     assert "| Board (you claim) | Verdict | Reason |" in page
     with pytest.raises(CatalogueError, match=r"t\.md: unknown marker 'oracle:verdict-tabel'"):
         fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")
+
+
+# ------------------------------------------------------------------------------- walkthrough
+
+
+def test_the_walkthrough_replays_the_recorded_game() -> None:
+    page = render_walkthrough(ROOT / "games" / "walkthrough.txt", TEMPLATES, ROOT)
+    assert "Result: **A wins (three adjacent stones)**" in page
+    assert page.count("### Turn ") == 45
+    assert '??? note "The border after turn 45"' in page
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (("45. A blue 4 on 8", "45. A blue 4 on 7"), "games/walkthrough.txt:{line}: 'blue 4 on 7'"),
+        (("result: A wins", "result: B wins"), "games/walkthrough.txt: the record says"),
+        (("seed: 44", "seed: 45"), "games/walkthrough.txt:"),
+    ],
+)
+def test_a_walkthrough_that_no_longer_replays_stops_the_build(
+    tmp_path: Path, change: tuple[str, str], problem: str
+) -> None:
+    text = (ROOT / "games" / "walkthrough.txt").read_text()
+    assert change[0] in text
+    changed = text.replace(change[0], change[1])
+    (tmp_path / "games").mkdir()
+    record = tmp_path / "games" / "walkthrough.txt"
+    record.write_text(changed)
+    line = next(n for n, t in enumerate(changed.splitlines(), 1) if t.startswith(change[1]))
+    with pytest.raises(CatalogueError) as caught:
+        render_walkthrough(record, TEMPLATES, tmp_path)
+    assert caught.value.problems[0].startswith(problem.format(line=line))

@@ -1,0 +1,49 @@
+"""The catalogue as a whole: every rule and ruling pinned, every Tactic card exercised."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import Tactic, card_name
+from oracle.model import Case
+from oracle.render import Catalogue, verified_catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    return verified_catalogue(ROOT)
+
+
+def test_every_rule_and_ruling_is_pinned_by_a_published_case(catalogue: Catalogue) -> None:
+    pinned = {rule for report in catalogue.published for rule in report.case.rules}
+    unpinned = [entry.id for entry in catalogue.rules.entries if entry.id not in pinned]
+    assert not unpinned, f"no published case pins {', '.join(unpinned)}"
+
+
+def cards_named(case: Case) -> set[str]:
+    """Every card the case lays out or moves, by name."""
+    position = case.position
+    cards = [*position.placed_cards(), *position.discards, *position.hand]
+    if case.table is not None:
+        cards += [*case.table.their_hand]
+    names = {card_name(card) for card in cards}
+    names |= {mode.label for stone in position.stones for mode in stone.modes}
+    moves = [play.move for play in case.plays]
+    moves += [text for text, _ in case.turn.moves] if case.turn else []
+    return names | {text.split(":")[0].split(" on ")[0].strip() for text in moves}
+
+
+@pytest.mark.parametrize("tactic", sorted({t.label for t in Tactic}))
+def test_every_tactic_card_has_cases(catalogue: Catalogue, tactic: str) -> None:
+    with_it = [r.case.id for r in catalogue.published if tactic in cards_named(r.case)]
+    assert len(with_it) >= 2, f"{tactic}: only {with_it}"
+
+
+def test_the_claims_table_stays_the_seed_page(catalogue: Catalogue) -> None:
+    claims = [report for report in catalogue.published if report.case.topic == "claims"]
+    assert len(claims) == 11
+    assert all(report.case.asks_about_claims_only for report in claims)
