@@ -382,6 +382,12 @@ class GameState:
     def variant(self) -> Variant:
         return self.game.variant
 
+    def returns(self) -> tuple[int, int]:
+        """Each player's result: 1 for a win, -1 for a loss, 0 for a draw or a game still going."""
+        if self.winner is None:
+            return (0, 0)
+        return (1, -1) if self.winner is Player.A else (-1, 1)
+
     def legal_moves(self) -> list[Move]:
         """Every move the current player may make now, in a fixed order."""
         return list(self._legal_moves())

@@ -78,6 +78,9 @@ def test_a_random_game_replays_identically_from_its_record(game: Game) -> None:
         again = replay(record.game, record.moves)
         assert again.events == played.events
         assert again.winner is played.winner and again.outcome == played.outcome
+        assert sum(played.returns()) == 0 and (played.winner is None) == (
+            played.returns() == (0, 0)
+        )
         assert repr(again) == repr(played)
 
 
