@@ -1,0 +1,41 @@
+"""A board drawn as plain text, for the command line and for messages.
+
+One row per stone that holds anything: your side, their side (each with how full it is), the
+combat modes, and who holds the stone; then your hand and the face-up discards.
+"""
+
+from __future__ import annotations
+
+from engine import Position, card_name
+
+
+def _side(cards: tuple[int, ...], capacity: int) -> str:
+    shown = ", ".join(card_name(card) for card in cards) or "-"
+    return f"{shown} ({len(cards)}/{capacity})"
+
+
+def board_text(position: Position, *, their_hand: tuple[int, ...] | None = None) -> str:
+    """``position`` as a small text table, seen by its viewer ("you")."""
+    me, them = position.viewer, position.viewer.other
+    rows = [("stone", "your side", "their side", "modes", "held by")]
+    for number, stone in enumerate(position.stones, 1):
+        if stone.sides == ((), ()) and not stone.modes and stone.claimed_by is None:
+            continue
+        holder = {None: "", me: "you", them: "them"}[stone.claimed_by]
+        modes = ", ".join(sorted(mode.label for mode in stone.modes))
+        mine, theirs = (_side(stone.sides[p], stone.capacity) for p in (me, them))
+        rows.append((str(number), mine, theirs, modes, holder))
+    widths = [max(len(row[column]) for row in rows) for column in range(5)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    if len(rows) == 1:
+        lines.append("(every stone is empty)")
+    lines.append(f"your hand: {', '.join(card_name(card) for card in position.hand) or 'empty'}")
+    if their_hand is not None:
+        lines.append(f"their hand: {', '.join(card_name(card) for card in their_hand) or 'empty'}")
+    if position.discards:
+        lines.append(f"discards: {', '.join(card_name(card) for card in position.discards)}")
+    return "\n".join(lines)
