@@ -11,7 +11,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from oracle.render import (
@@ -21,6 +21,8 @@ from oracle.render import (
     CatalogueError,
     fill_markers,
     generated_blocks,
+    render_case_pages,
+    topic_pages,
     unplaced_cases,
     verified_catalogue,
 )
@@ -45,6 +47,20 @@ def on_pre_build(config: MkDocsConfig) -> None:
     _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates", root)
     _state["used"] = set()
     _state["shown"] = set()
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Add a page for every published case, linked from its table (not listed in the nav)."""
+    pages = {file.src_uri: file.content_string for file in files.documentation_pages()}
+    topics = topic_pages(pages)
+    rendered = render_case_pages(
+        _state["catalogue"], Path(config.docs_dir) / "_templates", topics, _root(config)
+    )
+    for uri, markdown in rendered.items():
+        files.append(
+            File.generated(config, uri, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV)
+        )
+    return files
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

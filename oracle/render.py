@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jinja2
 
+from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.loader import load_cases, load_rules_index
 from oracle.model import RuleEntry, RulesIndex
 from oracle.verify import CaseReport, verify_case
@@ -103,15 +104,23 @@ def template_environment(templates: Path) -> jinja2.Environment:
     return environment
 
 
-def render_verdict_table(reports: tuple[CaseReport, ...], templates: Path) -> str:
-    """The verdict table of the given verified cases, in their order."""
+def render_verdict_table(
+    reports: tuple[CaseReport, ...], templates: Path, page: str = "index.md"
+) -> str:
+    """The verdict table of the given verified cases, in their order, as shown on ``page``.
+
+    Each row links to its case's page; the rows' facts ride along for the table's filters.
+    """
     unverified = [report.case.id for report in reports if not report.publishable]
     if unverified:
         raise CatalogueError(
             [f"case {case_id!r} is not verified and cannot be published" for case_id in unverified]
         )
+    links = [link_from(page, case_page_uri(report.case)) for report in reports]
     return (
-        template_environment(templates).get_template("verdict_table.md.j2").render(reports=reports)
+        template_environment(templates)
+        .get_template("verdict_table.md.j2")
+        .render(reports=reports, links=links, data=table_data(reports))
     )
 
 
@@ -158,8 +167,8 @@ def render_rulings(rules: RulesIndex, templates: Path, reports: tuple[CaseReport
     return template_environment(templates).get_template("rulings.md.j2").render(sections=sections)
 
 
-Block = Callable[[str | None], tuple[str, set[str]]]
-"""Renders a marker's content from its argument; returns it and the ids of the cases it shows."""
+Block = Callable[[str | None, str], tuple[str, set[str]]]
+"""Renders a marker's content from its argument, for a page; returns it and the case ids shown."""
 
 
 def render_walkthrough(record: Path, templates: Path, root: Path | None = None) -> str:
@@ -178,23 +187,62 @@ def generated_blocks(
 ) -> dict[str, Block]:
     """What each page marker turns into, rendered on demand (recorded games under ``root``)."""
 
-    def verdict_table(topic: str | None) -> tuple[str, set[str]]:
+    def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
         reports = tuple(
             report for report in catalogue.published if topic is None or report.case.topic == topic
         )
         if not reports:
             raise CatalogueError([f"no published case has the topic {topic!r}"])
-        return render_verdict_table(reports, templates), {report.case.id for report in reports}
+        shown = {report.case.id for report in reports}
+        return render_verdict_table(reports, templates, page), shown
 
-    def rulings(argument: str | None) -> tuple[str, set[str]]:
+    def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
         return render_rulings(catalogue.rules, templates, catalogue.published), set()
 
-    def walkthrough(name: str | None) -> tuple[str, set[str]]:
+    def walkthrough(name: str | None, page: str) -> tuple[str, set[str]]:
         if name is None or root is None:
             raise CatalogueError(["the walkthrough marker names a game: oracle:walkthrough NAME"])
         return render_walkthrough(root / GAMES_DIR / f"{name}.txt", templates, root), set()
 
-    return {"verdict-table": verdict_table, "rulings": rulings, "walkthrough": walkthrough}
+    def case_index(argument: str | None, page: str) -> tuple[str, set[str]]:
+        reports = catalogue.published
+        links = [link_from(page, case_page_uri(report.case)) for report in reports]
+        text = (
+            template_environment(templates)
+            .get_template("case_index.md.j2")
+            .render(reports=reports, links=links, data=table_data(reports))
+        )
+        return text, set()  # the index does not stand in for a topic's own table
+
+    return {
+        "verdict-table": verdict_table,
+        "rulings": rulings,
+        "walkthrough": walkthrough,
+        "case-index": case_index,
+    }
+
+
+def topic_pages(pages: Mapping[str, str]) -> dict[str, str]:
+    """Which page shows each topic's table, from the pages' text by source path."""
+    found: dict[str, str] = {}
+    for uri, text in sorted(pages.items()):
+        for match in MARKER.finditer(text):
+            if match.group(1) == "verdict-table" and match.group(2):
+                found.setdefault(match.group(2), uri)
+    return found
+
+
+def render_case_pages(
+    catalogue: Catalogue, templates: Path, topics: Mapping[str, str], root: Path | None = None
+) -> dict[str, str]:
+    """Every published case's page, by its source path in the site."""
+    template = template_environment(templates).get_template("case_page.md.j2")
+    return {
+        case_page_uri(report.case): render_case_page(
+            report, catalogue.rules, template, dict(topics), root
+        )
+        for report in catalogue.published
+    }
 
 
 def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = None) -> list[str]:
@@ -228,7 +276,7 @@ def fill_markers(
                 ]
             )
         try:
-            text, ids = blocks[name](argument)
+            text, ids = blocks[name](argument, page)
         except CatalogueError as error:
             raise CatalogueError([f"{page}: {problem}" for problem in error.problems]) from None
         used.add(name)

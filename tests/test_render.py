@@ -70,7 +70,8 @@ def test_the_table_shows_the_engines_verdict(project_copy: Path) -> None:
     assert len(rows) == 1 + len(claim_cases)
     for row, report in zip(rows[1:], claim_cases, strict=True):
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
-        assert cells[0] == report.case.situation.replace("|", "\\|")
+        situation = report.case.situation.replace("|", "\\|")
+        assert cells[0] == f"[{situation}](cases/{report.case.topic}/{report.case.id}.md)"
         assert cells[1] == f"**{report.checks[0].verdict.verdict.label.capitalize()}**"
 
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from engine import Verdict
+from oracle.render import build_catalogue
 
 
 def build(root: Path) -> subprocess.CompletedProcess[str]:
@@ -35,7 +36,15 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
     verdicts = re.findall(r"<strong>(Granted|Refused)</strong>", table)
     assert verdicts[: len(seed_rows)] == [verdict.label.capitalize() for _, verdict in seed_rows]
     assert "oracle:" not in page
-    for html in (root / "site").glob("*.html"):
+    for report in build_catalogue(root).published:
+        case_page = root / "site" / "cases" / report.case.topic / f"{report.case.id}.html"
+        text = case_page.read_text()
+        assert 'class="oracle-board"' in text, case_page
+        assert "The engine&rsquo;s answer" in text or "The engine's answer" in text
+        assert f'href="../../cases/{report.case.topic}/{report.case.id}.html"' not in text
+    search_index = (root / "site" / "search" / "search_index.json").read_text()
+    assert "last-three-in-your-hand" in search_index
+    for html in (root / "site").rglob("*.html"):
         text = html.read_text()
         for tag in re.findall(r"<(?:script|link|img)\b[^>]*>", text):
             assert not re.search(r"(src|href)=\"(https?:)?//", tag), (html.name, tag)

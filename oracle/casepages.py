@@ -1,0 +1,137 @@
+"""One page per published case: the board diagram, the engine's reasoning, the rules it checks
+and the case file itself. The verdict tables link every row to its case's page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from engine import Reason, card_name
+from oracle.board_html import board_html
+from oracle.model import Case, RulesIndex
+from oracle.verify import CaseReport
+
+CASE_PAGES_DIR = "cases"
+
+
+def case_page_uri(case: Case) -> str:
+    """Where a case's page lives in the site: ``cases/TOPIC/ID.md``."""
+    return f"{CASE_PAGES_DIR}/{case.topic}/{case.id}.md"
+
+
+def link_from(page_uri: str, target_uri: str) -> str:
+    """A relative link from one page of the site to another (both as source paths)."""
+    return posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".")
+
+
+def answer_kind(report: CaseReport) -> str:
+    """What a case's answer is, for filtering a table: granted, refused, or the question asked."""
+    case = report.case
+    if case.asks_about_claims_only:
+        verdicts = {check.verdict.verdict.label for check in report.checks}
+        return verdicts.pop() if len(verdicts) == 1 else "mixed"
+    if case.turn is not None:
+        return "turn"
+    if case.plays:
+        return "moves"
+    return "deal" if case.deal is not None else "match"
+
+
+def table_data(reports: tuple[CaseReport, ...]) -> str:
+    """The rows' facts a table's script filters on, as JSON in an HTML attribute, in row order."""
+    rows = [
+        {
+            "id": report.case.id,
+            "answer": answer_kind(report),
+            "variant": report.case.position.variant.name,
+            "topic": report.case.topic,
+        }
+        for report in reports
+    ]
+    return html.escape(json.dumps(rows, separators=(",", ":")), quote=True)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of the engine on a case page: a heading and its explanation lines."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+def answers(report: CaseReport) -> tuple[Answer, ...]:
+    """The engine's reasoning in words, question by question."""
+    shown = []
+    for check in report.checks:
+        verdict = check.verdict
+        lines = [verdict.explanation[:1].upper() + verdict.explanation[1:] + "."]
+        if verdict.reason is Reason.WITNESS:
+            lines.append("Witness: " + ", ".join(card_name(card) for card in verdict.witness) + ".")
+        shown.append(Answer(f"Stone {verdict.stone}: {verdict.verdict.label}", tuple(lines)))
+    for game_check in report.game_checks:
+        if not game_check.label:
+            continue
+        if game_check.what == "the turn":
+            steps = tuple(game_check.actual.split(" → "))
+            shown.append(Answer("What happens", steps))
+        else:
+            details = tuple(line[:1].upper() + line[1:] for line in game_check.detail)
+            shown.append(Answer(game_check.label[:1].upper() + game_check.label[1:], details))
+    return tuple(shown)
+
+
+@dataclass(frozen=True)
+class RuleShown:
+    """A rule or ruling a case checks, with a link when the rulings page explains it."""
+
+    title: str
+    text: str
+    link: str | None
+
+
+def render_case_page(
+    report: CaseReport,
+    rules: RulesIndex,
+    template: jinja2.Template,
+    topic_pages: dict[str, str],
+    root: Path | None = None,
+) -> str:
+    """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``."""
+    case = report.case
+    page = case_page_uri(case)
+    witness = frozenset(card for check in report.checks for card in check.verdict.witness)
+    board = board_html(
+        case.position,
+        claimed=case.claimed_stones,
+        witness=witness,
+        their_hand=case.table.their_hand if case.table else None,
+    )
+    entries = {entry.id: entry for entry in rules.entries}
+    checked = tuple(
+        RuleShown(
+            entries[rule_id].title,
+            entries[rule_id].text,
+            link_from(page, f"rulings.md#{rule_id.replace('.', '-')}")
+            if entries[rule_id].is_ruling
+            else None,
+        )
+        for rule_id in case.rules
+        if rule_id in entries
+    )
+    topic_page = topic_pages.get(case.topic)
+    source = case.path.read_text(encoding="utf-8")
+    return template.render(
+        case=case,
+        board=board,
+        answers=answers(report),
+        rules=checked,
+        topic_link=link_from(page, topic_page) if topic_page else None,
+        source=source,
+        file=str(case.path.relative_to(root)) if root else case.path.name,
+    )
