@@ -9,10 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import jinja2
 
+from engine import Formation, parse_cards
+from engine.odds import formation_counts, formation_odds
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.loader import load_cases, load_rules_index
 from oracle.model import RuleEntry, RulesIndex
@@ -219,7 +222,86 @@ def generated_blocks(
         "rulings": rulings,
         "walkthrough": walkthrough,
         "case-index": case_index,
+        "formation-odds": lambda argument, page: (render_formation_odds(templates), set()),
     }
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One row of the odds page: what is placed, and each formation's chance, strongest first."""
+
+    label: str
+    percents: tuple[str, ...]
+
+
+ONE_CARD = [
+    (f"a {value} (or {'an' if value == 2 else 'a'} {10 - value})", f"red {value}")
+    for value in (1, 2, 3, 4)
+]
+ONE_CARD.append(("a 5", "red 5"))
+TWO_CARDS = [
+    ("5 and 6 of one colour", "red 5, red 6"),
+    ("5 and 7 of one colour", "red 5, red 7"),
+    ("8 and 9 of one colour", "red 8, red 9"),
+    ("2 and 8 of one colour", "red 2, red 8"),
+    ("a pair of 5s", "red 5, blue 5"),
+    ("5 and 6 of two colours", "red 5, blue 6"),
+    ("5 and 7 of two colours", "red 5, blue 7"),
+    ("1 and 9 of two colours", "red 1, blue 9"),
+]
+
+
+def _percent(chance: Fraction) -> str:
+    return "0" if not chance else f"{float(chance) * 100:.2f} %"
+
+
+def _roughly(chance: Fraction) -> str:
+    if not chance:
+        return "never"
+    if chance >= Fraction(1, 2):
+        return f"{round(chance * 10)} in 10"
+    return f"1 in {round(1 / chance):,}"
+
+
+def render_formation_odds(templates: Path) -> str:
+    """The formation odds page's tables, computed exactly by the engine."""
+    formations = tuple(sorted(Formation, reverse=True))
+
+    def totals(size: int) -> list[tuple[str, int, str, str]]:
+        counts = formation_counts(size=size)
+        total = sum(counts.values())
+        return [
+            (
+                formation.label(size),
+                counts[formation],
+                _percent(Fraction(counts[formation], total)),
+                _roughly(Fraction(counts[formation], total)),
+            )
+            for formation in formations
+        ]
+
+    def rows(examples: list[tuple[str, str]]) -> list[OddsRow]:
+        return [
+            OddsRow(
+                label,
+                tuple(_percent(chance) for chance in formation_odds(parse_cards(cards)).values()),
+            )
+            for label, cards in examples
+        ]
+
+    return (
+        template_environment(templates)
+        .get_template("formation_odds.md.j2")
+        .render(
+            formations=[formation.label() for formation in formations],
+            three=totals(3),
+            four=totals(4),
+            three_total=sum(formation_counts(size=3).values()),
+            four_total=sum(formation_counts(size=4).values()),
+            one_card=rows(ONE_CARD),
+            two_cards=rows(TWO_CARDS),
+        )
+    )
 
 
 def topic_pages(pages: Mapping[str, str]) -> dict[str, str]:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from engine import Verdict
+from engine import Formation, Verdict, parse_cards
+from engine.odds import formation_counts, formation_odds
 from oracle.loader import case_files
 from oracle.render import (
     CatalogueError,
     build_catalogue,
     fill_markers,
     generated_blocks,
+    render_formation_odds,
     render_rulings,
     render_verdict_table,
     render_walkthrough,
@@ -175,3 +178,16 @@ def test_a_walkthrough_that_no_longer_replays_stops_the_build(
     with pytest.raises(CatalogueError) as caught:
         render_walkthrough(record, TEMPLATES, tmp_path)
     assert caught.value.problems[0].startswith(problem.format(line=line))
+
+
+def test_the_odds_page_is_computed_exactly() -> None:
+    three = formation_counts(size=3)
+    assert sum(three.values()) == 24804
+    assert three[Formation.COLOUR_RUN] == 6 * 7 and three[Formation.SAME_VALUE] == 9 * 20
+    assert formation_odds(parse_cards("red 5, blue 5"))[Formation.SAME_VALUE] == Fraction(4, 52)
+    assert sum(formation_odds(parse_cards("red 5")).values()) == 1
+    page = render_formation_odds(TEMPLATES)
+    assert "| colour run | 42 | 0.17 % | 1 in 591 |" in page
+    assert "| a pair of 5s | 0 | 7.69 % | 0 | 0 | 92.31 % |" in page
+    with pytest.raises(ValueError):
+        formation_counts(parse_cards("red 5, red 5"))
