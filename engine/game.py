@@ -69,11 +69,20 @@ class IllegalMove(ValueError):
         self.move, self.problem, self.rule = move, problem, rule
 
 
+class TableError(ValueError):
+    """A table that cannot be a game: a card missing, or in two places."""
+
+
 class MoveSyntaxError(ValueError):
     """Move text that cannot be read."""
 
 
 # ---------------------------------------------------------------------------------------- moves
+
+
+def _name(card: Card) -> str:
+    """A card's name, or its number when no card has that number (for error messages)."""
+    return card_name(card) if isinstance(card, int) and 0 <= card < 64 else f"card {card!r}"
 
 
 @dataclass(frozen=True)
@@ -84,7 +93,7 @@ class Play:
     stone: int
 
     def __str__(self) -> str:
-        return f"{card_name(self.card)} on {self.stone}"
+        return f"{_name(self.card)} on {self.stone}"
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,9 @@ class Claim:
     """Claim these stones, all in the same step (none at all is a choice too)."""
 
     stones: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stones", tuple(sorted(self.stones)))
 
     def __str__(self) -> str:
         return f"claim {', '.join(map(str, self.stones))}" if self.stones else "claim nothing"
@@ -130,7 +142,7 @@ class Return:
     card: Card
 
     def __str__(self) -> str:
-        return f"return {card_name(self.card)}"
+        return f"return {_name(self.card)}"
 
 
 @dataclass(frozen=True)
@@ -143,7 +155,7 @@ class Strategist:
 
     def __str__(self) -> str:
         target = "discards" if self.to is None else str(self.to)
-        return f"strategist: {card_name(self.card)} from {self.source} to {target}"
+        return f"strategist: {_name(self.card)} from {self.source} to {target}"
 
 
 @dataclass(frozen=True)
@@ -154,7 +166,7 @@ class Banshee:
     stone: int
 
     def __str__(self) -> str:
-        return f"banshee: {card_name(self.card)} at {self.stone}"
+        return f"banshee: {_name(self.card)} at {self.stone}"
 
 
 @dataclass(frozen=True)
@@ -166,7 +178,7 @@ class Traitor:
     to: int
 
     def __str__(self) -> str:
-        return f"traitor: {card_name(self.card)} from {self.source} to {self.to}"
+        return f"traitor: {_name(self.card)} from {self.source} to {self.to}"
 
 
 Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Traitor
@@ -220,6 +232,7 @@ class Game:
             for player in order:
                 hands[player].append(clan.pop())
         state = GameState._blank(self, hands, decks)
+        state._dealt = True
         state._settle()
         return state
 
@@ -292,7 +305,8 @@ class GameState:
     _recruits_left: int
     _returns_left: int
     _played_this_turn: bool
-    _claimed_this_turn: bool
+    _could_claim_this_turn: bool
+    _dealt: bool
     _idle_turns: int
 
     @classmethod
@@ -317,7 +331,8 @@ class GameState:
         state.moves = []
         state.events = []
         state._recruits_left = state._returns_left = state._idle_turns = 0
-        state._played_this_turn = state._claimed_this_turn = False
+        state._played_this_turn = state._could_claim_this_turn = False
+        state._dealt = False
         return state
 
     @classmethod
@@ -335,8 +350,8 @@ class GameState:
         """A state at the start of the viewer's turn (or ``phase`` of it), built from a position.
 
         Decks are given top card first. Completion times follow ``completed_first``; otherwise
-        sides are taken as completed in stone order. The caller makes sure every card is in one
-        place; :meth:`check_invariants` says if not.
+        sides are taken as completed in stone order. Every card of the variant must be in exactly
+        one place (the table, a hand or a deck), else :class:`TableError` lists what is wrong.
         """
         me = position.viewer
         hands: tuple[list[Card], list[Card]] = ([], [])
@@ -368,6 +383,9 @@ class GameState:
         state.clock = clock
         state.jokers_played = {p for p in Player if position.has_played_joker(p)}
         state.phase = phase or (Phase.CLAIM if game.expert else Phase.PLAY)
+        problems = state.check_invariants()
+        if problems:
+            raise TableError("; ".join(problems))
         state._settle()
         return state
 
@@ -396,6 +414,8 @@ class GameState:
         """Carry out ``move`` for the current player, or raise :class:`IllegalMove`."""
         self._check(move)
         player = self.current_player
+        if isinstance(move, Claim):  # a claim step only waits for a choice when one is provable
+            self._could_claim_this_turn = True
         self.moves.append(move)
         self.events.append(Event(self.turn, player, str(move)))
         self._carry_out(move)
@@ -481,6 +501,11 @@ class GameState:
         return other
 
     def __repr__(self) -> str:
+        if not self._dealt:
+            return (
+                f"<GameState from a table: turn {self.turn}, player {self.current_player.name},"
+                f" {self.phase.value} step, {len(self.moves)} moves since>"
+            )
         return f"replay({self.game!r}, {[str(move) for move in self.moves]!r})"
 
     # ------------------------------------------------------------------ reading moves
@@ -649,8 +674,12 @@ class GameState:
 
     def _check(self, move: Move) -> None:
         if self.phase is Phase.OVER:
-            raise IllegalMove(move, "the game is over", "turn.victory")
+            rule = "turn.victory" if self.outcome in VICTORIES else "stalemate.game-ends"
+            raise IllegalMove(move, "the game is over", rule)
         me = self.current_player
+        card = getattr(move, "card", 0)
+        if not isinstance(card, int) or not 0 <= card < 64:
+            raise IllegalMove(move, f"there is no card number {card!r}", "components.clan-cards")
         if isinstance(move, Claim):
             self._check_claim(move)
             return
@@ -800,8 +829,6 @@ class GameState:
         if isinstance(move, Claim):
             for number in move.stones:
                 self.stones[number - 1].claimed_by = me
-            if move.stones:
-                self._claimed_this_turn = True
             if self._check_victory(me):
                 return
             self.phase = Phase.PLAY if self.game.expert else Phase.DRAW
@@ -885,7 +912,7 @@ class GameState:
         if self._has_won(player):
             held = self.stones_held(player)
             self.winner = player
-            self.outcome = "five stones" if len(held) >= 5 else "three adjacent stones"
+            self.outcome = VICTORIES[0] if len(held) >= 5 else VICTORIES[1]
             self.phase = Phase.OVER
             return True
         return False
@@ -895,7 +922,7 @@ class GameState:
         return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
 
     def _end_turn(self) -> None:
-        if self._played_this_turn or self._claimed_this_turn:
+        if self._played_this_turn or self._could_claim_this_turn:
             self._idle_turns = 0
         else:
             self._idle_turns += 1
@@ -904,7 +931,7 @@ class GameState:
                 return
         self.current_player = self.current_player.other
         self.turn += 1
-        self._played_this_turn = self._claimed_this_turn = False
+        self._played_this_turn = self._could_claim_this_turn = False
         self.phase = Phase.CLAIM if self.game.expert else Phase.PLAY
 
     def _stalemate(self) -> None:
@@ -1012,6 +1039,7 @@ class GameState:
 
 
 MODE_CARD = {mode: card for card, mode in MODE_OF_CARD.items()}
+VICTORIES = ("five stones", "three adjacent stones")
 
 CLAIM_RULES = {
     Reason.STONE_CLAIMED: "claim.claimed-stone-closed",
@@ -1025,8 +1053,10 @@ CLAIM_RULES = {
 RULES_NAMED = frozenset(
     {
         *CLAIM_RULES.values(),
+        "components.clan-cards",
         "components.stones",
         "components.tactic-kinds",
+        "stalemate.game-ends",
         "claim.several-at-once",
         "stalemate.base-pass",
         "tactics.banshee",
@@ -1113,7 +1143,7 @@ def record_text(state: GameState) -> str:
     game = state.game
     lines = [
         f"variant: {game.variant.name}",
-        f"seed: {game.seed}",
+        f"seed: {game.seed if isinstance(game.seed, int) else repr(game.seed)}",
         f"first: {game.first_player.name}",
         f"expert: {'yes' if game.expert else 'no'}",
     ]
@@ -1155,6 +1185,13 @@ def parse_record(text: str) -> GameRecord:
                 moves.append(part)
                 move_lines.append(number)
     seed_text = header.get("seed", "0")
+    seed: int | str
+    if len(seed_text) >= 2 and seed_text[0] == seed_text[-1] and seed_text[0] in "'\"":
+        seed = seed_text[1:-1]
+    elif seed_text.lstrip("-").isdigit():
+        seed = int(seed_text)
+    else:
+        seed = seed_text
     try:
         first = Player[header.get("first", "A")]
     except KeyError:
@@ -1163,7 +1200,7 @@ def parse_record(text: str) -> GameRecord:
         header.get("variant", "base"),
         expert=header.get("expert", "no") == "yes",
         first_player=first,
-        seed=int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text,
+        seed=seed,
     )
     return GameRecord(game, tuple(moves), tuple(move_lines), header.get("result"))
 
@@ -1187,6 +1224,7 @@ __all__ = [
     "Recruit",
     "Return",
     "Strategist",
+    "TableError",
     "Traitor",
     "parse_record",
     "play_random_game",

@@ -22,7 +22,11 @@ from engine import (
     Phase,
     Play,
     Player,
+    Position,
+    StoneState,
+    TableError,
     parse_card,
+    parse_cards,
     parse_record,
     play_random_game,
     random_move,
@@ -33,7 +37,7 @@ from engine import (
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Move
 from engine.tactics import Tactic
-from oracle.loader import load_rules_index
+from oracle.loader import load_case, load_rules_index
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [
@@ -232,3 +236,56 @@ def test_soak_random_games_long(game: Game) -> None:
 
 def test_notation_of_a_tactic_card_play() -> None:
     assert str(Play(parse_card("blind-man's bluff"), 3)) == "blind-man's bluff on 3"
+
+
+def test_claims_read_the_same_in_any_order() -> None:
+    assert Claim((3, 1)) == Claim((1, 3)) and str(Claim((3, 1))) == "claim 1, 3"
+    state = Game.named("base", seed=1).new_initial_state()
+    assert state.parse_move("claim 5, 2") == Claim((2, 5))
+
+
+def test_a_string_seed_survives_the_record() -> None:
+    game = Game.named("base", seed="42")
+    played = play_random_game(game, random.Random(1))
+    record = parse_record(record_text(played))
+    assert record.game.seed == "42"
+    assert replay(record.game, record.moves).events == played.events
+
+
+def test_a_card_that_does_not_exist_is_an_illegal_move() -> None:
+    state = Game.named("base", seed=1).new_initial_state()
+    with pytest.raises(IllegalMove) as caught:
+        state.apply(Play(99, 3))
+    assert caught.value.rule == "components.clan-cards"
+    assert "card 99 on 3" in str(caught.value)
+
+
+def test_a_table_with_a_card_in_two_places_is_refused() -> None:
+    position = Position.from_stones({1: StoneState(sides=(parse_cards("red 1"), ()))})
+    rest = list(range(1, 54))
+    with pytest.raises(TableError, match="red 1 is in 2 places"):
+        GameState.from_table(Game.named("base"), position, clan_deck=[0, *rest])
+    with pytest.raises(TableError, match="red 2 is in 0 places"):
+        GameState.from_table(Game.named("base"), position, clan_deck=rest[1:])
+
+
+def _case_state(name: str) -> GameState:
+    return load_case(ROOT / "cases" / "end-of-game" / name).game_state()
+
+
+def test_declining_a_provable_claim_keeps_the_game_going() -> None:
+    state = _case_state("01-blocked-board-shared-out.yaml")
+    assert state.phase is Phase.CLAIM and state.provable_stones() == (2,)
+    state.apply(Claim())  # you could claim stone 2 and do not
+    assert not state.is_over  # their idle turn alone does not end it
+    assert state.current_player is Player.A and state.phase is Phase.CLAIM
+    state.apply(Claim((2,)))
+    assert state.is_over and state.winner is Player.B
+
+
+def test_moves_after_a_blocked_game_name_the_stalemate_rule() -> None:
+    state = _case_state("02-nobody-wins-the-award.yaml")
+    assert state.is_over and state.winner is None and state.returns() == (0, 0)
+    with pytest.raises(IllegalMove) as caught:
+        state.apply(Claim())
+    assert caught.value.rule == "stalemate.game-ends"

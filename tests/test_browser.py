@@ -1,0 +1,202 @@
+"""The built site in a real browser: Debian's chromium driven by playwright, served on localhost.
+
+No browser is downloaded: playwright launches ``/usr/bin/chromium`` (or ``$ORACLE_CHROMIUM``).
+Without chromium or playwright these tests are skipped, unless ``ORACLE_REQUIRE_BROWSER=1`` (as
+CI sets it), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+CHROMIUM = os.environ.get("ORACLE_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("ORACLE_REQUIRE_BROWSER") == "1"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
+except ImportError:  # pragma: no cover - depends on the machine
+    HAVE_PLAYWRIGHT = False
+
+pytestmark = pytest.mark.browser
+
+
+def _missing() -> str | None:
+    if not HAVE_PLAYWRIGHT:
+        return "playwright is not installed (pip install -e '.[dev]')"
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"no chromium at {CHROMIUM} (Debian: apt-get install chromium)"
+    return None
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The project's site, built fresh and served on a free localhost port."""
+    missing = _missing()
+    if missing:
+        if REQUIRED:
+            pytest.fail(f"browser tests are required here but {missing}")
+        pytest.skip(missing)
+    root = Path(__file__).resolve().parent.parent
+    site = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser(site_url: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+class Visit:
+    """A page under test, with every console error and every request that left localhost."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.external: list[str] = []
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+        def route(route: Any) -> None:
+            host = urlparse(route.request.url).hostname
+            if host in ("127.0.0.1", "localhost"):
+                route.continue_()
+            else:
+                self.external.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", route)
+
+    def clean(self) -> None:
+        assert not self.errors, self.errors
+        assert not self.external, self.external
+
+
+@pytest.fixture
+def visit(browser: Browser) -> Iterator[Visit]:
+    context = browser.new_context()
+    page = context.new_page()
+    yield Visit(page)
+    context.close()
+
+
+def visible_rows(page: Page) -> list[str]:
+    rows = page.locator("article table").first.locator("tbody tr")
+    return [rows.nth(i).inner_text() for i in range(rows.count()) if rows.nth(i).is_visible()]
+
+
+def test_the_edge_case_table_has_the_seed_rows_and_sorts(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/edge-cases.html")
+    rows = visible_rows(page)
+    assert len(rows) == 11
+    assert "Refused" in rows[0] and "Refused" in rows[1] and "Granted" in rows[2]
+    header = page.locator("article table").first.locator("th", has_text="Verdict")
+    header.click()
+    verdicts = [row.split("\t")[1].strip() for row in visible_rows(page)]
+    assert verdicts == sorted(verdicts)
+    assert header.get_attribute("aria-sort") == "ascending"
+    header.click()
+    header.click()  # third click: back to the catalogue's order
+    assert visible_rows(page) == rows
+    visit.clean()
+
+
+def test_the_table_filters_by_answer_and_words(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/edge-cases.html")
+    page.locator(".oracle-filters select[data-key=answer]").first.select_option("refused")
+    rows = visible_rows(page)
+    assert len(rows) == 6 and all("Refused" in row for row in rows)
+    assert "6 of 11 cases" in page.locator(".oracle-count").first.inner_text()
+    page.locator(".oracle-filters input").first.fill("mud fight")
+    assert len(visible_rows(page)) == 1
+    visit.clean()
+
+
+def test_the_index_filters_by_topic_and_variant(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/all-cases.html")
+    total = len(visible_rows(page))
+    assert total > 40
+    page.locator(".oracle-filters select[data-key=topic]").select_option("elite-troops")
+    assert 0 < len(visible_rows(page)) < total
+    page.locator(".oracle-filters select[data-key=topic]").select_option("")
+    page.locator(".oracle-filters select[data-key=variant]").select_option("base")
+    assert all(row.rstrip().endswith("base") for row in visible_rows(page))
+    visit.clean()
+
+
+def test_a_case_page_is_reached_from_the_table_and_shows_its_board(
+    visit: Visit, site_url: str
+) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/edge-cases.html")
+    page.locator("article table").first.locator("a").nth(1).click()
+    page.wait_for_url("**/cases/claims/last-three-in-your-hand.html")
+    board = page.locator(".oracle-board")
+    assert board.is_visible()
+    assert board.locator(".oracle-stone").count() == 3
+    assert board.locator(".oracle-card--marked").count() == 1  # the witness, in your hand
+    box = board.bounding_box()
+    assert box is not None and box["width"] > 200 and box["height"] > 80
+    assert "Witness: pink 3." in page.locator("article").inner_text()
+    visit.clean()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["index.html", "walkthrough.html", "formation-odds.html", "rulings.html", "adding-a-case.html"],
+)
+def test_pages_load_without_errors_or_outside_requests(
+    visit: Visit, site_url: str, path: str
+) -> None:
+    visit.page.goto(f"{site_url}/{path}")
+    visit.page.wait_for_load_state("networkidle")
+    assert visit.page.locator("h1").count() >= 1
+    visit.clean()
