@@ -37,6 +37,7 @@ from engine import (
 )
 from engine.cards import CARDS
 from engine.game import Phase
+from engine.misreadings import MISREADINGS
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS
 from oracle.model import (
     Case,
@@ -339,6 +340,22 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         )
         for index, raw in enumerate(data.get("plays", ()))
     )
+    guards = tuple(data.get("guards_against", ()))
+    for index, name in enumerate(guards):
+        if name not in MISREADINGS:
+            close = difflib.get_close_matches(name, sorted(MISREADINGS), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise CaseError(
+                path,
+                document.line_of(("guards_against", index)),
+                f"unknown misreading {name!r}{hint} (the misreadings: {', '.join(MISREADINGS)})",
+            )
+    played_first = tuple(
+        (raw["stone"], PLAYERS[raw["played_first"]])
+        for raw in data["position"]["stones"]
+        if "played_first" in raw
+    )
+
     pinned = tuple(data.get("rules", ()))
     rule_lines: list[tuple[str, DataPath]] = [
         (rule_id, ("rules", index)) for index, rule_id in enumerate(pinned)
@@ -375,6 +392,8 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         turn=_turn(document, places) if "turn" in data else None,
         deal=_deal(document) if "deal" in data else None,
         match=_match(document) if "match" in data else None,
+        guards_against=guards,
+        played_first=played_first,
     )
 
 

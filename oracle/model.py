@@ -136,6 +136,9 @@ class Case:
     turn: TurnQuestion | None = None
     deal: DealQuestion | None = None
     match: MatchQuestion | None = None
+    guards_against: tuple[str, ...] = ()
+    played_first: tuple[tuple[int, Player], ...] = ()
+    """Who laid the first card at a stone, where the case says so."""
 
     @property
     def asks_about_claims_only(self) -> bool:

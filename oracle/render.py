@@ -15,9 +15,11 @@ from pathlib import Path
 import jinja2
 
 from engine import Formation, parse_cards
+from engine.misreadings import MISREADINGS
 from engine.odds import formation_counts, formation_odds
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.loader import load_cases, load_rules_index
+from oracle.misreading_matrix import Outcome, misreading_matrix
 from oracle.model import RuleEntry, RulesIndex
 from oracle.verify import CaseReport, verify_case
 from oracle.walkthrough import WalkthroughError, replay_walkthrough
@@ -223,6 +225,10 @@ def generated_blocks(
         "walkthrough": walkthrough,
         "case-index": case_index,
         "formation-odds": lambda argument, page: (render_formation_odds(templates), set()),
+        "misreading-matrix": lambda argument, page: (
+            render_misreading_matrix(catalogue, templates, page),
+            set(),
+        ),
     }
 
 
@@ -301,6 +307,40 @@ def render_formation_odds(templates: Path) -> str:
             one_card=rows(ONE_CARD),
             two_cards=rows(TWO_CARDS),
         )
+    )
+
+
+def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """The misreadings, each with the cases that catch it, and the matrix of cases against them."""
+    rows = misreading_matrix(catalogue.published)
+    readings = list(MISREADINGS.values())
+    catching = {
+        reading.name: [
+            (row.report.case.situation, link_from(page, case_page_uri(row.report.case)))
+            for row in rows
+            if reading.name in row.caught
+        ]
+        for reading in readings
+    }
+    symbols = {Outcome.FLIPS: "✗", Outcome.SAME: "·", Outcome.NOT_APPLICABLE: ""}
+    shown = [
+        (
+            row.report.case.situation,
+            link_from(page, case_page_uri(row.report.case)),
+            [
+                f"**{symbols[row.outcomes[r.name]]}**"
+                if r.name in row.report.case.guards_against
+                else symbols[row.outcomes[r.name]]
+                for r in readings
+            ],
+        )
+        for row in rows
+        if row.caught
+    ]
+    return (
+        template_environment(templates)
+        .get_template("misreading_matrix.md.j2")
+        .render(readings=readings, catching=catching, rows=shown, total=len(rows))
     )
 
 

@@ -301,6 +301,24 @@ claims:
 
 BAD_FILES = [
     pytest.param(
+        "guard.yaml",
+        """
+        id: guard
+        situation: S
+        why: W
+        variant: base
+        guards_against: [hand-as-proof] #@
+        claims:
+          - stone: 1
+            expect: refused
+        """,
+        "unknown misreading 'hand-as-proof'; did you mean 'hand-is-proof'? (the misreadings:"
+        " hand-is-proof, runs-wrap-around, colour-beats-three-of-a-kind, tie-to-first-player,"
+        " tie-against-open-side-refused, unplayed-tactics-ignored, three-cards-under-mud-fight,"
+        " formations-under-bluff, claims-before-playing)",
+        id="unknown-misreading",
+    ),
+    pytest.param(
         "nothing.yaml",
         """
         id: asks-nothing #@

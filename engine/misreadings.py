@@ -1,0 +1,289 @@
+"""Common misreadings of the rules, as small hooks on a slow, plain claim judge.
+
+Each :class:`Misreading` overrides one hook of :class:`Reading` (the correct rules) and answers
+the question "what would a player who reads the rules this way decide?". The catalogue runs
+every case under every misreading: a misreading that changes no verdict would go unnoticed by the
+catalogue, so each must be caught by at least one case.
+
+The judge here enumerates completions, like :mod:`engine.enumeration`, so that a misreading only
+has to change a rule, never a shortcut; boards too large to enumerate are left unjudged (None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from itertools import combinations, pairwise, product
+from math import comb
+
+from engine.cards import ALL_CARDS_MASK, CARDS, Card, cards_in, make_card
+from engine.claims import elite_troops_for
+from engine.formations import RANK_WEIGHT, CombatMode, Formation, side_capacity
+from engine.position import Player, Position
+from engine.tactics import JOKERS, WILD_VALUES
+
+LIMIT = 400_000
+"""The most completions the judge scores for one claim before it gives up (returns None)."""
+
+
+class Reading:
+    """The rules as the engine reads them. Misreadings subclass it and override one hook."""
+
+    name = "rules"
+    title = "The rules as written"
+    belief = ""
+    claims_before_playing = False
+
+    def __repr__(self) -> str:
+        return f"MISREADINGS[{self.name!r}]" if self.name in MISREADINGS else "Reading()"
+
+    # ---------------------------------------------------------------- hooks
+
+    def out_of_sight(self, position: Position) -> int:
+        """The cards the opponent might still complete with."""
+        return position.out_of_sight_mask()
+
+    def troops(self, position: Position, player: Player) -> tuple[Card, ...]:
+        """The unseen elite troops ``player`` could still add."""
+        return elite_troops_for(position, player)
+
+    def capacity(self, modes: Collection[CombatMode]) -> int:
+        """How many cards complete a side."""
+        return side_capacity(modes)
+
+    def rank(self, formation: Formation) -> int:
+        """A formation's rank: higher beats lower."""
+        return int(formation)
+
+    def consecutive(self, values: Sequence[int]) -> bool:
+        """Whether sorted distinct ``values`` make a run."""
+        return all(b - a == 1 for a, b in pairwise(values))
+
+    def totals_only(self, modes: Collection[CombatMode]) -> bool:
+        """Whether only totals count (Blind-Man's Bluff)."""
+        return CombatMode.BLIND_MANS_BLUFF in modes
+
+    def tie_refuses_against_open_side(self) -> bool:
+        """Whether a completion that only ties an open side refutes the claim."""
+        return False
+
+    def tie_goes_to(
+        self, completed_first: Player | None, played_first: Player | None
+    ) -> Player | None:
+        """Who wins a tie of two complete sides."""
+        return completed_first
+
+    # ---------------------------------------------------------------- judging
+
+    def strength(self, cards: Sequence[Card], modes: Collection[CombatMode]) -> int:
+        """A side of Clan cards as one comparable value, under this reading."""
+        values = sorted(card % 9 + 1 for card in cards)
+        total = sum(values)
+        if self.totals_only(modes):
+            return total
+        same_colour = len({card // 9 for card in cards}) == 1
+        distinct = sorted(set(values))
+        run = len(distinct) == len(values) and self.consecutive(distinct)
+        if run and same_colour:
+            formation = Formation.COLOUR_RUN
+        elif len(distinct) == 1:
+            formation = Formation.SAME_VALUE
+        elif same_colour:
+            formation = Formation.COLOUR
+        elif run:
+            formation = Formation.RUN
+        else:
+            formation = Formation.SUM
+        return self.rank(formation) * RANK_WEIGHT + total
+
+    def side_strength(self, side: Sequence[Card], modes: Collection[CombatMode]) -> int:
+        """A complete side's strength, each elite troop at its best identity."""
+        clan = tuple(card for card in side if card < len(CARDS))
+        troops = [card for card in side if card >= len(CARDS)]
+        choices = [_identities(troop) for troop in troops]
+        return max(self.strength(clan + chosen, modes) for chosen in product(*choices))
+
+    def claim_granted(
+        self, position: Position, stone: int, played_first: Player | None = None
+    ) -> bool | None:
+        """Whether a player reading the rules this way grants the claim; None if unjudgeable.
+
+        ``played_first`` is who laid the first card at the stone, when the case says so.
+        """
+        state = position.stone(stone)
+        me, them = position.viewer, position.viewer.other
+        if state.claimed_by is not None:
+            return False
+        capacity = self.capacity(state.modes)
+        mine, theirs = state.side(me), state.side(them)
+        if len(mine) < capacity:
+            return False
+        my_strength = self.side_strength(mine, state.modes)
+        if len(theirs) >= capacity:
+            their_strength = self.side_strength(theirs, state.modes)
+            if my_strength != their_strength:
+                return my_strength > their_strength
+            completed_first = state.completed_first
+            if completed_first is None and len(mine) == len(theirs) == state.capacity:
+                return None  # a tie the position leaves open
+            winner = self.tie_goes_to(completed_first, played_first)
+            return None if winner is None else winner is me
+        unseen = self.out_of_sight(position)
+        troops = self.troops(position, them)
+        try:
+            best = self._best_completion(
+                theirs, unseen & ALL_CARDS_MASK, state.modes, troops, capacity
+            )
+        except _TooLarge:
+            return None
+        if best is None:
+            return True
+        if best == my_strength:
+            return not self.tie_refuses_against_open_side()
+        return best < my_strength
+
+    def _best_completion(
+        self,
+        placed: Sequence[Card],
+        pool: int,
+        modes: Collection[CombatMode],
+        wilds: Sequence[Card],
+        capacity: int,
+    ) -> int | None:
+        """The strongest side reachable from ``placed``; :class:`_TooLarge` past :data:`LIMIT`."""
+        missing = capacity - len(placed)
+        cards = tuple(cards_in(pool))
+        work = sum(
+            comb(len(cards), missing - used) * comb(len(wilds), used) * 54**used
+            for used in range(min(len(wilds), missing) + 1)
+        ) * max(1, 54 ** sum(card >= len(CARDS) for card in placed))
+        if work > LIMIT:
+            raise _TooLarge
+        best: int | None = None
+        for used in range(min(len(wilds), missing) + 1):
+            for extra in combinations(wilds, used):
+                if sum(card in JOKERS for card in extra) > 1:
+                    continue
+                for added in combinations(cards, missing - used):
+                    score = self.side_strength((*placed, *extra, *added), modes)
+                    if best is None or score > best:
+                        best = score
+        return best
+
+
+class _TooLarge(Exception):
+    """Too many completions to enumerate."""
+
+
+def _identities(troop: Card) -> tuple[Card, ...]:
+    return tuple(make_card(colour, value) for colour in range(6) for value in WILD_VALUES[troop])
+
+
+class HandIsProof(Reading):
+    name = "hand-is-proof"
+    title = "The hand counts as proof"
+    belief = "cards in your own hand cannot reach the opponent, so they are left out of the proof"
+
+    def out_of_sight(self, position: Position) -> int:
+        hand = sum(1 << card for card in position.hand)
+        return position.out_of_sight_mask() & ~hand
+
+
+class RunsWrapAround(Reading):
+    name = "runs-wrap-around"
+    title = "Runs wrap around"
+    belief = "9 is followed by 1 again, so 8-9-1 and 9-1-2 are runs"
+
+    def consecutive(self, values: Sequence[int]) -> bool:
+        gaps = [b - a for a, b in pairwise(values)]
+        gaps.append(values[0] + 9 - values[-1])
+        return sorted(gaps)[:-1] == [1] * (len(values) - 1)
+
+
+class ColourBeatsThreeOfAKind(Reading):
+    name = "colour-beats-three-of-a-kind"
+    title = "A colour beats three of a kind"
+    belief = "three cards of one colour rank above three cards of one value"
+
+    def rank(self, formation: Formation) -> int:
+        swapped = {Formation.COLOUR: Formation.SAME_VALUE, Formation.SAME_VALUE: Formation.COLOUR}
+        return int(swapped.get(formation, formation))
+
+
+class TieToFirstPlayer(Reading):
+    name = "tie-to-first-player"
+    title = "Ties go to whoever played first at the stone"
+    belief = "a tie of two complete sides goes to the player who laid the first card there"
+
+    def tie_goes_to(
+        self, completed_first: Player | None, played_first: Player | None
+    ) -> Player | None:
+        return played_first
+
+
+class TieAgainstOpenSideRefused(Reading):
+    name = "tie-against-open-side-refused"
+    title = "A tie against an incomplete side is refused"
+    belief = "if the opponent could still equal your side, the claim must wait"
+
+    def tie_refuses_against_open_side(self) -> bool:
+        return True
+
+
+class UnplayedTacticsIgnored(Reading):
+    name = "unplayed-tactics-ignored"
+    title = "Unplayed Tactic cards are ignored in proofs"
+    belief = (
+        "only Clan cards can complete the opponent's side, so unseen Jokers and the like"
+        " are left out"
+    )
+
+    def troops(self, position: Position, player: Player) -> tuple[Card, ...]:
+        return ()
+
+
+class ThreeCardsUnderMudFight(Reading):
+    name = "three-cards-under-mud-fight"
+    title = "Three cards suffice under Mud Fight"
+    belief = "Mud Fight changes nothing about when a side is complete"
+
+    def capacity(self, modes: Collection[CombatMode]) -> int:
+        return 3
+
+
+class FormationsUnderBluff(Reading):
+    name = "formations-under-bluff"
+    title = "Formations still count under Blind-Man's Bluff"
+    belief = "Blind-Man's Bluff is ignored: formations are compared as usual"
+
+    def totals_only(self, modes: Collection[CombatMode]) -> bool:
+        return False
+
+
+class ClaimsBeforePlaying(Reading):
+    name = "claims-before-playing"
+    title = "Claims come before playing"
+    belief = (
+        "a stone is claimed at the start of the turn, before the card is played, as in the"
+        " 1999 rules"
+    )
+    claims_before_playing = True
+
+
+MISREADINGS: Mapping[str, Reading] = {
+    reading.name: reading
+    for reading in (
+        HandIsProof(),
+        RunsWrapAround(),
+        ColourBeatsThreeOfAKind(),
+        TieToFirstPlayer(),
+        TieAgainstOpenSideRefused(),
+        UnplayedTacticsIgnored(),
+        ThreeCardsUnderMudFight(),
+        FormationsUnderBluff(),
+        ClaimsBeforePlaying(),
+    )
+}
+"""Every misreading the catalogue guards against, by name."""
+
+RULES = Reading()
+"""The correct reading, through the same slow judge (tests compare it with the proof)."""

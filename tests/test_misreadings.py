@@ -1,0 +1,61 @@
+"""The misreading matrix: every misreading caught by a case, every guard a case names real."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import claim_verdict, parse_cards
+from engine.misreadings import MISREADINGS, RULES
+from engine.sampling import random_claim_position, random_tactics_claim_position
+from oracle.misreading_matrix import MatrixRow, Outcome, misreading_matrix
+from oracle.render import verified_catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def matrix() -> tuple[MatrixRow, ...]:
+    return misreading_matrix(verified_catalogue(ROOT).published)
+
+
+def test_the_slow_judge_reads_the_rules_as_the_proof_does() -> None:
+    rng = random.Random(11)
+    judged = 0
+    for index in range(600):
+        sample = random_claim_position if index % 2 else random_tactics_claim_position
+        position, stone = sample(rng)
+        granted = RULES.claim_granted(position, stone)
+        if granted is None:
+            continue
+        judged += 1
+        assert granted == claim_verdict(position, stone).granted, (position, stone)
+    assert judged > 500
+
+
+@pytest.mark.parametrize("name", list(MISREADINGS))
+def test_every_misreading_is_caught_by_a_case_that_names_it(
+    matrix: tuple[MatrixRow, ...], name: str
+) -> None:
+    caught = [row.report.case.id for row in matrix if row.outcomes[name] is Outcome.FLIPS]
+    assert caught, f"no published case catches the misreading {name!r}"
+    named = [row.report.case.id for row in matrix if name in row.report.case.guards_against]
+    assert named, f"no case says it guards against {name!r}"
+
+
+def test_every_guard_a_case_names_is_real(matrix: tuple[MatrixRow, ...]) -> None:
+    for row in matrix:
+        for name in row.report.case.guards_against:
+            assert row.outcomes[name] is Outcome.FLIPS, (row.report.case.id, name)
+
+
+def test_the_misread_formations() -> None:
+    wrap = MISREADINGS["runs-wrap-around"]
+    assert wrap.consecutive([1, 8, 9]) and wrap.consecutive([1, 2, 9])
+    assert not wrap.consecutive([1, 7, 9]) and not RULES.consecutive([1, 8, 9])
+    colour = MISREADINGS["colour-beats-three-of-a-kind"]
+    reds, twos = parse_cards("red 1, red 5, red 9"), parse_cards("red 2, blue 2, green 2")
+    assert colour.strength(reds, ()) > colour.strength(twos, ())
+    assert RULES.strength(reds, ()) < RULES.strength(twos, ())
