@@ -191,7 +191,15 @@ def test_a_case_page_is_reached_from_the_table_and_shows_its_board(
 
 @pytest.mark.parametrize(
     "path",
-    ["index.html", "walkthrough.html", "formation-odds.html", "rulings.html", "adding-a-case.html"],
+    [
+        "index.html",
+        "walkthrough.html",
+        "formation-odds.html",
+        "misreadings.html",
+        "rulings.html",
+        "adding-a-case.html",
+        "all-cases.html",
+    ],
 )
 def test_pages_load_without_errors_or_outside_requests(
     visit: Visit, site_url: str, path: str
