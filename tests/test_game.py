@@ -289,3 +289,16 @@ def test_moves_after_a_blocked_game_name_the_stalemate_rule() -> None:
     with pytest.raises(IllegalMove) as caught:
         state.apply(Claim())
     assert caught.value.rule == "stalemate.game-ends"
+
+
+def test_a_players_view_shows_their_hand_and_only_counts_of_the_rest() -> None:
+    state = Game.named("tactics", seed=9).new_initial_state()
+    me = state.current_player
+    view = state.view(me)
+    assert view.position.hand == tuple(state.hands[me])
+    assert view.position.viewer is me
+    assert view.their_hand_size == len(state.hands[me.other])
+    assert view.deck_sizes == {Deck.CLAN: 40, Deck.TACTICS: 10}
+    hidden = set(state.hands[me.other]) | set(state.decks[Deck.CLAN])
+    assert not hidden & set(view.position.placed_cards() + view.position.hand)
+    assert state.view(me.other).position.hand == tuple(state.hands[me.other])
