@@ -15,6 +15,9 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 serve: site
+	@$(BIN)/python -c "import socket, sys; host, port = '$(HOST)'.rsplit(':', 1); \
+	busy = socket.socket().connect_ex((host, int(port))) == 0; \
+	sys.exit(f'make serve: {host}:{port} is in use; try make serve HOST={host}:8001' if busy else 0)"
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST)
 
 site: $(BIN)/.installed

@@ -801,6 +801,20 @@ class GameState:
             raise IllegalMove(move, "the Traitor takes Clan cards only", "tactics.traitor")
         self._check_room(move, move.to, "tactics.traitor")
 
+    def _explain_passed_claim_step(self, move: Claim) -> None:
+        """A claim just after the engine passed the claim step for want of a provable stone."""
+        this_turn = [event for event in self.events if event.turn == self.turn]
+        passed = any(event.forced and event.text == str(Claim()) for event in this_turn)
+        if not passed or not move.stones or move.stones[0] not in STONES:
+            return
+        verdict = claim_verdict(self.position(self.current_player), move.stones[0])
+        raise IllegalMove(
+            move,
+            "the claim step is over: no stone could be proved, so the engine passed it (claim"
+            f" nothing); stone {verdict.stone}: {verdict.explanation}",
+            CLAIM_RULES.get(verdict.reason, "turn.order"),
+        )
+
     def _check_claim(self, move: Claim) -> None:
         if self.phase is not Phase.CLAIM:
             if self.game.expert:
@@ -809,6 +823,7 @@ class GameState:
                     "in the expert variant claims come at the start of the turn",
                     "turn.expert-variant",
                 )
+            self._explain_passed_claim_step(move)
             raise IllegalMove(move, f"no claim in the {self.phase.value} step", "turn.order")
         if len(set(move.stones)) != len(move.stones):
             raise IllegalMove(move, "a stone is named twice", "claim.several-at-once")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,13 +19,14 @@ from engine import Game
 from engine.game import Phase, play_random_game
 from oracle.casewriter import case_text
 from oracle.diagram import board_text
-from oracle.loader import CaseError, load_case_file, load_rules_index
-from oracle.model import RulesIndex
-from oracle.render import CASES_DIR, RULES_INDEX, CatalogueError, build_catalogue
+from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
+from oracle.model import RulesIndex, TurnExpectation
+from oracle.render import CASES_DIR, RULES_INDEX, CatalogueError, build_catalogue, topic_pages
 from oracle.verify import describe_verdict, verify_case
 from oracle.yamlsource import SourceError, shown_path
 
 MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
+ID_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def find_root(start: Path) -> Path:
@@ -44,9 +46,21 @@ def _rules(root: Path) -> RulesIndex:
         raise SystemExit(error.located_from(root)) from None
 
 
+def _command() -> str:
+    """How to call this tool again, as the user did (``.venv/bin/schotten-oracle``, say)."""
+    called = Path(sys.argv[0])
+    try:
+        return str(called.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return called.name if called.name == "schotten-oracle" else "schotten-oracle"
+
+
 def ask(args: argparse.Namespace) -> int:
     """Print a case's board and the engine's answers, whether or not the case expects any."""
     path = Path(args.case).resolve()
+    if path.is_dir():
+        print(f"schotten-oracle: {args.case} is a folder; give one case file", file=sys.stderr)
+        return 2
     root = find_root(path.parent)
     try:
         case = load_case_file(path, _rules(root))
@@ -72,14 +86,22 @@ def ask(args: argparse.Namespace) -> int:
     if case.table is not None:
         state = case.game_state()
         moves = [str(move) for move in state.legal_moves()]
-        shown = ", ".join(moves[:40]) + (f", ... ({len(moves)} in all)" if len(moves) > 40 else "")
+        limit = len(moves) if args.all_moves else 40
+        shown = ", ".join(moves[:limit])
+        if len(moves) > limit:
+            shown += f", ... ({len(moves)} in all; --all-moves shows them)"
         print(f"\nat the case's moment ({state.phase.value} step), your legal moves: {shown}")
     problems = report.explained_problems(root)
     if problems:
         print("\nthe case expects otherwise:")
         print("\n".join(problems))
         return 1
-    expects_nothing = case.draft and any(claim.expect is None for claim in case.claims)
+    expects_nothing = case.draft and (
+        any(claim.expect is None for claim in case.claims)
+        or any(play.legal is None for play in case.plays)
+        or (case.turn is not None and case.turn.expect == TurnExpectation())
+        or not (case.claims or case.plays or case.turn)
+    )
     print(
         "\n"
         + (
@@ -99,14 +121,29 @@ def check(args: argparse.Namespace) -> int:
     except CatalogueError as error:
         print("\n".join(error.problems), file=sys.stderr)
         return 2
-    for problem in catalogue.problems:
+    problems = list(catalogue.problems)
+    pages = {
+        path.relative_to(root / "site_src").as_posix(): path.read_text(encoding="utf-8")
+        for path in (root / "site_src").rglob("*.md")
+    }
+    shown_topics = topic_pages(pages)
+    for report in catalogue.published:
+        if report.case.topic not in shown_topics:
+            problems.append(
+                f"{shown_path(report.case.path, root)}:{report.case.line}: case"
+                f" {report.case.id!r}: no page shows the topic {report.case.topic!r}; add"
+                f" <!-- oracle:verdict-table {report.case.topic} --> to a page in site_src/"
+            )
+    for problem in problems:
         print(problem)
+    with_problems = {line.split(":", 1)[0] for line in problems if not line.startswith(" ")}
     published, drafts = len(catalogue.published), len(catalogue.drafts)
+    files = len(case_files(root / CASES_DIR))
     print(
-        f"{len(catalogue.reports)} cases: {published} verified and published, {drafts} drafts,"
-        f" {len(catalogue.problems)} problem lines"
+        f"{files} case files: {published} verified and published, {drafts} drafts,"
+        f" {len(with_problems)} with problems"
     )
-    return 1 if catalogue.problems else 0
+    return 1 if problems else 0
 
 
 SKELETON = """{modeline}
@@ -124,12 +161,39 @@ position:
   hand: [green 1, green 2]
 claims:
   - stone: 1
+# To ask about moves and turns instead of (or beside) claims, set up the rest of the game and
+# ask; cards the case does not place lie in the decks, beneath any you list:
+# table:
+#   their_hand: [pink 1, pink 2]
+#   clan_deck: [yellow 4]          # top card first
+#   tactics_played: {{you: 0, them: 0}}
+# plays:
+#   - move: green 1 on 2
+#     expect: legal
+# turn:
+#   moves: [green 1 on 2, claim 1]
+#   expect:
+#     log: ["you: green 1 on 2", "you: claim 1", "you: draw clan"]
+#     held: {{you: [1], them: []}}
 """
 
 
 def new(args: argparse.Namespace) -> int:
     """Write a new draft case file in ``cases/TOPIC/``, numbered after the ones already there."""
     root = find_root(Path(args.root).resolve())
+    for value, what in ((args.case_id, "id"), (args.topic, "topic")):
+        if not ID_PATTERN.fullmatch(value):
+            print(
+                f"schotten-oracle: {value!r} is not a valid {what}: use lowercase words joined"
+                " by hyphens, as in 'last-three-in-your-hand'",
+                file=sys.stderr,
+            )
+            return 2
+    taken = {report.case.id: report.case for report in build_catalogue(root).reports}
+    if args.case_id in taken:
+        where = f"{shown_path(taken[args.case_id].path, root)}:{taken[args.case_id].line}"
+        print(f"schotten-oracle: the id {args.case_id!r} is taken by {where}", file=sys.stderr)
+        return 2
     folder = root / CASES_DIR / args.topic
     folder.mkdir(parents=True, exist_ok=True)
     numbers = [int(p.name[:2]) for p in folder.glob("*.yaml") if p.name[:2].isdigit()]
@@ -147,7 +211,14 @@ def new(args: argparse.Namespace) -> int:
         text = SKELETON.format(modeline=MODELINE, case_id=args.case_id, variant=args.variant)
     path.write_text(text, encoding="utf-8")
     shown = shown_path(path, root)
-    print(f"wrote {shown}; edit it, then: schotten-oracle ask {shown}")
+    print(f"wrote {shown}; edit it, then: {_command()} ask {shown}")
+    if args.topic not in topic_pages(
+        {p.name: p.read_text(encoding="utf-8") for p in (root / "site_src").glob("*.md")}
+    ):
+        print(
+            f"note: no page shows the topic {args.topic!r} yet; before publishing, add"
+            f" <!-- oracle:verdict-table {args.topic} --> to a page in site_src/"
+        )
     return 0
 
 
@@ -165,6 +236,9 @@ def parser() -> argparse.ArgumentParser:
         " question: verdict, reason and witness for claims; the log for a turn.",
     )
     ask_parser.add_argument("case", help="the case file, e.g. cases/claims/01-incomplete-side.yaml")
+    ask_parser.add_argument(
+        "--all-moves", action="store_true", help="list every legal move, not only the first 40"
+    )
     ask_parser.set_defaults(run=ask)
     check_parser = commands.add_parser(
         "check",
@@ -192,7 +266,11 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = parser().parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except BrokenPipeError:  # the output went to a pager or `head` that stopped reading
+        sys.stderr.close()
+        return 0
     return status
 
 

@@ -106,7 +106,10 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
             "boolean": "true or false",
         }
         wanted = expected.get(str(expected_value), str(expected_value))
-        return where, f"{_describe_place(where)} must be {wanted}, not {_shown(instance)}"
+        hint = ""
+        if "moves" in where and isinstance(instance, int):
+            hint = '; a move with a comma needs quotes, as in "claim 3, 5"'
+        return where, f"{_describe_place(where)} must be {wanted}, not {_shown(instance)}{hint}"
     if error.validator in ("minimum", "maximum") and "stone" in map(str, where):
         return where, f"no stone {instance!r}: stones are numbered 1 to 9"
     if error.validator == "pattern" and isinstance(instance, str) and _is_card_list(where):
@@ -374,7 +377,8 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
                 raise CaseError(
                     path,
                     document.line_of(rule_at),
-                    f"unknown rule id {rule_id!r}{hint} (the ids are in {rules.path.name})",
+                    f"unknown rule id {rule_id!r}{hint} (the ids are in"
+                    f" {rules.path.parent.name}/{rules.path.name})",
                 )
 
     return Case(
@@ -476,6 +480,8 @@ MODE_CARD_OF = {
 
 def _check_duplicates(document: LocatedDocument, places: dict[int, list[int]]) -> None:
     for card, lines in places.items():
+        if len(lines) > 1 and card in JOKERS:
+            raise CaseError(document.path, lines[1], "a third joker: the game has only two")
         if len(lines) > 1:
             raise CaseError(
                 document.path,

@@ -34,14 +34,23 @@ def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
 
 
+def _build_label() -> str:
+    """``build 3``: mkdocs drops a log line it has printed before, so while ``mkdocs serve``
+    rebuilds, each report carries its build's number and a repeated mistake is shown again."""
+    _state["builds"] = _state.get("builds", 0) + 1
+    return f"build {_state['builds']}"
+
+
 def on_pre_build(config: MkDocsConfig) -> None:
     """Verify the whole catalogue before any page is rendered."""
     root = _root(config)
+    label = _build_label()
+    _state["label"] = label
     try:
         catalogue = verified_catalogue(root)
     except CatalogueError as error:
         raise PluginError(
-            "the verified catalogue cannot be published:\n" + "\n".join(error.problems)
+            f"the verified catalogue cannot be published ({label}):\n" + "\n".join(error.problems)
         ) from None
     _state["catalogue"] = catalogue
     _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates", root)
@@ -68,7 +77,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     try:
         filled, used, shown = fill_markers(markdown, _state["blocks"], page.file.src_uri)
     except CatalogueError as error:
-        raise PluginError("\n".join(error.problems)) from None
+        raise PluginError(f"({_state['label']}) " + "\n".join(error.problems)) from None
     _state["used"] |= used
     _state["shown"] |= shown
     return filled

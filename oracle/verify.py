@@ -6,6 +6,7 @@ disagree about what "verified" means.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,10 +165,10 @@ def verify_case(case: Case) -> CaseReport:
             game_checks += _check_deal(case, case.deal)
         if case.match is not None:
             game_checks += _check_match(case.match)
-    except _Unjudgeable as error:
-        return CaseReport(case, checks, error.problem, (), error.line)
+    except _Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
+        return CaseReport(case, checks, error.problem, tuple(game_checks), error.line)
     except PositionError as error:
-        return CaseReport(case, checks, str(error))
+        return CaseReport(case, checks, str(error), tuple(game_checks))
     return CaseReport(case, checks, None, tuple(game_checks))
 
 
@@ -217,8 +218,20 @@ def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
     detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
     checks.append(GameCheck("the turn", turn.line, None, summary, summary, detail))
     if expect.log is not None:
+        diff = tuple(
+            line.rstrip()
+            for line in difflib.ndiff(list(expect.log), log)
+            if not line.startswith("?")
+        )
         checks.append(
-            GameCheck("the log", lines["log"], "; ".join(expect.log), "; ".join(log), "", detail)
+            GameCheck(
+                "the log",
+                lines["log"],
+                "; ".join(expect.log),
+                "; ".join(log),
+                "",
+                ("log, expected (-) against the engine's (+):", *diff),
+            )
         )
     if expect.winner is not None:
         checks.append(GameCheck("the winner", lines["winner"], expect.winner, outcome, "", detail))

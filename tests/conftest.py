@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from engine import Verdict
 from oracle.render import build_catalogue
+from oracle.verify import CaseReport
 
 pytest_plugins = ["pytester"]
 
@@ -44,6 +46,11 @@ def project_copy(tmp_path: Path) -> Path:
     Only the publishable cases come along: a case an editor has not settled yet (invalid or
     drifted) fails its own test, not every test that builds the site.
     """
+    return copy_project(tmp_path)
+
+
+def copy_project(tmp_path: Path) -> Path:
+    """Copy what a site build reads, with only the publishable cases, into ``tmp_path``."""
     for name in ("rules", "site_src", "games"):
         shutil.copytree(ROOT / name, tmp_path / name)
     for report in build_catalogue(ROOT).published:
@@ -55,3 +62,15 @@ def project_copy(tmp_path: Path) -> Path:
         ROOT / "oracle", tmp_path / "oracle", ignore=shutil.ignore_patterns("__pycache__")
     )
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def project_copier() -> Callable[[Path], Path]:
+    """:func:`copy_project`, for fixtures wider than one test."""
+    return copy_project
+
+
+@pytest.fixture(scope="session")
+def published() -> tuple[CaseReport, ...]:
+    """The live catalogue's publishable cases; a case still being edited fails only its own test."""
+    return build_catalogue(ROOT).published

@@ -6,16 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from engine import Tactic, card_name
+from engine import Tactic, Verdict, card_name
 from oracle.model import Case
-from oracle.render import Catalogue, verified_catalogue
+from oracle.render import Catalogue, build_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
-    return verified_catalogue(ROOT)
+    """The live catalogue; cases still being edited fail their own tests, not these."""
+    return build_catalogue(ROOT)
 
 
 def test_every_rule_and_ruling_is_pinned_by_a_published_case(catalogue: Catalogue) -> None:
@@ -43,7 +44,9 @@ def test_every_tactic_card_has_cases(catalogue: Catalogue, tactic: str) -> None:
     assert len(with_it) >= 2, f"{tactic}: only {with_it}"
 
 
-def test_the_claims_table_stays_the_seed_page(catalogue: Catalogue) -> None:
+def test_the_claims_table_opens_with_the_seed_page(
+    catalogue: Catalogue, seed_rows: list[tuple[str, Verdict]]
+) -> None:
     claims = [report for report in catalogue.published if report.case.topic == "claims"]
-    assert len(claims) == 11
+    assert [report.case.id for report in claims[: len(seed_rows)]] == [i for i, _ in seed_rows]
     assert all(report.case.asks_about_claims_only for report in claims)

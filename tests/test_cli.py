@@ -28,9 +28,11 @@ def test_ask_answers_a_draft_with_verdict_reason_witness_and_board(
     project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(project_copy)
+    folder = project_copy / "cases" / "claims"
+    number = max(int(path.name[:2]) for path in folder.glob("*.yaml")) + 1
     status, out = run(capsys, "new", "claims", "open-question")
-    assert status == 0 and "cases/claims/12-open-question.yaml" in out
-    case = project_copy / "cases" / "claims" / "12-open-question.yaml"
+    case = folder / f"{number:02d}-open-question.yaml"
+    assert status == 0 and f"cases/claims/{case.name}" in out
     case.write_text(case.read_text().replace("hand: [green 1, green 2]", "hand: [blue 9]"))
     status, out = run(capsys, "ask", str(case))
     assert status == 0
@@ -72,7 +74,7 @@ def test_check_passes_on_the_catalogue_and_fails_on_a_drift(
     capsys: pytest.CaptureFixture[str], project_copy: Path
 ) -> None:
     status, out = run(capsys, "check", "--root", str(project_copy))
-    assert status == 0 and "0 problem lines" in out
+    assert status == 0 and "0 with problems" in out
     case = project_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
     case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
     status, out = run(capsys, "check", "--root", str(project_copy))
@@ -96,5 +98,39 @@ def test_new_from_a_seed_writes_a_full_board_that_loads(
         str(project_copy),
     )
     assert status == 0
-    status, out = run(capsys, "ask", str(project_copy / "cases" / "turns" / "12-late.yaml"))
+    late = next((project_copy / "cases" / "turns").glob("*-late.yaml"))
+    status, out = run(capsys, "ask", str(late))
     assert status == 0 and "your legal moves:" in out
+
+
+def test_check_names_a_topic_that_no_page_shows(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    seed = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+    lonely = project_copy / "cases" / "openings" / "01-lonely.yaml"
+    lonely.parent.mkdir()
+    lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1
+    assert (
+        "cases/openings/01-lonely.yaml:2: case 'lonely': no page shows the topic 'openings'" in out
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("new", "claims", "My Case"), "'My Case' is not a valid id"),
+        (("new", "claims", "incomplete-side"), "the id 'incomplete-side' is taken by cases/claims"),
+    ],
+)
+def test_new_refuses_a_bad_or_taken_id(
+    capsys: pytest.CaptureFixture[str], project_copy: Path, argv: tuple[str, ...], message: str
+) -> None:
+    status, out = run(capsys, *argv, "--root", str(project_copy))
+    assert status == 2 and message in out
+
+
+def test_ask_refuses_a_folder(capsys: pytest.CaptureFixture[str], project_copy: Path) -> None:
+    status, out = run(capsys, "ask", str(project_copy / "cases" / "claims"))
+    assert status == 2 and "is a folder; give one case file" in out

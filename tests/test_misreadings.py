@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,14 +10,12 @@ from engine import claim_verdict, parse_cards
 from engine.misreadings import MISREADINGS, RULES
 from engine.sampling import random_claim_position, random_tactics_claim_position
 from oracle.misreading_matrix import MatrixRow, Outcome, misreading_matrix
-from oracle.render import verified_catalogue
-
-ROOT = Path(__file__).resolve().parent.parent
+from oracle.verify import CaseReport
 
 
 @pytest.fixture(scope="module")
-def matrix() -> tuple[MatrixRow, ...]:
-    return misreading_matrix(verified_catalogue(ROOT).published)
+def matrix(published: tuple[CaseReport, ...]) -> tuple[MatrixRow, ...]:
+    return misreading_matrix(published)
 
 
 def test_the_slow_judge_reads_the_rules_as_the_proof_does() -> None:

@@ -624,7 +624,7 @@ BAD_FILES = [
             expect: refused
         """,
         "unknown rule id 'claim.hand-is-no-prof'; did you mean 'claim.hand-is-no-proof'?"
-        " (the ids are in index.yaml)",
+        " (the ids are in rules/index.yaml)",
         id="unknown-rule-id",
     ),
     pytest.param(

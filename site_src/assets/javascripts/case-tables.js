@@ -59,6 +59,7 @@
       row.dataset.order = String(index);
     });
     table.classList.add("oracle-sortable");
+    if (marker.classList.contains("oracle-index")) table.classList.add("oracle-index");
 
     var bar = document.createElement("div");
     bar.className = "oracle-filters";
