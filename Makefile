@@ -14,7 +14,7 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-serve: site
+serve: $(BIN)/.installed
 	@$(BIN)/python -c "import socket, sys; host, port = '$(HOST)'.rsplit(':', 1); \
 	busy = socket.socket().connect_ex((host, int(port))) == 0; \
 	sys.exit(f'make serve: {host}:{port} is in use; try make serve HOST={host}:8001' if busy else 0)"
