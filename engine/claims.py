@@ -246,13 +246,16 @@ def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
     return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best)
 
 
-def elite_troops_for(position: Position, player: Player) -> tuple[Card, ...]:
+def elite_troops_for(
+    position: Position, player: Player, unseen: int | None = None
+) -> tuple[Card, ...]:
     """The unseen elite troops ``player`` could still complete a side with.
 
     Every unseen Joker, Spy and Shield-Bearer counts (the tactic limit proves nothing, since later
-    play can lift it), but a player gets at most one Joker in the whole game.
+    play can lift it), but a player gets at most one Joker in the whole game. ``unseen`` replaces
+    the position's cards out of sight (a misreading may count fewer).
     """
-    unseen = position.out_of_sight_mask()
+    unseen = position.out_of_sight_mask() if unseen is None else unseen
     troops: list[Card] = []
     unseen_jokers = [joker for joker in JOKERS if unseen >> joker & 1]
     if unseen_jokers and not position.has_played_joker(player):

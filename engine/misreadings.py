@@ -43,8 +43,8 @@ class Reading:
         return position.out_of_sight_mask()
 
     def troops(self, position: Position, player: Player) -> tuple[Card, ...]:
-        """The unseen elite troops ``player`` could still add."""
-        return elite_troops_for(position, player)
+        """The unseen elite troops ``player`` could still add (from :meth:`out_of_sight`)."""
+        return elite_troops_for(position, player, self.out_of_sight(position))
 
     def capacity(self, modes: Collection[CombatMode]) -> int:
         """How many cards complete a side."""

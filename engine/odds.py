@@ -18,6 +18,8 @@ from engine.formations import Formation, formation_of
 
 def formation_counts(placed: Sequence[Card] = (), size: int = 3) -> Counter[Formation]:
     """How many ways of completing ``placed`` to ``size`` cards end in each formation."""
+    if size not in (3, 4):
+        raise ValueError(f"a side holds 3 cards, or 4 under Mud Fight, not {size}")
     if len(placed) > size or len(set(placed)) != len(placed):
         raise ValueError(f"cannot complete {len(placed)} distinct placed cards to {size}")
     if any(card not in CARDS for card in placed):

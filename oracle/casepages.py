@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,6 +127,9 @@ def render_case_page(
     )
     topic_page = topic_pages.get(case.topic)
     source = case.path.read_text(encoding="utf-8")
+    if not source.endswith("\n"):
+        source += "\n"
+    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
     return template.render(
         case=case,
         board=board,
@@ -133,5 +137,6 @@ def render_case_page(
         rules=checked,
         topic_link=link_from(page, topic_page) if topic_page else None,
         source=source,
+        fence="`" * max(3, longest + 1),
         file=str(case.path.relative_to(root)) if root else case.path.name,
     )

@@ -62,6 +62,12 @@ def ask(args: argparse.Namespace) -> int:
         print(f"schotten-oracle: {args.case} is a folder; give one case file", file=sys.stderr)
         return 2
     root = find_root(path.parent)
+    if not path.is_relative_to(root / CASES_DIR):
+        print(
+            f"schotten-oracle: {args.case} is not a case file: cases live under {CASES_DIR}/",
+            file=sys.stderr,
+        )
+        return 2
     try:
         case = load_case_file(path, _rules(root))
     except CaseError as error:
@@ -74,9 +80,6 @@ def ask(args: argparse.Namespace) -> int:
     print(f"situation: {case.situation}\n")
     print(board_text(case.position, their_hand=their_hand))
     print()
-    if report.engine_error is not None:
-        print(report.problems(root)[0])
-        return 1
     for check in report.checks:
         print("\n".join(describe_verdict(check.verdict)))
     for game_check in report.game_checks:
@@ -91,6 +94,9 @@ def ask(args: argparse.Namespace) -> int:
         if len(moves) > limit:
             shown += f", ... ({len(moves)} in all; --all-moves shows them)"
         print(f"\nat the case's moment ({state.phase.value} step), your legal moves: {shown}")
+    if report.engine_error is not None:
+        print("\n" + report.problems(root)[0])
+        return 1
     problems = report.explained_problems(root)
     if problems:
         print("\nthe case expects otherwise:")
@@ -113,6 +119,14 @@ def ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pages(root: Path) -> dict[str, str]:
+    """The site's Markdown pages, by path under ``site_src/``."""
+    return {
+        path.relative_to(root / "site_src").as_posix(): path.read_text(encoding="utf-8")
+        for path in (root / "site_src").rglob("*.md")
+    }
+
+
 def check(args: argparse.Namespace) -> int:
     """Load and replay every case; print each problem on one line; exit 1 if there is any."""
     root = find_root(Path(args.root).resolve())
@@ -122,11 +136,7 @@ def check(args: argparse.Namespace) -> int:
         print("\n".join(error.problems), file=sys.stderr)
         return 2
     problems = list(catalogue.problems)
-    pages = {
-        path.relative_to(root / "site_src").as_posix(): path.read_text(encoding="utf-8")
-        for path in (root / "site_src").rglob("*.md")
-    }
-    shown_topics = topic_pages(pages)
+    shown_topics = topic_pages(_pages(root))
     for report in catalogue.published:
         if report.case.topic not in shown_topics:
             problems.append(
@@ -189,13 +199,16 @@ def new(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    taken = {report.case.id: report.case for report in build_catalogue(root).reports}
+    try:
+        taken = {report.case.id: report.case for report in build_catalogue(root).reports}
+    except CatalogueError as error:
+        print("\n".join(error.problems), file=sys.stderr)
+        return 2
     if args.case_id in taken:
         where = f"{shown_path(taken[args.case_id].path, root)}:{taken[args.case_id].line}"
         print(f"schotten-oracle: the id {args.case_id!r} is taken by {where}", file=sys.stderr)
         return 2
     folder = root / CASES_DIR / args.topic
-    folder.mkdir(parents=True, exist_ok=True)
     numbers = [int(p.name[:2]) for p in folder.glob("*.yaml") if p.name[:2].isdigit()]
     path = folder / f"{max(numbers, default=0) + 1:02d}-{args.case_id}.yaml"
     if args.from_seed is not None:
@@ -206,15 +219,21 @@ def new(args: argparse.Namespace) -> int:
             if state.turn >= args.turn and state.phase in (Phase.PLAY, Phase.CLAIM):
                 break
             state.apply(move)
+        if state.is_over:
+            print(
+                f"schotten-oracle: the game of seed {args.from_seed} ends on turn"
+                f" {finished.turn}; choose an earlier --turn",
+                file=sys.stderr,
+            )
+            return 2
         text = case_text(state, case_id=args.case_id) + "turn:\n  moves: []\n"
     else:
         text = SKELETON.format(modeline=MODELINE, case_id=args.case_id, variant=args.variant)
+    folder.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     shown = shown_path(path, root)
     print(f"wrote {shown}; edit it, then: {_command()} ask {shown}")
-    if args.topic not in topic_pages(
-        {p.name: p.read_text(encoding="utf-8") for p in (root / "site_src").glob("*.md")}
-    ):
+    if args.topic not in topic_pages(_pages(root)):
         print(
             f"note: no page shows the topic {args.topic!r} yet; before publishing, add"
             f" <!-- oracle:verdict-table {args.topic} --> to a page in site_src/"

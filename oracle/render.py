@@ -6,6 +6,7 @@ verdict shown is always the engine's, computed here, never the one written in a 
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from engine.misreadings import MISREADINGS
 from engine.odds import formation_counts, formation_odds
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.loader import load_cases, load_rules_index
-from oracle.misreading_matrix import Outcome, misreading_matrix
+from oracle.misreading_matrix import Outcome, misreading_matrix, outcome
 from oracle.model import RuleEntry, RulesIndex
 from oracle.verify import CaseReport, verify_case
 from oracle.walkthrough import WalkthroughError, replay_walkthrough
@@ -77,7 +78,26 @@ def build_catalogue(root: Path) -> Catalogue:
     reports = tuple(verify_case(case) for case in collection.cases)
     for report in reports:
         problems += report.explained_problems(root)
+    problems += unmet_guards(reports, root)
     return Catalogue(reports, rules, tuple(problems))
+
+
+def unmet_guards(reports: tuple[CaseReport, ...], root: Path | None = None) -> list[str]:
+    """A located line for each misreading a verified case names but does not catch."""
+    lines = []
+    for report in reports:
+        if not report.verified:
+            continue
+        for name in report.case.guards_against:
+            result = outcome(report, MISREADINGS[name])
+            if result is Outcome.FLIPS:
+                continue
+            why = "gives the same answer" if result is Outcome.SAME else "does not apply to it"
+            lines.append(
+                f"{shown_path(report.case.path, root)}:{report.case.line}: case"
+                f" {report.case.id!r} says it guards against {name!r}, but that misreading {why}"
+            )
+    return lines
 
 
 def verified_catalogue(root: Path) -> Catalogue:
@@ -92,9 +112,21 @@ def verified_catalogue(root: Path) -> Catalogue:
     return catalogue
 
 
+def plain(text: str) -> str:
+    """An editor's text shown exactly as written: HTML and Markdown characters escaped."""
+    text = html.escape(" ".join(text.split()), quote=False)
+    return re.sub(r"([\\`*_\[\]])", r"\\\1", text)
+
+
 def _cell(text: str) -> str:
     """Text made safe for one Markdown table cell."""
-    return " ".join(text.split()).replace("|", "\\|")
+    return plain(text).replace("|", "\\|")
+
+
+def sentence(text: str) -> str:
+    """An editor's phrase as a sentence: capital first, one full stop at the end."""
+    text = plain(text).rstrip(".")
+    return text[:1].upper() + text[1:] + "."
 
 
 def template_environment(templates: Path) -> jinja2.Environment:
@@ -106,6 +138,8 @@ def template_environment(templates: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     environment.filters["cell"] = _cell
+    environment.filters["plain"] = plain
+    environment.filters["sentence"] = sentence
     return environment
 
 

@@ -207,7 +207,8 @@ def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
         except MoveSyntaxError as error:
             raise _Unjudgeable(line, str(error)) from None
         except IllegalMove as error:
-            problem = f"move {text!r} is illegal: {error.problem} ({error.rule})"
+            whose = " (it is their turn now)" if state.current_player is not Player.A else ""
+            problem = f"move {text!r} is illegal{whose}: {error.problem} ({error.rule})"
             raise _Unjudgeable(line, problem) from None
     log = [f"{WHO[event.player]}: {event.text}" for event in before + state.events[start:]]
     expect, lines, checks = turn.expect, turn.expect_lines, []

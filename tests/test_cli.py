@@ -134,3 +134,12 @@ def test_new_refuses_a_bad_or_taken_id(
 def test_ask_refuses_a_folder(capsys: pytest.CaptureFixture[str], project_copy: Path) -> None:
     status, out = run(capsys, "ask", str(project_copy / "cases" / "claims"))
     assert status == 2 and "is a folder; give one case file" in out
+
+
+def test_new_past_the_end_of_the_game_says_so(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    argv = ("new", "late-games", "too-late", "--from-seed", "3", "--turn", "500")
+    status, out = run(capsys, *argv, "--root", str(project_copy))
+    assert status == 2 and "ends on turn" in out and "choose an earlier --turn" in out
+    assert not (project_copy / "cases" / "late-games").exists()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from engine import claim_verdict, parse_cards
+from engine import Position, StoneState, Tactic, claim_verdict, parse_cards
 from engine.misreadings import MISREADINGS, RULES
 from engine.sampling import random_claim_position, random_tactics_claim_position
 from oracle.misreading_matrix import MatrixRow, Outcome, misreading_matrix
+from oracle.render import build_catalogue
 from oracle.verify import CaseReport
 
 
@@ -56,3 +58,34 @@ def test_the_misread_formations() -> None:
     reds, twos = parse_cards("red 1, red 5, red 9"), parse_cards("red 2, blue 2, green 2")
     assert colour.strength(reds, ()) > colour.strength(twos, ())
     assert RULES.strength(reds, ()) < RULES.strength(twos, ())
+
+
+def test_hand_is_proof_also_hides_the_elite_troops_in_your_hand() -> None:
+    blue_run = parse_cards("blue 8, blue 9")
+    position = Position.from_stones(
+        {
+            3: StoneState(sides=(parse_cards("red 4, red 5, red 6"), blue_run)),
+            5: StoneState(sides=(parse_cards("blue 7"), ())),
+        },
+        hand=parse_cards("spy"),
+        discards=(Tactic.JOKER, Tactic.SECOND_JOKER, Tactic.SHIELD_BEARER, Tactic.BANSHEE),
+        variant="tactics",
+    )
+    assert claim_verdict(position, 3).witness == parse_cards("spy")
+    assert RULES.claim_granted(position, 3) is False
+    assert MISREADINGS["hand-is-proof"].claim_granted(position, 3) is True
+
+
+def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path) -> None:
+    case = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+    text = case.read_text()
+    case.write_text(
+        text.replace(
+            "guards_against: [colour-beats-three-of-a-kind]", "guards_against: [hand-is-proof]"
+        )
+    )
+    problems = build_catalogue(project_copy).problems
+    assert problems == (
+        "cases/claims/08-three-twos-beat-a-colour.yaml:2: case 'three-twos-beat-a-colour' says it"
+        " guards against 'hand-is-proof', but that misreading gives the same answer",
+    )

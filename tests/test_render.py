@@ -15,6 +15,7 @@ from oracle.render import (
     build_catalogue,
     fill_markers,
     generated_blocks,
+    render_case_pages,
     render_formation_odds,
     render_rulings,
     render_verdict_table,
@@ -192,3 +193,19 @@ def test_the_odds_page_is_computed_exactly() -> None:
     assert "| a pair of 5s | 0 | 7.69 % | 0 | 0 | 92.31 % |" in page
     with pytest.raises(ValueError):
         formation_counts(parse_cards("red 5, red 5"))
+
+
+def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
+    case = project_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
+    text = case.read_text().replace(
+        "situation: You played", "situation: <b>You</b> [really] played \\\\ *then*"
+    )
+    case.write_text(text.rstrip("\n"))  # no final newline either
+    catalogue = verified_catalogue(project_copy)
+    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
+    assert page.startswith("# &lt;b&gt;You&lt;/b&gt; \\[really\\] played \\\\\\\\ \\*then\\*")
+    assert page.rstrip().endswith("```") and page.count("```") == 2
+    shown = tuple(r for r in catalogue.published if r.case.id == "order-of-play-does-not-matter")
+    table = render_verdict_table(shown, TEMPLATES)
+    assert "&lt;b&gt;You&lt;/b&gt;" in table and "<b>" not in table

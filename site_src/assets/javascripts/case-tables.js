@@ -58,8 +58,9 @@
       row.dataset.topic = data[index].topic;
       row.dataset.order = String(index);
     });
-    table.classList.add("oracle-sortable");
-    if (marker.classList.contains("oracle-index")) table.classList.add("oracle-index");
+    // Data attributes, not classes: Material styles only tables that have no class.
+    table.setAttribute("data-oracle-sortable", "");
+    if (marker.classList.contains("oracle-index")) table.setAttribute("data-oracle-index", "");
 
     var bar = document.createElement("div");
     bar.className = "oracle-filters";
