@@ -35,10 +35,10 @@ from engine import (
     parse_card,
     variant_named,
 )
-from engine.cards import CARDS
+from engine.cards import CARDS, mask_of
 from engine.game import Phase
 from engine.misreadings import MISREADINGS
-from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS
+from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, TACTICS_MASK
 from oracle.model import (
     Case,
     Claim,
@@ -272,10 +272,6 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
             jokers_played=[PLAYERS[name] for name in data["position"].get("jokers_played", ())],
         )
     except DuplicateCard as error:
-        if error.card in JOKERS:
-            raise CaseError(
-                path, places[error.card][-1], "a third joker: the game has only two"
-            ) from None
         if error.card in COMBAT_MODE_CARDS and error.card in places:
             raise CaseError(
                 path,
@@ -290,17 +286,7 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
                 document.line_of(("position", "stones", stone_indexes[twice[-1]], "modes")),
                 f"{mode.label} lies on stones {twice[0]} and {twice[-1]}; there is one such card",
             ) from None
-        lines = places[error.card]
-        where_text = (
-            f"twice on line {lines[0]}"
-            if len(lines) > 1 and lines[0] == lines[1]
-            else f"twice (lines {' and '.join(map(str, lines[:2]))})"
-        )
-        raise CaseError(
-            path,
-            lines[1] if len(lines) > 1 else lines[0],
-            f"{card_name(error.card)} appears {where_text}; every card exists once",
-        ) from None
+        raise _twice(path, error.card, places[error.card]) from None
     except MisplacedCard as error:
         raise CaseError(path, places[error.card][-1], str(error)) from None
     except PositionError as error:
@@ -408,7 +394,17 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
     their_hand = _cards(document, ("table", "their_hand"), places)
     clan_top = _cards(document, ("table", "clan_deck"), places)
     tactic_top = _cards(document, ("table", "tactic_deck"), places)
-    _check_duplicates(document, places)
+    for card, lines in places.items():
+        if len(lines) > 1:
+            raise _twice(path, card, lines)
+    seen = position.on_table_mask() | mask_of(position.hand)  # combat modes included
+    for card in (*their_hand, *clan_top, *tactic_top):
+        if seen >> card & 1 and card in COMBAT_MODE_CARDS:
+            raise CaseError(
+                path,
+                places[card][0],
+                f"{card_name(card)} already lies on a stone; it cannot be here too",
+            )
     for card, where in [(c, "clan_deck") for c in clan_top] + [
         (c, "tactic_deck") for c in tactic_top
     ]:
@@ -431,7 +427,8 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
             f" at most {variant.largest_hand}",
         )
     every = list(CARDS) + ([int(tactic) for tactic in Tactic] if variant.has_tactics else [])
-    unplaced = [card for card in every if card not in places and not _on_a_stone(position, card)]
+    placed = seen | mask_of((*their_hand, *clan_top, *tactic_top))
+    unplaced = [card for card in every if not placed >> card & 1]
     clan_deck = clan_top + tuple(card for card in unplaced if card < len(CARDS))
     tactic_deck = tactic_top + tuple(card for card in unplaced if card >= len(CARDS))
     played_raw = raw.get("tactics_played", {"you": 0, "them": 0})
@@ -455,9 +452,7 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
                 f"{troops} elite troops lie on {'your' if name == 'you' else 'their'} side,"
                 f" but tactics_played says {name} played {played[player]}",
             )
-    on_table = sum(
-        1 for card in list(position.placed_cards()) + list(position.discards) if card >= len(CARDS)
-    ) + sum(len(stone.modes) for stone in position.stones)
+    on_table = (position.on_table_mask() & TACTICS_MASK).bit_count()
     if on_table > sum(played):
         raise CaseError(
             path,
@@ -468,27 +463,16 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
     return Table(their_hand, clan_deck, tactic_deck, played, bool(raw.get("expert")), step)
 
 
-def _on_a_stone(position: Position, card: int) -> bool:
-    return any(card == MODE_CARD_OF[mode] for stone in position.stones for mode in stone.modes)
-
-
-MODE_CARD_OF = {
-    CombatMode.MUD_FIGHT: Tactic.MUD_FIGHT,
-    CombatMode.BLIND_MANS_BLUFF: Tactic.BLIND_MANS_BLUFF,
-}
-
-
-def _check_duplicates(document: LocatedDocument, places: dict[int, list[int]]) -> None:
-    for card, lines in places.items():
-        if len(lines) > 1 and card in JOKERS:
-            raise CaseError(document.path, lines[1], "a third joker: the game has only two")
-        if len(lines) > 1:
-            raise CaseError(
-                document.path,
-                lines[1],
-                f"{card_name(card)} appears twice (lines {lines[0]} and {lines[1]});"
-                " every card exists once",
-            )
+def _twice(path: Path, card: int, lines: list[int]) -> CaseError:
+    """The error for a card written in two places, at the second one."""
+    if card in JOKERS:
+        return CaseError(path, lines[-1], "a third joker: the game has only two")
+    where = (
+        f"twice on line {lines[0]}"
+        if lines[0] == lines[1]
+        else f"twice (lines {lines[0]} and {lines[1]})"
+    )
+    return CaseError(path, lines[1], f"{card_name(card)} appears {where}; every card exists once")
 
 
 def _turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQuestion:

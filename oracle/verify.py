@@ -22,7 +22,7 @@ from engine import (
     card_name,
     claim_verdicts,
 )
-from engine.game import Deck, GameState
+from engine.game import Deck, GameState, TableError
 from engine.match import RoundResult, round_points
 from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
 from oracle.yamlsource import shown_path
@@ -167,7 +167,7 @@ def verify_case(case: Case) -> CaseReport:
             game_checks += _check_match(case.match)
     except _Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
         return CaseReport(case, checks, error.problem, tuple(game_checks), error.line)
-    except PositionError as error:
+    except (PositionError, TableError) as error:
         return CaseReport(case, checks, str(error), tuple(game_checks))
     return CaseReport(case, checks, None, tuple(game_checks))
 

@@ -301,6 +301,60 @@ claims:
 
 BAD_FILES = [
     pytest.param(
+        "mode.yaml",
+        """
+        id: mode-twice
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones:
+            - stone: 2
+              modes: [mud fight]
+        table:
+          their_hand: [mud fight] #@
+          tactics_played: {you: 1, them: 0}
+        plays:
+          - move: red 2 on 3
+            expect: legal
+        """,
+        "mud fight already lies on a stone; it cannot be here too",
+        id="combat-mode-on-a-stone-and-in-a-hand",
+    ),
+    pytest.param(
+        "jokers.yaml",
+        """
+        id: three-jokers
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones: []
+          hand: [joker, joker]
+        table:
+          their_hand: [joker] #@
+        plays:
+          - move: red 2 on 3
+            expect: legal
+        """,
+        "a third joker: the game has only two",
+        id="third-joker-in-their-hand",
+    ),
+    pytest.param(
+        "comma.yaml",
+        """
+        id: comma
+        situation: S
+        why: W
+        variant: base
+        turn:
+          moves: [claim 3, 5] #@
+          expect: {winner: nobody}
+        """,
+        "'moves' must be text, not 5; a move with a comma needs quotes, as in \"claim 3, 5\"",
+        id="unquoted-move-with-a-comma",
+    ),
+    pytest.param(
         "guard.yaml",
         """
         id: guard
