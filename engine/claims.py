@@ -236,7 +236,7 @@ def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
             reason = Reason.TIE_COMPLETED_LATER
         return ClaimVerdict(stone, reason, mine, theirs, modes)
     unseen = position.out_of_sight_mask()
-    troops = elite_troops_for(position, claimant.other) if unseen & ~CLAN_MASK else ()
+    troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
     best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
     if best is None:
         return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)

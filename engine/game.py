@@ -22,6 +22,7 @@ from engine.cards import CARDS, Card, CardError, card_name, parse_card
 from engine.claims import Reason, claim_verdict
 from engine.formations import CombatMode, side_capacity
 from engine.position import (
+    MODE_CARDS,
     STONES,
     Player,
     Position,
@@ -32,10 +33,7 @@ from engine.position import (
 )
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES, Tactic
 
-MODE_OF_CARD = {
-    Tactic.MUD_FIGHT: CombatMode.MUD_FIGHT,
-    Tactic.BLIND_MANS_BLUFF: CombatMode.BLIND_MANS_BLUFF,
-}
+MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
 
 class Deck(Enum):
@@ -1050,10 +1048,9 @@ class GameState:
             yield from stone.sides[0]
             yield from stone.sides[1]
             for mode in stone.modes:
-                yield MODE_CARD[mode]
+                yield MODE_CARDS[mode]
 
 
-MODE_CARD = {mode: card for card, mode in MODE_OF_CARD.items()}
 VICTORIES = ("five stones", "three adjacent stones")
 
 CLAIM_RULES = {

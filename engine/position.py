@@ -202,6 +202,11 @@ class StoneState:
             fields.append(f"claimed_by=Player.{self.claimed_by.name}")
         return f"StoneState({', '.join(fields)})"
 
+    @property
+    def is_empty(self) -> bool:
+        """Whether the stone holds no card, no combat mode and no owner."""
+        return self == StoneState()
+
     def side(self, player: Player) -> tuple[Card, ...]:
         """The cards on ``player``'s side, in order of play."""
         return self.sides[player]
@@ -344,7 +349,7 @@ class Position:
         stones = ", ".join(
             f"{number}: {stone!r}"
             for number, stone in zip(STONES, self.stones, strict=True)
-            if stone != StoneState()
+            if not stone.is_empty
         )
         extra = "".join(
             f", {name}={cards_repr(cards)}"

@@ -61,8 +61,7 @@ def board_html(
     me, them = position.viewer, position.viewer.other
     columns = []
     for number, stone in enumerate(position.stones, 1):
-        interesting = stone.sides != ((), ()) or stone.modes or stone.claimed_by is not None
-        if not interesting and number not in claimed:
+        if stone.is_empty and number not in claimed:
             continue
         classes = "oracle-stone" + (" oracle-stone--claimed" if number in claimed else "")
         owner = {None: "", me: "held by you", them: "held by them"}[stone.claimed_by]

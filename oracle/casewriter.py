@@ -60,7 +60,7 @@ def case_text(
     lines += ["position:", "  stones:"]
     stones_written = 0
     for number, stone in enumerate(position.stones, 1):
-        if stone.sides == ((), ()) and not stone.modes and stone.claimed_by is None:
+        if stone.is_empty:
             continue
         stones_written += 1
         lines.append(f"    - stone: {number}")

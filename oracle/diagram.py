@@ -19,7 +19,7 @@ def board_text(position: Position, *, their_hand: tuple[int, ...] | None = None)
     me, them = position.viewer, position.viewer.other
     rows = [("stone", "your side", "their side", "modes", "held by")]
     for number, stone in enumerate(position.stones, 1):
-        if stone.sides == ((), ()) and not stone.modes and stone.claimed_by is None:
+        if stone.is_empty:
             continue
         holder = {None: "", me: "you", them: "them"}[stone.claimed_by]
         modes = ", ".join(sorted(mode.label for mode in stone.modes))

@@ -155,10 +155,15 @@ def render_verdict_table(
         raise CatalogueError(
             [f"case {case_id!r} is not verified and cannot be published" for case_id in unverified]
         )
+    return _render_rows("verdict_table.md.j2", reports, templates, page)
+
+
+def _render_rows(template: str, reports: tuple[CaseReport, ...], templates: Path, page: str) -> str:
+    """A table of cases: each row linked to its case's page, with the facts its filters use."""
     links = [link_from(page, case_page_uri(report.case)) for report in reports]
     return (
         template_environment(templates)
-        .get_template("verdict_table.md.j2")
+        .get_template(template)
         .render(reports=reports, links=links, data=table_data(reports))
     )
 
@@ -244,13 +249,7 @@ def generated_blocks(
         return render_walkthrough(root / GAMES_DIR / f"{name}.txt", templates, root), set()
 
     def case_index(argument: str | None, page: str) -> tuple[str, set[str]]:
-        reports = catalogue.published
-        links = [link_from(page, case_page_uri(report.case)) for report in reports]
-        text = (
-            template_environment(templates)
-            .get_template("case_index.md.j2")
-            .render(reports=reports, links=links, data=table_data(reports))
-        )
+        text = _render_rows("case_index.md.j2", catalogue.published, templates, page)
         return text, set()  # the index does not stand in for a topic's own table
 
     return {
