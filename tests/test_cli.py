@@ -143,3 +143,20 @@ def test_new_past_the_end_of_the_game_says_so(
     status, out = run(capsys, *argv, "--root", str(project_copy))
     assert status == 2 and "ends on turn" in out and "choose an earlier --turn" in out
     assert not (project_copy / "cases" / "late-games").exists()
+
+
+def test_ask_refuses_a_file_outside_the_cases(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    status, out = run(capsys, "ask", str(project_copy / "rules" / "index.yaml"))
+    assert status == 2 and "is not a case file: cases live under cases/" in out
+
+
+def test_ask_lists_every_move_on_request(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    case = str(project_copy / "cases" / "turns" / "01-play-claim-draw.yaml")
+    status, out = run(capsys, "ask", case)
+    assert status == 0 and "--all-moves shows them" in out
+    status, out = run(capsys, "ask", case, "--all-moves")
+    assert status == 0 and "--all-moves shows them" not in out and "yellow 9 on 9" in out

@@ -302,3 +302,14 @@ def test_a_players_view_shows_their_hand_and_only_counts_of_the_rest() -> None:
     hidden = set(state.hands[me.other]) | set(state.decks[Deck.CLAN])
     assert not hidden & set(view.position.placed_cards() + view.position.hand)
     assert state.view(me.other).position.hand == tuple(state.hands[me.other])
+
+
+def test_a_claim_after_the_engine_passed_the_claim_step_says_why() -> None:
+    state = load_case(ROOT / "cases" / "tactic-cards" / "04-mud-fight-reopens-a-side.yaml")
+    game = state.game_state()
+    game.apply_text("mud fight on 4")
+    assert game.phase is Phase.DRAW
+    with pytest.raises(IllegalMove) as caught:
+        game.apply_text("claim 4")
+    assert "the claim step is over: no stone could be proved" in caught.value.problem
+    assert caught.value.rule == "claim.own-side-complete"

@@ -209,3 +209,17 @@ def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
     shown = tuple(r for r in catalogue.published if r.case.id == "order-of-play-does-not-matter")
     table = render_verdict_table(shown, TEMPLATES)
     assert "&lt;b&gt;You&lt;/b&gt;" in table and "<b>" not in table
+
+
+def test_a_turn_report_says_whose_turn_and_diffs_the_log(project_copy: Path) -> None:
+    case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
+    text = case.read_text()
+    case.write_text(text.replace('"you: draw clan"]', '"you: draw tactics"]'))
+    problems = build_catalogue(project_copy).problems
+    assert "log, expected (-) against the engine's (+):" in "\n".join(problems)
+    assert "  - you: draw tactics" in problems and "  + you: draw clan" in problems
+    case.write_text(
+        text.replace("moves: [red 9 on 4, claim 4]", "moves: [red 9 on 4, claim 4, green 5 on 1]")
+    )
+    problems = build_catalogue(project_copy).problems
+    assert "move 'green 5 on 1' is illegal (it is their turn now)" in problems[0]

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import Verdict
 from oracle.render import build_catalogue
 
@@ -85,3 +87,24 @@ def test_a_case_in_no_table_fails_the_build(project_copy: Path) -> None:
         "cases/new-topic/lonely.yaml:2: case 'lonely' (topic 'new-topic') is in no table;"
         " add <!-- oracle:verdict-table new-topic --> to a page"
     ) in result.stderr
+
+
+def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_copy: Path) -> None:
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from oracle import mkdocs_hook
+
+    case = project_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
+    case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
+    config = SimpleNamespace(
+        config_file_path=str(project_copy / "mkdocs.yml"), docs_dir=str(project_copy / "site_src")
+    )
+    messages = []
+    for _ in range(2):
+        with pytest.raises(PluginError) as caught:
+            mkdocs_hook.on_pre_build(config)  # type: ignore[arg-type]
+        messages.append(str(caught.value))
+    assert messages[0] != messages[1]
+    assert messages[0].splitlines()[1:] == messages[1].splitlines()[1:]
