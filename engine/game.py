@@ -26,11 +26,13 @@ from engine.position import (
     STONES,
     Player,
     Position,
+    PositionError,
     StoneState,
     Variant,
     check_stone,
     variant_named,
 )
+from engine.reachable import has_won, reachability_problems
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES, Tactic
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
@@ -67,8 +69,11 @@ class IllegalMove(ValueError):
         self.move, self.problem, self.rule = move, problem, rule
 
 
-class TableError(ValueError):
-    """A table that cannot be a game: a card missing, or in two places."""
+class TableError(PositionError):
+    """A table that cannot be a game: a card missing or in two places, a fact of the turn unsaid.
+
+    ``part`` names the table's key at fault (``table.idle_turns``...), as for a position.
+    """
 
 
 class MoveSyntaxError(ValueError):
@@ -344,12 +349,23 @@ class GameState:
         tactic_deck: Sequence[Card] = (),
         tactics_played: tuple[int, int] = (0, 0),
         phase: Phase | None = None,
+        played_this_turn: bool | None = None,
+        could_claim_this_turn: bool | None = None,
+        idle_turns: int | None = None,
     ) -> GameState:
         """A state at the start of the viewer's turn (or ``phase`` of it), built from a position.
 
-        Decks are given top card first. Completion times follow ``completed_first``; otherwise
-        sides are taken as completed in stone order. Every card of the variant must be in exactly
-        one place (the table, a hand or a deck), else :class:`TableError` lists what is wrong.
+        Decks are given top card first, and every card of the variant must be in exactly one
+        place. A table states every fact the game needs to go on exactly as a real game would,
+        or :class:`TableError` says which one to add:
+
+        - who completed first, on every stone whose two sides are complete (``completed_first``);
+        - past the play step, whether the viewer played a card (``played_this_turn``; by default
+          they did) or passed;
+        - past this turn's claim step, whether a stone was provable there
+          (``could_claim_this_turn``), derived when the board shows it;
+        - how many idle turns in a row came before this one (``idle_turns``), derived as 0 when
+          the opponent cannot have passed on their last turn.
         """
         me = position.viewer
         hands: tuple[list[Card], list[Card]] = ([], [])
@@ -361,13 +377,22 @@ class GameState:
         state = cls._blank(game, hands, decks)
         state.current_player = me
         state.discards = list(position.discards)
-        played = list(tactics_played)
-        state.tactics_played = played
+        state.tactics_played = list(tactics_played)
         clock = 0
-        for stone, seen in zip(state.stones, position.stones, strict=True):
+        for number, stone, seen in zip(STONES, state.stones, position.stones, strict=True):
             stone.modes = set(seen.modes)
             stone.capacity = side_capacity(stone.modes)
             stone.claimed_by = seen.claimed_by
+            if (
+                seen.claimed_by is None
+                and seen.completed_first is None
+                and all(seen.is_complete(p) for p in Player)
+            ):
+                raise TableError(
+                    f"stone {number}: both sides are complete, so the game needs to know who"
+                    " completed first (add completed_first: you or them)",
+                    stone=number,
+                )
             order = (
                 (seen.completed_first, seen.completed_first.other)
                 if seen.completed_first is not None
@@ -381,11 +406,89 @@ class GameState:
         state.clock = clock
         state.jokers_played = {p for p in Player if position.has_played_joker(p)}
         state.phase = phase or (Phase.CLAIM if game.expert else Phase.PLAY)
+        if state.phase not in (Phase.PLAY, Phase.CLAIM, Phase.DRAW):
+            raise TableError(
+                f"a table starts at the play, claim or draw step, not the {state.phase.value} step",
+                part="table.step",
+            )
+        reachable = reachability_problems(position)
+        if reachable:
+            raise reachable[0]
         problems = state.check_invariants()
         if problems:
             raise TableError("; ".join(problems))
+        state._turn_so_far(played_this_turn, could_claim_this_turn, idle_turns)
         state._settle()
         return state
+
+    def _turn_so_far(self, played: bool | None, could_claim: bool | None, idle: int | None) -> None:
+        """Set, check or derive the facts of the turn in progress that a table cannot show."""
+        me, them = self.current_player, self.current_player.other
+        expert = self.game.expert
+        play_done = self.phase is Phase.DRAW or (self.phase is Phase.CLAIM and not expert)
+        claim_done = self.phase is Phase.DRAW or (self.phase is Phase.PLAY and expert)
+        if not play_done and played is not None:
+            raise TableError(
+                f"at the {self.phase.value} step{' of the expert variant' if expert else ''}"
+                " you have not played yet, so there is nothing to say about it",
+                part="table.passed",
+            )
+        self._played_this_turn = play_done if played is None else played
+        if play_done and not self._played_this_turn and not self._may_pass(me):
+            raise TableError(
+                "you cannot have passed: you hold a Clan card that has room on your side",
+                part="table.passed",
+            )
+        provable_now = bool(claim_done and self.provable_stones(me))
+        if not claim_done:
+            if could_claim is not None:
+                raise TableError(
+                    f"this turn's claim step is still to come at the {self.phase.value} step,"
+                    " so there is nothing to say about it",
+                    part="table.could_claim",
+                )
+        elif could_claim is None:
+            if not provable_now and self.stones_held(me):
+                raise TableError(
+                    "this turn's claim step is over and the board does not show whether you"
+                    " could prove a stone there (you hold stones you may have just claimed):"
+                    " add could_claim: true or false",
+                    part="table.could_claim",
+                )
+            self._could_claim_this_turn = provable_now
+        else:
+            if provable_now and not could_claim:
+                raise TableError(
+                    "could_claim is false, but a stone is provable now, so it was at this"
+                    " turn's claim step too",
+                    part="table.could_claim",
+                )
+            self._could_claim_this_turn = could_claim
+        they_may_have_passed = self._may_have_passed(them, play_done and self._played_this_turn)
+        if idle is None:
+            if they_may_have_passed:
+                raise TableError(
+                    "they may have passed on their last turn, and the board does not show it:"
+                    " add idle_turns, the turns in a row before this one in which nobody played"
+                    " a card or could prove a stone (0 if their last turn was not one)",
+                    part="table.idle_turns",
+                )
+            idle = 0
+        elif idle < 0:
+            raise TableError(f"idle_turns cannot be {idle}", part="table.idle_turns")
+        elif idle > 0 and not they_may_have_passed:
+            raise TableError(
+                f"idle_turns is {idle}, but they cannot have passed on their last turn: they"
+                " hold Clan cards and have room for them",
+                part="table.idle_turns",
+            )
+        if idle >= 2 and self.phase is Phase.PLAY and not self.someone_can_go_on():
+            raise TableError(
+                f"after {idle} idle turns in a row with nobody able to go on, the game would"
+                " already be over",
+                part="table.idle_turns",
+            )
+        self._idle_turns = idle
 
     # ------------------------------------------------------------------ the fixed interface
 
@@ -397,6 +500,21 @@ class GameState:
     @property
     def variant(self) -> Variant:
         return self.game.variant
+
+    @property
+    def played_this_turn(self) -> bool:
+        """Whether the current player has played a card (not passed) this turn."""
+        return self._played_this_turn
+
+    @property
+    def could_claim_this_turn(self) -> bool:
+        """Whether a stone was provable at the current player's claim step this turn."""
+        return self._could_claim_this_turn
+
+    @property
+    def idle_turns(self) -> int:
+        """Idle turns in a row just before this one: no card played and no stone provable."""
+        return self._idle_turns
 
     def returns(self) -> tuple[int, int]:
         """Each player's result: 1 for a win, -1 for a loss, 0 for a draw or a game still going."""
@@ -659,11 +777,40 @@ class GameState:
     def _clan_card_playable(self, player: Player) -> bool:
         return any(card < len(CARDS) for card in self.hands[player]) and bool(self._room(player))
 
-    def _may_pass(self) -> bool:
-        me = self.current_player
+    def _may_pass(self, player: Player | None = None) -> bool:
+        """Whether ``player`` (the current one by default) may pass: no Clan card can be played.
+
+        In the base game that means an empty hand or no room; in the tactics variant a player
+        holding only Tactic cards may pass too.
+        """
+        player = self.current_player if player is None else player
         if self.variant.has_tactics:
-            return not self._clan_card_playable(me)
-        return not self.hands[me] or not self._room(me)
+            return not self._clan_card_playable(player)
+        return not self.hands[player] or not self._room(player)
+
+    def _may_have_passed(self, player: Player, after_a_play: bool) -> bool:
+        """Whether ``player``'s last turn, just before this one, may have been a pass.
+
+        A pass is followed by the usual draw, so an empty hand beside a deck to draw from rules
+        it out. In the base game a pass needs an empty hand or no room, neither of which a
+        later turn undoes. In the tactics variant the card drawn after the pass may be the one
+        Clan card they hold now, and a ruse or Mud Fight just played may have made them room.
+        """
+        hand = self.hands[player]
+        if not hand and self._drawable():
+            return False
+        if not self.variant.has_tactics:
+            return self._may_pass(player)
+        clan_cards = sum(card < len(CARDS) for card in hand)
+        return not self._room(player) or clan_cards <= 1 or after_a_play
+
+    def someone_can_go_on(self) -> bool:
+        """Whether a player, judged on the hands as they are now, must play or can prove a stone.
+
+        A player who may pass (no Clan card fits anywhere) cannot go on, even holding a Tactic
+        card they could play: passing instead is their right, so the game cannot wait on it.
+        """
+        return any(not self._may_pass(player) or self.provable_stones(player) for player in Player)
 
     def _drawable(self) -> list[Deck]:
         return [deck for deck, cards in self.decks.items() if cards]
@@ -931,15 +1078,14 @@ class GameState:
         return False
 
     def _has_won(self, player: Player) -> bool:
-        held = set(self.stones_held(player))
-        return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
+        return has_won(set(self.stones_held(player)))
 
     def _end_turn(self) -> None:
         if self._played_this_turn or self._could_claim_this_turn:
             self._idle_turns = 0
         else:
             self._idle_turns += 1
-            if self._idle_turns >= 2:
+            if self._idle_turns >= 2 and not self.someone_can_go_on():
                 self._stalemate()
                 return
         self.current_player = self.current_player.other

@@ -186,6 +186,16 @@ class StoneState:
     modes: frozenset[CombatMode] = frozenset()
     claimed_by: Player | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("completed_first", "claimed_by"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Player):
+                raise PositionError(
+                    f"{name} must be Player.A, Player.B or None, not {value!r}", part=name
+                )
+        if not all(isinstance(mode, CombatMode) for mode in self.modes):
+            raise PositionError(f"modes must be CombatMode values, not {set(self.modes)!r}")
+
     @property
     def capacity(self) -> int:
         """Cards needed for a complete side: 3, or 4 under Mud Fight."""

@@ -34,9 +34,9 @@ def case_text(
     draft: bool = True,
 ) -> str:
     """The case file for ``state`` as seen by the player to move (who becomes "you")."""
-    if state.phase not in (Phase.PLAY, Phase.CLAIM):
+    if state.phase not in (Phase.PLAY, Phase.CLAIM, Phase.DRAW):
         raise ValueError(
-            f"a case starts at the play or claim step, not the {state.phase.value} step"
+            f"a case starts at the play, claim or draw step, not the {state.phase.value} step"
         )
     me = state.current_player
     order = (me, me.other)
@@ -89,10 +89,15 @@ def case_text(
         lines.append(f"  tactic_deck: {_flow(reversed(state.decks[Deck.TACTICS]))}")
         played_counts = (state.tactics_played[me], state.tactics_played[me.other])
         lines.append(f"  tactics_played: {{you: {played_counts[0]}, them: {played_counts[1]}}}")
-    if state.game.expert:
+    expert = state.game.expert
+    if expert:
         lines.append("  expert: true")
-    if state.phase is Phase.CLAIM and not state.game.expert:
-        lines.append("  step: claim")
-    elif state.phase is Phase.PLAY and state.game.expert:
-        lines.append("  step: play")
+    if state.phase is not (Phase.CLAIM if expert else Phase.PLAY):
+        lines.append(f"  step: {state.phase.value}")
+    play_done = state.phase is Phase.DRAW or (state.phase is Phase.CLAIM and not expert)
+    if play_done and not state.played_this_turn:
+        lines.append("  passed: true")
+    if state.phase is Phase.DRAW or (state.phase is Phase.PLAY and expert):
+        lines.append(f"  could_claim: {'true' if state.could_claim_this_turn else 'false'}")
+    lines.append(f"  idle_turns: {state.idle_turns}")
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ or start a new one.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -21,7 +22,15 @@ from oracle.casewriter import case_text
 from oracle.diagram import board_text
 from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
 from oracle.model import RulesIndex, TurnExpectation
-from oracle.render import CASES_DIR, RULES_INDEX, CatalogueError, build_catalogue, topic_pages
+from oracle.render import (
+    CASES_DIR,
+    RULES_INDEX,
+    CatalogueError,
+    build_catalogue,
+    site_pages,
+    topic_pages,
+    unshown_topics,
+)
 from oracle.verify import describe_verdict, verify_case
 from oracle.yamlsource import SourceError, shown_path
 
@@ -57,7 +66,7 @@ def _command() -> str:
 
 def ask(args: argparse.Namespace) -> int:
     """Print a case's board and the engine's answers, whether or not the case expects any."""
-    path = Path(args.case).resolve()
+    path = Path(os.path.abspath(args.case))  # links are not followed: the loader refuses them
     if path.is_dir():
         print(f"schotten-oracle: {args.case} is a folder; give one case file", file=sys.stderr)
         return 2
@@ -69,7 +78,7 @@ def ask(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        case = load_case_file(path, _rules(root))
+        case = load_case_file(path, root / CASES_DIR, _rules(root))
     except CaseError as error:
         print(error.located_from(root), file=sys.stderr)
         return 2
@@ -119,14 +128,6 @@ def ask(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pages(root: Path) -> dict[str, str]:
-    """The site's Markdown pages, by path under ``site_src/``."""
-    return {
-        path.relative_to(root / "site_src").as_posix(): path.read_text(encoding="utf-8")
-        for path in (root / "site_src").rglob("*.md")
-    }
-
-
 def check(args: argparse.Namespace) -> int:
     """Load and replay every case; print each problem on one line; exit 1 if there is any."""
     root = find_root(Path(args.root).resolve())
@@ -136,14 +137,9 @@ def check(args: argparse.Namespace) -> int:
         print("\n".join(error.problems), file=sys.stderr)
         return 2
     problems = list(catalogue.problems)
-    shown_topics = topic_pages(_pages(root))
-    for report in catalogue.published:
-        if report.case.topic not in shown_topics:
-            problems.append(
-                f"{shown_path(report.case.path, root)}:{report.case.line}: case"
-                f" {report.case.id!r}: no page shows the topic {report.case.topic!r}; add"
-                f" <!-- oracle:verdict-table {report.case.topic} --> to a page in site_src/"
-            )
+    problems += unshown_topics(
+        catalogue.published, topic_pages(site_pages(root / "site_src")), root
+    )
     for problem in problems:
         print(problem)
     with_problems = {line.split(":", 1)[0] for line in problems if not line.startswith(" ")}
@@ -188,6 +184,17 @@ claims:
 """
 
 
+def next_case_number(folder: Path) -> int:
+    """One more than the largest number that starts a file name in ``folder`` (``100-x.yaml``
+    counts as 100), so a new case sorts after every case already there."""
+    numbers = [
+        int(match.group(1))
+        for entry in (folder.iterdir() if folder.is_dir() else ())
+        if (match := re.match(r"(\d+)", entry.name))
+    ]
+    return max(numbers, default=0) + 1
+
+
 def new(args: argparse.Namespace) -> int:
     """Write a new draft case file in ``cases/TOPIC/``, numbered after the ones already there."""
     root = find_root(Path(args.root).resolve())
@@ -209,8 +216,14 @@ def new(args: argparse.Namespace) -> int:
         print(f"schotten-oracle: the id {args.case_id!r} is taken by {where}", file=sys.stderr)
         return 2
     folder = root / CASES_DIR / args.topic
-    numbers = [int(p.name[:2]) for p in folder.glob("*.yaml") if p.name[:2].isdigit()]
-    path = folder / f"{max(numbers, default=0) + 1:02d}-{args.case_id}.yaml"
+    if folder.exists() and not folder.is_dir():
+        print(
+            f"schotten-oracle: {shown_path(folder, root)} is a file, not a topic folder;"
+            " choose another topic or move that file",
+            file=sys.stderr,
+        )
+        return 2
+    path = folder / f"{next_case_number(folder):02d}-{args.case_id}.yaml"
     if args.from_seed is not None:
         game = Game.named(args.variant, seed=args.from_seed)
         finished = play_random_game(game, random.Random(args.from_seed))
@@ -229,11 +242,19 @@ def new(args: argparse.Namespace) -> int:
         text = case_text(state, case_id=args.case_id) + "turn:\n  moves: []\n"
     else:
         text = SKELETON.format(modeline=MODELINE, case_id=args.case_id, variant=args.variant)
-    folder.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
     shown = shown_path(path, root)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with path.open("x", encoding="utf-8") as created:  # never over an editor's file
+            created.write(text)
+    except FileExistsError:
+        print(f"schotten-oracle: {shown} already exists; nothing was written", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"schotten-oracle: cannot write {shown}: {error.strerror}", file=sys.stderr)
+        return 2
     print(f"wrote {shown}; edit it, then: {_command()} ask {shown}")
-    if args.topic not in topic_pages(_pages(root)):
+    if args.topic not in topic_pages(site_pages(root / "site_src")):
         print(
             f"note: no page shows the topic {args.topic!r} yet; before publishing, add"
             f" <!-- oracle:verdict-table {args.topic} --> to a page in site_src/"

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -38,6 +41,7 @@ from engine import (
 from engine.cards import CARDS, mask_of
 from engine.game import Phase
 from engine.misreadings import MISREADINGS
+from engine.reachable import reachability_problems
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, TACTICS_MASK
 from oracle.model import (
     Case,
@@ -110,6 +114,13 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
         if "moves" in where and isinstance(instance, int):
             hint = '; a move with a comma needs quotes, as in "claim 3, 5"'
         return where, f"{_describe_place(where)} must be {wanted}, not {_shown(instance)}{hint}"
+    if error.validator == "maxLength" and isinstance(instance, str):
+        return where, (
+            f"{_describe_place(where)} is {len(instance)} characters long; keep it within"
+            f" {expected_value}"
+        )
+    if error.validator == "maxItems" and isinstance(instance, list):
+        return where, f"{_describe_place(where)} lists {len(instance)}; at most {expected_value}"
     if error.validator in ("minimum", "maximum") and "stone" in map(str, where):
         return where, f"no stone {instance!r}: stones are numbered 1 to 9"
     if error.validator == "pattern" and isinstance(instance, str) and _is_card_list(where):
@@ -120,7 +131,7 @@ def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
         return where, f"{instance!r}: write Tactic cards in lowercase, as in {card_name(card)!r}"
     if error.validator == "pattern" and schema.get("$ref") is None:
         description = schema.get("description")
-        return where, f"{instance!r} is not a valid {_describe_place(where)}" + (
+        return where, f"{_shown(instance)} is not a valid {_describe_place(where)}" + (
             f": {description}" if description else ""
         )
     return where, f"{_describe_place(where)}: {error.message}"
@@ -130,7 +141,8 @@ def _shown(value: Any) -> str:
     """A value as the editor wrote it; YAML reads yes/no/on/off as true or false."""
     if isinstance(value, bool):
         return f"{str(value).lower()} (YAML reads yes, no, on and off as true or false)"
-    return repr(value)
+    shown = repr(value)
+    return shown if len(shown) <= 60 else f"{shown[:50]}... ({len(shown)} characters)"
 
 
 def _is_card_list(where: DataPath) -> bool:
@@ -271,34 +283,10 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
             variant=variant_named(data["variant"]),
             jokers_played=[PLAYERS[name] for name in data["position"].get("jokers_played", ())],
         )
-    except DuplicateCard as error:
-        if error.card in COMBAT_MODE_CARDS and error.card in places:
-            raise CaseError(
-                path,
-                places[error.card][0],
-                f"{card_name(error.card)} already lies on a stone; it cannot be here too",
-            ) from None
-        if error.card not in places:  # a combat mode laid on two stones
-            mode = CombatMode(card_name(error.card))
-            twice = [number for number, state in stones.items() if mode in state.modes]
-            raise CaseError(
-                path,
-                document.line_of(("position", "stones", stone_indexes[twice[-1]], "modes")),
-                f"{mode.label} lies on stones {twice[0]} and {twice[-1]}; there is one such card",
-            ) from None
-        raise _twice(path, error.card, places[error.card]) from None
-    except MisplacedCard as error:
-        raise CaseError(path, places[error.card][-1], str(error)) from None
     except PositionError as error:
-        if error.stone is not None:
-            where: DataPath = ("position", "stones", stone_indexes[error.stone])
-            if error.part:
-                where = (*where, error.part)
-        elif error.part == "variant":
-            where = ("variant",)
-        else:
-            where = ("position", error.part) if error.part else ("position",)
-        raise CaseError(path, document.line_of(where), str(error)) from None
+        raise _position_error(document, error, stones, stone_indexes, places) from None
+    for problem in reachability_problems(position):
+        raise _position_error(document, problem, stones, stone_indexes, places)
 
     claims: list[Claim] = []
     for index, raw in enumerate(data.get("claims", ())):
@@ -320,6 +308,10 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
     table = None
     if "table" in data or "plays" in data or "turn" in data:
         table = _table(document, position, places)
+        try:
+            table.game_state(position)
+        except PositionError as error:
+            raise _position_error(document, error, stones, stone_indexes, places) from None
     plays = tuple(
         PlayQuestion(
             raw["move"],
@@ -419,12 +411,12 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
         raise CaseError(
             path, document.line_of(("table", "tactic_deck")), "the base game has no Tactic deck"
         )
-    if len(their_hand) > variant.largest_hand:
+    if len(their_hand) > variant.hand_size:
         raise CaseError(
             path,
             document.line_of(("table", "their_hand")),
             f"a hand of {len(their_hand)} cards, but a hand in the {variant.name} game holds"
-            f" at most {variant.largest_hand}",
+            f" at most {variant.hand_size}",
         )
     every = list(CARDS) + ([int(tactic) for tactic in Tactic] if variant.has_tactics else [])
     placed = seen | mask_of((*their_hand, *clan_top, *tactic_top))
@@ -453,14 +445,26 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
                 f" but tactics_played says {name} played {played[player]}",
             )
     on_table = (position.on_table_mask() & TACTICS_MASK).bit_count()
-    if on_table > sum(played):
+    if on_table != sum(played):
         raise CaseError(
             path,
             played_line,
-            f"{on_table} Tactic cards lie face up, but tactics_played counts only {sum(played)}",
+            f"{on_table} Tactic card{'s lie' if on_table != 1 else ' lies'} face up, but"
+            f" tactics_played counts {sum(played)}: every Tactic card played stays face up (on a"
+            " side, on its stone or in the discards), so the two must be equal",
         )
     step = Phase(raw.get("step", "claim" if raw.get("expert") else "play"))
-    return Table(their_hand, clan_deck, tactic_deck, played, bool(raw.get("expert")), step)
+    return Table(
+        their_hand,
+        clan_deck,
+        tactic_deck,
+        played,
+        bool(raw.get("expert")),
+        step,
+        passed=raw.get("passed"),
+        could_claim=raw.get("could_claim"),
+        idle_turns=raw.get("idle_turns"),
+    )
 
 
 def _twice(path: Path, card: int, lines: list[int]) -> CaseError:
@@ -473,6 +477,47 @@ def _twice(path: Path, card: int, lines: list[int]) -> CaseError:
         else f"twice (lines {lines[0]} and {lines[1]})"
     )
     return CaseError(path, lines[1], f"{card_name(card)} appears {where}; every card exists once")
+
+
+def _position_error(
+    document: LocatedDocument,
+    error: PositionError,
+    stones: dict[int, StoneState],
+    stone_indexes: dict[int, int],
+    places: dict[int, list[int]],
+) -> CaseError:
+    """The engine's objection to a position or table, at the line of the value it names."""
+    path = document.path
+    if isinstance(error, DuplicateCard):
+        if error.card in COMBAT_MODE_CARDS and error.card in places:
+            return CaseError(
+                path,
+                places[error.card][0],
+                f"{card_name(error.card)} already lies on a stone; it cannot be here too",
+            )
+        if error.card not in places:  # a combat mode laid on two stones
+            mode = CombatMode(card_name(error.card))
+            twice = [number for number, state in stones.items() if mode in state.modes]
+            return CaseError(
+                path,
+                document.line_of(("position", "stones", stone_indexes[twice[-1]], "modes")),
+                f"{mode.label} lies on stones {twice[0]} and {twice[-1]}; there is one such card",
+            )
+        return _twice(path, error.card, places[error.card])
+    if isinstance(error, MisplacedCard) and error.card in places:
+        return CaseError(path, places[error.card][-1], str(error))
+    where: DataPath
+    if error.stone is not None and error.stone in stone_indexes:
+        where = ("position", "stones", stone_indexes[error.stone])
+        if error.part:
+            where = (*where, error.part)
+    elif error.part == "variant":
+        where = ("variant",)
+    elif error.part and error.part.startswith("table."):
+        where = ("table", error.part.removeprefix("table."))
+    else:
+        where = ("position", error.part) if error.part else ("position",)
+    return CaseError(path, document.line_of(where), str(error))
 
 
 def _turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQuestion:
@@ -542,14 +587,87 @@ def _match(document: LocatedDocument) -> MatchQuestion:
     )
 
 
+NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+"""A topic folder's name, and a case file's name before ``.yaml``: lowercase words and hyphens."""
+
+
+@dataclass(frozen=True)
+class CaseEntry:
+    """One entry under the case folder: a file to load as a case, or why it cannot be one."""
+
+    path: Path
+    problem: str | None = None
+
+    @property
+    def error(self) -> CaseError | None:
+        """The problem as a located error (a whole file: no line), or None for a case."""
+        return None if self.problem is None else CaseError(self.path, None, self.problem)
+
+
+def case_entries(directory: Path) -> list[CaseEntry]:
+    """Every entry under ``directory`` except hidden ones, in table order; nothing is skipped.
+
+    The one decision that pytest, ``check``, ``ask`` and the site build all take about files:
+    a case is a regular file ``TOPIC/NAME.yaml`` one folder below ``directory``. Anything else,
+    a symbolic link (never followed), a FIFO or device, a file at the top or in a nested folder,
+    another suffix, a name that is not lowercase words and hyphens, is an entry with a problem.
+    Files of a topic sort by their leading number (``9-a`` before ``10-b``), then by name.
+    """
+    entries: list[CaseEntry] = []
+
+    def walk(folder: Path, depth: int) -> None:
+        try:
+            children = sorted(os.scandir(folder), key=lambda entry: _table_order(entry.name))
+        except OSError as error:
+            entries.append(CaseEntry(folder, f"cannot read this folder: {error.strerror}"))
+            return
+        for child in children:
+            if child.name.startswith(".") or child.name.endswith("~"):
+                continue  # hidden files and editors' backups
+            path = Path(child.path)
+            if child.is_dir(follow_symlinks=False):
+                walk(path, depth + 1)
+            else:
+                entries.append(CaseEntry(path, case_file_problem(path, directory)))
+
+    walk(directory, 0)
+    return entries
+
+
+def _table_order(name: str) -> tuple[int, str]:
+    match = re.match(r"\d+", name)
+    return (int(match.group()) if match else -1, name)
+
+
+def case_file_problem(path: Path, directory: Path) -> str | None:
+    """Why ``path`` (under the case folder ``directory``) cannot be a case, or None if it can."""
+    try:
+        status = path.lstat()
+    except OSError as error:
+        return f"cannot read this file: {error.strerror}"
+    if stat.S_ISLNK(status.st_mode):
+        return "a symbolic link: case files must be real files (links are never followed)"
+    if not stat.S_ISREG(status.st_mode):
+        return "not a regular file (a FIFO, socket or device): case files are plain text files"
+    parts = path.relative_to(directory).parts
+    if path.suffix != CASE_SUFFIX:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            return f"case files end in {CASE_SUFFIX} (lowercase); rename this file so it is checked"
+        return f"not a case file: everything under {directory.name}/ must be a {CASE_SUFFIX} case"
+    if len(parts) != 2:
+        return (
+            f"a case lives in a topic folder, {directory.name}/TOPIC/{path.name}: move it there"
+            f" (its folder is its table)"
+        )
+    for name, what in ((parts[0], "topic folder"), (path.stem, "file name")):
+        if not NAME_PATTERN.fullmatch(name):
+            return f"the {what} {name!r} must be lowercase words joined by hyphens; rename it"
+    return None
+
+
 def case_files(directory: Path) -> list[Path]:
-    """Every file under ``directory`` that is, or looks meant to be, a case, in table order."""
-    return sorted(
-        path
-        for pattern in ("*.yaml", "*.yml")
-        for path in directory.rglob(pattern)
-        if path.is_file()
-    )
+    """Every entry under ``directory`` that is, or looks meant to be, a case, in table order."""
+    return [entry.path for entry in case_entries(directory)]
 
 
 @dataclass(frozen=True)
@@ -558,49 +676,63 @@ class CaseCollection:
 
     cases: tuple[Case, ...]
     errors: tuple[CaseError, ...]
+    entries: tuple[tuple[Path, Case | CaseError], ...] = ()
+    """Every entry in table order, with its case or its error."""
 
 
 def load_cases(
     directory: Path, rules: RulesIndex | None = None, root: Path | None = None
 ) -> CaseCollection:
-    """Load every case under ``directory``; nothing is skipped: each file is a case or an error."""
-    cases: list[Case] = []
-    errors: list[CaseError] = []
-    ids: dict[str, Case] = {}
-    for path in case_files(directory):
-        try:
-            case = load_case_file(path, rules)
-        except PositionError as error:  # an engine objection the loader did not locate
-            errors.append(CaseError(path, None, str(error)))
+    """Load every case under ``directory``; nothing is skipped: each entry is a case or an error.
+
+    An id used by several files is an error on each of them, naming the others.
+    """
+    results: list[tuple[Path, Case | CaseError]] = []
+    for entry in case_entries(directory):
+        if entry.error is not None:
+            results.append((entry.path, entry.error))
             continue
+        try:
+            results.append((entry.path, load_case(entry.path, rules)))
+        except PositionError as error:  # an engine objection the loader did not locate
+            results.append((entry.path, CaseError(entry.path, None, str(error))))
         except SourceError as error:
-            errors.append(
+            located = (
                 error
                 if isinstance(error, CaseError)
                 else CaseError(error.path, error.line, error.problem)
             )
-            continue
-        if case.id in ids:
-            errors.append(duplicate_id_error(case, ids[case.id], root))
-            continue
-        ids[case.id] = case
-        cases.append(case)
-    return CaseCollection(tuple(cases), tuple(errors))
+            results.append((entry.path, located))
+    by_id: dict[str, list[Case]] = {}
+    for _, result in results:
+        if isinstance(result, Case):
+            by_id.setdefault(result.id, []).append(result)
+    entries: list[tuple[Path, Case | CaseError]] = []
+    for path, result in results:
+        if isinstance(result, Case) and len(by_id[result.id]) > 1:
+            others = [other for other in by_id[result.id] if other is not result]
+            result = duplicate_id_error(result, others, root)
+        entries.append((path, result))
+    return CaseCollection(
+        tuple(result for _, result in entries if isinstance(result, Case)),
+        tuple(result for _, result in entries if isinstance(result, CaseError)),
+        tuple(entries),
+    )
 
 
-def load_case_file(path: Path, rules: RulesIndex | None = None) -> Case:
-    """:func:`load_case`, refusing files that do not end in ``.yaml``."""
-    if path.suffix != CASE_SUFFIX:
-        raise CaseError(
-            path, None, f"case files end in {CASE_SUFFIX}; rename this file so it is checked"
-        )
+def load_case_file(path: Path, directory: Path, rules: RulesIndex | None = None) -> Case:
+    """One file of the case folder ``directory`` as :func:`load_cases` would take it."""
+    problem = case_file_problem(path, directory)
+    if problem is not None:
+        raise CaseError(path, None, problem)
     return load_case(path, rules)
 
 
-def duplicate_id_error(case: Case, first: Case, root: Path | None = None) -> CaseError:
-    """The error for a case whose id another case already uses (paths shown below ``root``)."""
+def duplicate_id_error(case: Case, others: Sequence[Case], root: Path | None = None) -> CaseError:
+    """The error for a case whose id other cases use too (paths shown below ``root``)."""
+    where = ", ".join(f"{shown_path(other.path, root)}:{other.line}" for other in others)
     return CaseError(
         case.path,
         case.line,
-        f"case id {case.id!r} is already used by {shown_path(first.path, root)}:{first.line}",
+        f"case id {case.id!r} is also used by {where}; each case needs its own id",
     )

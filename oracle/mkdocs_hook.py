@@ -6,6 +6,7 @@ file. The rendering itself lives in :mod:`oracle.render`; this file only adapts 
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
+from oracle.casepages import case_page_uri
 from oracle.render import (
     CASES_DIR,
     GAMES_DIR,
@@ -65,6 +67,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     rendered = render_case_pages(
         _state["catalogue"], Path(config.docs_dir) / "_templates", topics, _root(config)
     )
+    _state["case_titles"] = {
+        case_page_uri(report.case): report.case.situation
+        for report in _state["catalogue"].published
+    }
     for uri, markdown in rendered.items():
         files.append(
             File.generated(config, uri, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV)
@@ -74,6 +80,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Replace the page's ``<!-- oracle:... -->`` markers with the rendered content."""
+    title = _state["case_titles"].get(page.file.src_uri)
+    if title is not None:  # a generated case page: editor text only, never markers
+        page.meta["title"] = html.escape(" ".join(title.split()), quote=True)
+        return markdown
     try:
         filled, used, shown = fill_markers(markdown, _state["blocks"], page.file.src_uri)
     except CatalogueError as error:

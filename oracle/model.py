@@ -36,6 +36,12 @@ class Table:
     tactics_played: tuple[int, int]
     expert: bool
     step: Phase
+    passed: bool | None = None
+    """Past the play step: True when you passed instead of playing (None: you played)."""
+    could_claim: bool | None = None
+    """Past this turn's claim step: whether a stone was provable there (None: derive it)."""
+    idle_turns: int | None = None
+    """Idle turns in a row before this one (None: derive it, which needs a board that shows it)."""
 
     def game_state(self, position: Position) -> GameState:
         """The engine's state at the case's moment: your turn, at :attr:`step`."""
@@ -48,6 +54,9 @@ class Table:
             tactic_deck=self.tactic_deck,
             tactics_played=self.tactics_played,
             phase=self.step,
+            played_this_turn=None if self.passed is None else not self.passed,
+            could_claim_this_turn=self.could_claim,
+            idle_turns=self.idle_turns,
         )
 
     def deck(self, deck: Deck) -> tuple[Card, ...]:

@@ -13,16 +13,17 @@ from typing import Any
 
 import pytest
 
-from oracle.loader import CaseError, duplicate_id_error, load_case_file, load_rules_index
+from oracle.loader import CaseError, load_cases, load_rules_index
 from oracle.model import Case, RulesIndex
+from oracle.render import site_pages, topic_pages, unmet_guards, unshown_topics
 from oracle.verify import CaseReport, verify_case
 from oracle.yamlsource import SourceError, shown_path
 
 CASE_DIRS_INI = "oracle_case_dirs"
 RULES_INDEX_INI = "oracle_rules_index"
+PAGES_DIR_INI = "oracle_pages_dir"
 
 _rules_key = pytest.StashKey[RulesIndex | SourceError]()
-_ids_key = pytest.StashKey[dict[str, Case]]()
 _drafts_key = pytest.StashKey[list[str]]()
 
 
@@ -35,6 +36,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         " collected until a project names them (this project: cases)",
     )
     parser.addini(
+        PAGES_DIR_INI,
+        default="",
+        help="the site's Markdown pages; a published case whose topic no page shows fails, as"
+        " in `schotten-oracle check` (this project: site_src)",
+    )
+    parser.addini(
         RULES_INDEX_INI,
         default="rules/index.yaml",
         help="the rules index that cases pin rule ids from (default: rules/index.yaml)",
@@ -42,13 +49,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_ids_key] = {}
     config.stash[_drafts_key] = []
 
 
 def _case_dirs(config: pytest.Config) -> list[Path]:
     raw: list[Path] = config.getini(CASE_DIRS_INI)
-    return [Path(directory).resolve() for directory in raw]
+    return [Path(directory).absolute() for directory in raw]
 
 
 def _rules_index(config: pytest.Config) -> RulesIndex:
@@ -64,26 +70,41 @@ def _rules_index(config: pytest.Config) -> RulesIndex:
     return rules
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix not in (".yaml", ".yml"):
-        return None
-    resolved = file_path.resolve()
-    if any(resolved.is_relative_to(directory) for directory in _case_dirs(parent.config)):
-        collector: CaseFile = CaseFile.from_parent(parent, path=file_path)
-        return collector
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A case folder is collected by :func:`oracle.loader.load_cases`, as ``check`` reads it."""
+    if path.absolute() in _case_dirs(parent.config):
+        directory: CaseDirectory = CaseDirectory.from_parent(parent, path=path)
+        return directory
     return None
+
+
+class CaseDirectory(pytest.Directory):
+    """A case folder: one :class:`CaseFile` per entry, whether it is a case or an error."""
+
+    def collect(self) -> Iterator[CaseFile]:
+        collection = load_cases(self.path, _rules_index(self.config), self.config.rootpath)
+        for path, result in collection.entries:
+            yield CaseFile.from_parent(self, path=path, result=result)
+
+    def repr_failure(  # type: ignore[override]  # the same narrowing as pytest's Collector
+        self, excinfo: pytest.ExceptionInfo[BaseException]
+    ) -> Any:
+        if isinstance(excinfo.value, SourceError):
+            return excinfo.value.located_from(self.config.rootpath)
+        return super().repr_failure(excinfo)
 
 
 class CaseFile(pytest.File):
     """One case file: it yields one item, or fails collection with a located message."""
 
+    def __init__(self, *, result: Case | CaseError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.result = result
+
     def collect(self) -> Iterator[CaseItem]:
-        case = load_case_file(self.path, _rules_index(self.config))
-        ids = self.config.stash[_ids_key]
-        first = ids.setdefault(case.id, case)
-        if first is not case:
-            raise duplicate_id_error(case, first, self.config.rootpath)
-        yield CaseItem.from_parent(self, name=case.id, case=case)
+        if isinstance(self.result, CaseError):
+            raise self.result
+        yield CaseItem.from_parent(self, name=self.result.id, case=self.result)
 
     def repr_failure(  # type: ignore[override]  # the same narrowing as pytest's Collector
         self, excinfo: pytest.ExceptionInfo[BaseException]
@@ -101,6 +122,14 @@ class CaseDrift(Exception):
         self.report = report
 
 
+class CatalogueProblem(Exception):
+    """A verified case that still cannot be published (``check`` reports the same lines)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
 class CaseItem(pytest.Item):
     """One case replayed through the engine."""
 
@@ -112,6 +141,13 @@ class CaseItem(pytest.Item):
         report = verify_case(self.case)
         if not report.verified:
             raise CaseDrift(report)
+        root = self.config.rootpath
+        problems = unmet_guards((report,), root)
+        pages_dir = str(self.config.getini(PAGES_DIR_INI))
+        if pages_dir:
+            problems += unshown_topics((report,), topic_pages(site_pages(root / pages_dir)), root)
+        if problems:
+            raise CatalogueProblem(problems)
         if self.case.draft:
             verdicts = (
                 ", ".join(
@@ -132,6 +168,8 @@ class CaseItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseDrift):
             return "\n".join(excinfo.value.report.explained_problems(self.config.rootpath))
+        if isinstance(excinfo.value, CatalogueProblem):
+            return "\n".join(excinfo.value.problems)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -6,9 +6,8 @@ verdict shown is always the engine's, computed here, never the one written in a 
 
 from __future__ import annotations
 
-import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -30,8 +29,11 @@ CASES_DIR = "cases"
 RULES_INDEX = "rules/index.yaml"
 GAMES_DIR = "games"
 
-MARKER = re.compile(r"<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->")
-"""Where a page asks for generated content: ``<!-- oracle:verdict-table claims -->`` renders the
+MARKER = re.compile(
+    r"^[ \t]*<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->[ \t]*$", re.MULTILINE
+)
+"""Where a page asks for generated content, on a line of its own (only in the pages of
+``site_src/``, never in a case page): ``<!-- oracle:verdict-table claims -->`` renders the
 table of the cases in ``cases/claims/``; ``<!-- oracle:rulings -->`` the rulings;
 ``<!-- oracle:walkthrough NAME -->`` the recorded game ``games/NAME.txt``, replayed turn by turn."""
 
@@ -112,15 +114,18 @@ def verified_catalogue(root: Path) -> Catalogue:
     return catalogue
 
 
+_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
+"""Every ASCII punctuation character: each can start HTML, Markdown or an attribute list."""
+
+
 def plain(text: str) -> str:
     """An editor's text shown exactly as written: HTML and Markdown characters escaped."""
-    text = html.escape(" ".join(text.split()), quote=False)
-    return re.sub(r"([\\`*_\[\]])", r"\\\1", text)
+    return _PUNCTUATION.sub(lambda match: f"&#{ord(match[0])};", " ".join(text.split()))
 
 
 def _cell(text: str) -> str:
     """Text made safe for one Markdown table cell."""
-    return plain(text).replace("|", "\\|")
+    return plain(text)
 
 
 def sentence(text: str) -> str:
@@ -385,6 +390,28 @@ def topic_pages(pages: Mapping[str, str]) -> dict[str, str]:
             if match.group(1) == "verdict-table" and match.group(2):
                 found.setdefault(match.group(2), uri)
     return found
+
+
+def unshown_topics(
+    reports: Iterable[CaseReport], shown_topics: Mapping[str, str], root: Path | None = None
+) -> list[str]:
+    """A located line for each published case whose topic no page of the site shows."""
+    return [
+        f"{shown_path(report.case.path, root)}:{report.case.line}: case {report.case.id!r}:"
+        f" no page shows the topic {report.case.topic!r}; add"
+        f" <!-- oracle:verdict-table {report.case.topic} --> to a page in site_src/"
+        for report in reports
+        if report.publishable and report.case.topic not in shown_topics
+    ]
+
+
+def site_pages(pages_dir: Path) -> dict[str, str]:
+    """The site's Markdown pages, by path under ``pages_dir`` (``site_src/``)."""
+    return {
+        path.relative_to(pages_dir).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(pages_dir.rglob("*.md"))
+        if "_templates" not in path.relative_to(pages_dir).parts
+    }
 
 
 def render_case_pages(

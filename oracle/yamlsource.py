@@ -7,6 +7,8 @@ written twice are errors, each with its line, rather than surprises later.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -45,9 +47,13 @@ class SourceError(ValueError):
 def shown_path(path: Path, root: Path | None) -> str:
     """``path`` relative to ``root`` when it lies below it, else as it is."""
     if root is not None:
+        # Links are not followed: the path may be a link to nowhere, or a loop.
+        absolute, top = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+        if absolute.is_relative_to(top):
+            return str(absolute.relative_to(top))
         try:
-            return str(path.resolve().relative_to(root.resolve()))
-        except ValueError:
+            return str(absolute.parent.resolve().joinpath(absolute.name).relative_to(top.resolve()))
+        except (ValueError, OSError, RuntimeError):
             pass
     return str(path)
 
@@ -72,17 +78,71 @@ class LocatedDocument:
         return SourceError(self.path, self.line_of(where), problem)
 
 
-def read_yaml(path: Path) -> LocatedDocument:
-    """Parse one YAML file safely, or raise :class:`SourceError` naming its file and line."""
+MAX_FILE_BYTES = 64 * 1024
+"""The largest file read: a case is a few kilobytes, the rules index a few tens."""
+
+MAX_NESTING = 16
+"""The deepest nesting of brackets and braces: a case needs four, and PyYAML's scanner slows
+down sharply with every bracket left open."""
+
+_LINE_BREAKS_YAML_ALSO_COUNTS = {"\x85": "NEL (U+0085)", "\u2028": "U+2028", "\u2029": "U+2029"}
+
+
+def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument:
+    """Parse one YAML file safely, or raise :class:`SourceError` naming its file and line.
+
+    The file must be a regular file (a link is not followed, a FIFO is never waited on) of at
+    most ``max_bytes``, in UTF-8; what no case needs is refused before any parsing.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise SourceError(path, None, f"cannot read the file: {error}") from None
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        raise SourceError(path, None, f"cannot read the file: {error.strerror}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise SourceError(path, None, "cannot read the file: it is not a regular file")
+    with os.fdopen(descriptor, "rb") as file:
+        raw = file.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise SourceError(
+            path, None, f"the file is over {max_bytes // 1024} KiB, far more than a case needs"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise SourceError(
+            path, line, "this line is not UTF-8 text; save the file as UTF-8"
+        ) from None
     return parse_yaml(text, path)
+
+
+def _refuse_what_no_case_needs(text: str, path: Path) -> None:
+    """Line breaks PyYAML counts but editors do not see, and brackets nested too deeply."""
+    for character, name in _LINE_BREAKS_YAML_ALSO_COUNTS.items():
+        at = text.find(character)
+        if at >= 0:
+            raise SourceError(
+                path,
+                text.count("\n", 0, at) + 1,
+                f"the line break {name} is not allowed here; use a plain new line or a space",
+            )
+    depth = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        for character in line:
+            if character in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise SourceError(
+                        path, number, f"brackets nested over {MAX_NESTING} deep; no case needs that"
+                    )
+            elif character in "]}":
+                depth = max(depth - 1, 0)
 
 
 def parse_yaml(text: str, path: Path) -> LocatedDocument:
     """Parse YAML ``text`` that came from ``path`` (used in messages)."""
+    _refuse_what_no_case_needs(text, path)
     try:
         _refuse_aliases(text, path)
         loader = yaml.SafeLoader(text)

@@ -227,3 +227,153 @@ def test_pages_load_without_errors_or_outside_requests(
     visit.page.wait_for_load_state("networkidle")
     assert visit.page.locator("h1").count() >= 1
     visit.clean()
+
+
+# --------------------------------------------------------------- editors' text stays text
+# Issue 12, items 7 and 8: the site is built with a hostile case and a hostile ruling added,
+# every trick known to have worked once (a script closing the page title, Markdown attribute
+# lists, javascript: links, raw HTML, page markers in a case file's comments and in rule text),
+# and read in chromium: no script of theirs runs, nothing of theirs is a live tag, attribute,
+# link or marker, and the case file is shown exactly as written.
+
+SITUATION = '</title><script>window.pwned=1</script> Your {: onclick="window.pwned=2" }'
+WHY = (
+    '[a link](javascript:window.pwned=3) <img src=x onerror="window.pwned=4">'
+    ' *not emphasis* {: onclick="window.pwned=5" }'
+)
+HOSTILE_CASE = f"""# yaml-language-server: $schema=../../oracle/schema/case.schema.json
+# <!-- oracle:formation-odds -->
+# <!-- oracle:verdict-table nowhere -->
+id: hostile-text
+situation: '{SITUATION}'
+why: '{WHY}'
+variant: base
+rules: [hostile.ruling]
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6, red 7]
+      them: [blue 2, green 2, yellow 5]  # <script>window.pwned=6</script>
+claims:
+  - stone: 2
+    expect: granted
+"""
+HOSTILE_RULING = """
+  - id: hostile.ruling
+    kind: ruling
+    section: "Hostile <img src=x onerror=\\"window.pwned=7\\">"
+    title: 'A title {: onclick="window.pwned=8" }'
+    text: '[x](javascript:window.pwned=9) <script>window.pwned=10</script>'
+    reason: |-
+      <!-- oracle:rulings -->
+      <b onmouseover="window.pwned=11">bold?</b>
+"""
+
+PAGES = (
+    "cases/claims/hostile-text.html",
+    "edge-cases.html",
+    "all-cases.html",
+    "rulings.html",
+    "misreadings.html",
+)
+
+
+@pytest.fixture(scope="module")
+def hostile_site(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> Iterator[tuple[str, Path]]:
+    """The site built with the hostile case and ruling, served on localhost."""
+    missing = _missing()
+    if missing:
+        if REQUIRED:
+            pytest.fail(f"browser tests are required here but {missing}")
+        pytest.skip(missing)
+    root = project_copier(tmp_path_factory.mktemp("hostile"))
+    case_file = root / "cases" / "claims" / "90-hostile-text.yaml"
+    case_file.write_text(HOSTILE_CASE, encoding="utf-8")
+    index = root / "rules" / "index.yaml"
+    index.write_text(index.read_text(encoding="utf-8") + HOSTILE_RULING, encoding="utf-8")
+    site = root / "site"
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    if built.returncode != 0:
+        pytest.fail(f"the hostile site does not build:\n{built.stderr[-3000:]}", pytrace=False)
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", site
+    server.shutdown()
+
+
+INSPECT = """() => {
+  const ours = /pwned/;
+  const live = [];
+  for (const element of document.querySelectorAll('*')) {
+    for (const attribute of element.attributes) {
+      if (attribute.name.startsWith('on') && ours.test(attribute.value)) {
+        live.push(element.tagName + ' ' + attribute.name);
+      }
+    }
+    if (element.tagName === 'SCRIPT' && ours.test(element.textContent)) live.push('script');
+    if (element.tagName === 'A' && (element.getAttribute('href') || '').startsWith('javascript:')) {
+      live.push('javascript link');
+    }
+    if (element.tagName === 'IMG' && element.getAttribute('src') === 'x') live.push('img');
+  }
+  return {pwned: window.pwned === undefined ? null : window.pwned, live: live};
+}"""
+
+
+def test_no_editor_text_is_live_on_any_page(hostile_site: tuple[str, Path]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    url, _ = hostile_site
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page()
+        for path in PAGES:
+            page.goto(f"{url}/{path}")
+            page.wait_for_load_state("load")
+            for element in page.locator("article *").all()[:400]:
+                element.dispatch_event("mouseover")
+            page.locator("article h1").first.dispatch_event("click")
+            found = page.evaluate(INSPECT)
+            assert found == {"pwned": None, "live": []}, path
+        page.goto(f"{url}/cases/claims/hostile-text.html")
+        assert SITUATION in page.title()
+        article = page.locator("article").inner_text()
+        assert SITUATION.replace("  ", " ") in article
+        assert "*not emphasis*" in article and "[a link](javascript:" in article
+        code = page.locator("article pre code").last.inner_text()
+        assert code.strip() == HOSTILE_CASE.strip()  # the case file, exactly as written
+        assert "1 in 591" not in article  # a line of the odds tables: the marker stayed text
+        assert page.locator("article table").count() == 0
+        page.goto(f"{url}/rulings.html")
+        rulings = page.locator("article").inner_text()
+        assert "A title {: onclick=" in rulings and "<!-- oracle:rulings -->" in rulings
+        assert '<b onmouseover="window.pwned=11">bold?</b>' in rulings
+        browser.close()
+
+
+def test_a_marker_in_a_case_file_does_not_place_its_topic(
+    project_copier: Callable[[Path], Path], tmp_path: Path
+) -> None:
+    """A verdict-table marker inside a case file's comment must not count as showing the topic."""
+    root = project_copier(tmp_path)
+    lonely = root / "cases" / "nowhere" / "01-lonely.yaml"
+    lonely.parent.mkdir()
+    lonely.write_text(HOSTILE_CASE.replace("rules: [hostile.ruling]\n", ""), encoding="utf-8")
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert built.returncode != 0
+    assert "case 'hostile-text' (topic 'nowhere') is in no table" in built.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,56 @@ def test_ask_lists_every_move_on_request(
     assert status == 0 and "--all-moves shows them" in out
     status, out = run(capsys, "ask", case, "--all-moves")
     assert status == 0 and "--all-moves shows them" not in out and "yellow 9 on 9" in out
+
+
+def test_new_numbers_from_the_whole_prefix_and_never_overwrites(
+    capsys: pytest.CaptureFixture[str], project_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12, item 9: with 99-a and 100-hundred, the next case is 101, and no file is lost."""
+    folder = project_copy / "cases" / "scratch"
+    folder.mkdir()
+    (folder / "99-a.yaml").write_text("draft by hand\n")
+    (folder / "100-hundred.yaml").write_text("an editor's unfinished case\n")
+    status, out = run(capsys, "new", "scratch", "hundred", "--root", str(project_copy))
+    assert status == 0 and "cases/scratch/101-hundred.yaml" in out
+    assert (folder / "100-hundred.yaml").read_text() == "an editor's unfinished case\n"
+    taken = folder / "102-taken.yaml"
+    taken.write_text("written meanwhile\n")
+    monkeypatch.setattr("oracle.cli.next_case_number", lambda folder: 102)
+    status, out = run(capsys, "new", "scratch", "taken", "--root", str(project_copy))
+    assert status == 2 and "102-taken.yaml already exists; nothing was written" in out
+    assert taken.read_text() == "written meanwhile\n"
+
+
+def test_new_says_when_the_topic_is_a_file(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    (project_copy / "cases" / "notes").write_text("not a folder\n")
+    status, out = run(capsys, "new", "notes", "fresh", "--root", str(project_copy))
+    assert status == 2 and "cases/notes is a file, not a topic folder" in out
+    assert "Traceback" not in out
+
+
+def test_new_says_when_it_cannot_write(
+    capsys: pytest.CaptureFixture[str], project_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    status, out = run(capsys, "new", "claims", "fresh", "--root", str(project_copy))
+    assert status == 2 and "cannot write cases/claims/" in out and "Permission denied" in out
+
+
+def test_ask_refuses_a_link_and_a_fifo_without_reading_them(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    claims = project_copy / "cases" / "claims"
+    loop = claims / "90-loop.yaml"
+    loop.symlink_to(loop)
+    status, out = run(capsys, "ask", str(loop))
+    assert status == 2 and "a symbolic link" in out and "Traceback" not in out
+    fifo = claims / "91-fifo.yaml"
+    os.mkfifo(fifo)
+    status, out = run(capsys, "ask", str(fifo))  # would block for ever if it were opened
+    assert status == 2 and "not a regular file" in out

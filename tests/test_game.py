@@ -23,6 +23,7 @@ from engine import (
     Play,
     Player,
     Position,
+    PositionError,
     StoneState,
     TableError,
     parse_card,
@@ -35,7 +36,7 @@ from engine import (
     result_text,
 )
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
-from engine.game import RULES_NAMED, Move
+from engine.game import RULES_NAMED, VICTORIES, Move
 from engine.tactics import Tactic
 from oracle.loader import load_case, load_rules_index
 
@@ -209,6 +210,11 @@ def soak(game: Game, seeds: range) -> int:
             assert not problems, f"seed {seed}, after {move}: {problems}"
             assert len(state.moves) < 1000, f"seed {seed}: the game does not end"
         assert state.winner is not None or state.outcome.startswith("draw")
+        if state.outcome in VICTORIES:
+            held = set(state.stones_held(state.winner or Player.A))
+            assert len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
+        else:  # the stalemate award: only once nobody could go on
+            assert not state.someone_can_go_on(), f"seed {seed}: awarded while a player could go on"
     return total
 
 
@@ -313,3 +319,36 @@ def test_a_claim_after_the_engine_passed_the_claim_step_says_why() -> None:
         game.apply_text("claim 4")
     assert "the claim step is over: no stone could be proved" in caught.value.problem
     assert caught.value.rule == "claim.own-side-complete"
+
+
+# ------------------------------------------------------- facts a table must state (issue 12)
+
+
+def test_a_stone_state_refuses_what_is_not_a_player() -> None:
+    with pytest.raises(PositionError, match=r"completed_first must be Player\.A, Player\.B"):
+        StoneState(completed_first=0)  # type: ignore[arg-type]
+    with pytest.raises(PositionError, match="claimed_by must be"):
+        StoneState(claimed_by="you")  # type: ignore[arg-type]
+
+
+def play_uniformly(seed: int) -> GameState:
+    """A tactics game whose every choice, claims included, is drawn uniformly."""
+    state = Game.named("tactics", seed=seed).new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize("seed", [1677, 7919, *range(40)])
+def test_a_blocked_game_ends_only_when_nobody_can_go_on(seed: int) -> None:
+    """Seed 1677 once ended while the player who had passed held a Clan card that fitted."""
+    state = play_uniformly(seed)
+    if "award" in state.outcome or state.outcome.startswith("draw"):
+        assert not state.someone_can_go_on()
+    awards = [event for event in state.events if event.text.startswith("receives")]
+    assert not awards or awards[0].turn == state.turn
+
+
+def test_seed_1677_goes_on_after_the_drawn_card() -> None:
+    assert play_uniformly(1677).outcome == "five stones"

@@ -3,12 +3,14 @@ is one located line."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from engine import Reason, Tactic, claim_verdict
-from oracle.loader import CaseError, load_case
+from oracle.loader import CaseError, case_entries, load_case, load_cases
+from oracle.yamlsource import SourceError, read_yaml
 
 HEADER = """\
 id: tactic-case
@@ -144,7 +146,7 @@ GOOD_START = "id: x\nsituation: S\nwhy: W\nvariant: base\nposition:\n  stones:\n
             "'red 999",
         ),
         ("id: x\nwhy: \x00\n", 2, "character '\\x00' cannot appear in a YAML file"),
-        ("id: " + "[" * 3000 + "]" * 3000 + "\n", None, "the YAML is nested too deeply"),
+        ("id: " + "[" * 3000 + "]" * 3000 + "\n", 1, "brackets nested over 16 deep"),
         ("[1, 2]\n", 1, "the file must be a mapping of keys"),
     ],
 )
@@ -163,7 +165,114 @@ def test_odd_input_is_one_located_line(
 def test_unreadable_files_are_case_errors(tmp_path: Path) -> None:
     latin = tmp_path / "latin.yaml"
     latin.write_bytes("id: caf\u00e9\n".encode("latin-1"))
-    with pytest.raises(CaseError, match="cannot read the file"):
+    with pytest.raises(CaseError, match=r"latin\.yaml:1: this line is not UTF-8 text"):
         load_case(latin)
     with pytest.raises(CaseError, match="cannot read the file"):
         load_case(tmp_path)
+
+
+# ------------------------------------------------------- every file a case or an error (issue 12)
+
+GOOD_CASE = """id: good
+situation: S
+why: W
+variant: base
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6, red 7]
+      them: [blue 2, green 2, yellow 5]
+claims:
+  - stone: 2
+    expect: granted
+"""
+
+
+def test_every_entry_under_the_case_folder_is_a_case_or_an_error(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    topic = cases / "topic"
+    topic.mkdir(parents=True)
+    (topic / "01-good.yaml").write_text(GOOD_CASE)
+    (topic / "02-upper.YAML").write_text(GOOD_CASE.replace("good", "upper"))
+    (topic / "03-self.yaml").symlink_to(topic / "03-self.yaml")
+    (topic / "04-dangling.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (tmp_path / "outside.txt").write_text("secret: " + "x" * 500)
+    (topic / "05-outside.yaml").symlink_to(tmp_path / "outside.txt")
+    os.mkfifo(topic / "06-fifo.yaml")
+    (cases / "07-at-the-root.yaml").write_text(GOOD_CASE.replace("good", "root"))
+    (topic / "deeper").mkdir()
+    (topic / "deeper" / "08-nested.yaml").write_text(GOOD_CASE.replace("good", "nested"))
+    (topic / "09-Bad_Name.yaml").write_text(GOOD_CASE.replace("good", "bad-name"))
+    (topic / "notes.txt").write_text("remember")
+    (topic / ".hidden.yaml").write_text("ignored: editors' dotfiles")
+    problems = {entry.path.name: entry.problem for entry in case_entries(cases)}
+    assert problems.pop("01-good.yaml") is None
+    expected = {
+        "02-upper.YAML": "case files end in .yaml (lowercase)",
+        "03-self.yaml": "a symbolic link",
+        "04-dangling.yaml": "a symbolic link",
+        "05-outside.yaml": "a symbolic link",
+        "06-fifo.yaml": "not a regular file",
+        "07-at-the-root.yaml": "a case lives in a topic folder",
+        "08-nested.yaml": "a case lives in a topic folder",
+        "09-Bad_Name.yaml": "must be lowercase words joined by hyphens",
+        "notes.txt": "not a case file",
+    }
+    assert set(problems) == set(expected)
+    for name, start in expected.items():
+        assert start in (problems[name] or ""), name
+    collection = load_cases(cases)
+    assert [case.id for case in collection.cases] == ["good"]
+    assert len(collection.errors) == len(expected)
+    assert not any("secret" in str(error) for error in collection.errors)
+
+
+def test_files_sort_by_their_leading_number(tmp_path: Path) -> None:
+    topic = tmp_path / "cases" / "topic"
+    topic.mkdir(parents=True)
+    for name in ("100-c", "99-b", "9-a"):
+        (topic / f"{name}.yaml").write_text(GOOD_CASE.replace("good", name[-1]))
+    assert [case.id for case in load_cases(tmp_path / "cases").cases] == ["a", "b", "c"]
+
+
+def test_a_duplicate_id_is_reported_on_every_file_that_uses_it(tmp_path: Path) -> None:
+    topic = tmp_path / "cases" / "topic"
+    topic.mkdir(parents=True)
+    (topic / "01-original.yaml").write_text(GOOD_CASE)
+    (topic / "02-copy.yaml").write_text(GOOD_CASE)
+    errors = [str(error) for error in load_cases(tmp_path / "cases").errors]
+    assert len(errors) == 2
+    assert "01-original.yaml:1: case id 'good' is also used by" in errors[0]
+    assert errors[0].endswith("02-copy.yaml:1; each case needs its own id")
+
+
+READ_PROBLEMS = [
+    pytest.param(b"id: x\nsituation: caf\xe9\n", 2, "this line is not UTF-8 text", id="not-utf8"),
+    pytest.param(
+        "id: x\nsituation: a\u2028b\nwhy: [\n".encode(),
+        2,
+        "the line break U+2028 is not allowed here",
+        id="line-separator",
+    ),
+    pytest.param(b"id: x\nwhy: " + b"[" * 40 + b"]" * 40 + b"\n", 2, "nested over 16", id="deep"),
+    pytest.param(b"id: x\nwhy: " + b"a" * 70_000 + b"\n", None, "over 64 KiB", id="huge"),
+]
+
+
+@pytest.mark.parametrize(("content", "line", "message"), READ_PROBLEMS)
+def test_what_no_case_needs_is_refused_before_parsing(
+    tmp_path: Path, content: bytes, line: int | None, message: str
+) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_bytes(content)
+    with pytest.raises(SourceError) as raised:
+        read_yaml(path)
+    assert raised.value.line == line
+    assert message in raised.value.problem
+
+
+def test_deeply_nested_brackets_are_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text("id: " + "[" * 30_000)  # PyYAML alone takes minutes over this
+    with pytest.raises(SourceError, match="nested over 16"):
+        read_yaml(path)

@@ -125,9 +125,11 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def write_case(pytester: pytest.Pytester, name: str, text: str) -> dict[str, int]:
-    """Write ``cases/<name>`` from a YAML string; return the lines of its ``#@`` markers."""
+    """Write ``cases/t/<name>`` from a YAML string; return the lines of its ``#@`` markers."""
     text = clean(text)
-    pytester.path.joinpath("cases", name).write_text(text, encoding="utf-8")
+    folder = pytester.path / "cases" / "t"
+    folder.mkdir(exist_ok=True)
+    folder.joinpath(name).write_text(text, encoding="utf-8")
     return marks(text)
 
 
@@ -153,7 +155,7 @@ def test_item_is_named_by_case_id(project: pytest.Pytester) -> None:
     write_case(project, "02-hand.yaml", DRIFTED)
     result = project.runpytest("--collect-only", "-q")
     result.stdout.fnmatch_lines(
-        ["cases/01-run.yaml::run-beats-sum", "cases/02-hand.yaml::last-three-in-your-hand"],
+        ["cases/t/01-run.yaml::run-beats-sum", "cases/t/02-hand.yaml::last-three-in-your-hand"],
         consecutive=True,
     )
 
@@ -168,7 +170,7 @@ def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            f"cases/02-hand.yaml:{line}: case 'last-three-in-your-hand', stone 3:"
+            f"cases/t/02-hand.yaml:{line}: case 'last-three-in-your-hand', stone 3:"
             " expected granted, the engine says refused",
             "  reason: they could still add pink 3, *",
             "  witness: pink 3",
@@ -184,7 +186,7 @@ def test_two_stones_one_drifted_names_only_that_stone(project: pytest.Pytester) 
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            f"cases/09-two.yaml:{line}: case 'two-stones-at-once', stone 7:"
+            f"cases/t/09-two.yaml:{line}: case 'two-stones-at-once', stone 7:"
             " expected refused, the engine says granted",
             "  reason: *",
         ],
@@ -209,6 +211,7 @@ position:
 table:
   their_hand: [blue 5]
   tactics_played: {you: 1, them: 1}
+  idle_turns: 0
 plays:
   - move: joker on 5 #@
     expect: legal
@@ -229,10 +232,10 @@ def test_drifted_game_case_names_the_move_the_rule_and_the_turn(
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            f"cases/03-joker.yaml:{lines['line']}: case 'joker-twice', move 'joker on 5':"
+            f"cases/t/03-joker.yaml:{lines['line']}: case 'joker-twice', move 'joker on 5':"
             " expected legal, the engine says illegal",
             "  refused: you have already played a Joker (tactics.one-joker-per-player)",
-            f"cases/03-joker.yaml:{lines['hand']}: case 'joker-twice', your hand:"
+            f"cases/t/03-joker.yaml:{lines['hand']}: case 'joker-twice', your hand:"
             " expected joker, red 2, the engine says joker, red 1",
             "  log: you: green 3 on 5; you: claim nothing; you: draw clan",
         ],
@@ -248,7 +251,7 @@ def test_unreadable_move_is_one_located_line(project: pytest.Pytester) -> None:
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            f"cases/03-joker.yaml:{lines['line']}: case 'joker-twice': the engine cannot judge"
+            f"cases/t/03-joker.yaml:{lines['line']}: case 'joker-twice': the engine cannot judge"
             " it: 'joker onto 5' is not a move: *"
         ]
     )
@@ -267,7 +270,7 @@ def test_draft_case_is_skipped_and_listed(project: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(
         [
             "*= draft cases (checked, not published) =*",
-            f"unsettled-claim (*cases/05-draft.yaml:{line})",
+            f"unsettled-claim (*cases/t/05-draft.yaml:{line})",
         ]
     )
     assert sum(out.startswith("unsettled-claim (") for out in result.outlines) == 1
@@ -277,7 +280,7 @@ def test_draft_skip_is_reported_at_the_case_file(project: pytest.Pytester) -> No
     write_case(project, "05-draft.yaml", DRAFT)
     result = project.runpytest("-rs")
     result.stdout.fnmatch_lines(
-        ["SKIPPED [[]1[]] cases/05-draft.yaml:*: draft case 'unsettled-claim'*"]
+        ["SKIPPED [[]1[]] cases/t/05-draft.yaml:*: draft case 'unsettled-claim'*"]
     )
     assert "pytest_plugin.py" not in result.stdout.str()
 
@@ -553,8 +556,8 @@ BAD_FILES = [
         position:
           stones:
             - stone: 2
-              you: [red 5, red 6, red 7]
-              them: [blue 2, green 2, yellow 5]
+              you: [blue 2, green 2, yellow 5]
+              them: [red 5, red 6, red 7]
               claimed_by: them
         claims:
           - stone: 2 #@
@@ -694,7 +697,7 @@ BAD_FILES = [
           - stone: 2
             expect: refused
         """,
-        "case files end in .yaml; rename this file so it is checked",
+        "case files end in .yaml (lowercase); rename this file so it is checked",
         id="yml-suffix",
     ),
     pytest.param("empty.yaml", "", "the file is empty", id="empty-file"),
@@ -731,6 +734,249 @@ BAD_FILES = [
         "missing key 'expect' in 'claims'",
         id="claim-without-expect",
     ),
+    # Boards no game still going on can reach (issue 12, item 10).
+    pytest.param(
+        "incomplete-holder.yaml",
+        """
+        id: incomplete-holder
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, red 6]
+              claimed_by: you #@
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "stone 2 is claimed by you, who could never have proved it: your side of stone 2 has*",
+        id="claimed-by-an-incomplete-side",
+    ),
+    pytest.param(
+        "weaker-holder.yaml",
+        """
+        id: weaker-holder
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 2
+              you: [red 5, green 6, blue 7]
+              them: [pink 1, pink 2, pink 3]
+              claimed_by: you #@
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "stone 2 is claimed by you, who could never have proved it: *",
+        id="claimed-by-the-weaker-side",
+    ),
+    pytest.param(
+        "mud-claimed.yaml",
+        """
+        id: mud-claimed
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones:
+            - stone: 2
+              you: [red 7, red 8, red 9]
+              them: [pink 1, blue 2, green 4]
+              modes: [mud fight]
+              claimed_by: you #@
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "stone 2 is claimed by you, who could never have proved it: your side of stone 2 has*",
+        id="mud-fight-stone-claimed-with-three-cards",
+    ),
+    pytest.param(
+        "three-adjacent.yaml",
+        """
+        id: three-adjacent
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 1
+              you: [red 7, red 8, red 9]
+              claimed_by: you
+            - stone: 2
+              you: [blue 7, blue 8, blue 9]
+              claimed_by: you
+            - stone: 3
+              you: [green 7, green 8, green 9]
+              claimed_by: you #@
+        claims:
+          - stone: 5
+            expect: refused
+        """,
+        "you already hold three adjacent stones (1, 2, 3): that game is over*",
+        id="a-player-has-already-won",
+    ),
+    pytest.param(
+        "big-hand.yaml",
+        """
+        id: big-hand
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones: []
+          hand: #@
+            [red 1, red 2, red 3, red 4, red 5, red 6, red 7, red 8]
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "a hand of 8 cards, but a hand in the tactics game holds at most 7",
+        id="tactics-hand-of-eight",
+    ),
+    pytest.param(
+        "tactics-count.yaml",
+        """
+        id: tactics-count
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones: []
+        table:
+          tactics_played: {you: 3, them: 3} #@
+        plays:
+          - move: red 1 on 2
+            expect: legal
+        """,
+        "0 Tactic cards lie face up, but tactics_played counts 6: *",
+        id="tactics-played-with-none-face-up",
+    ),
+    pytest.param(
+        "joker-owners.yaml",
+        """
+        id: joker-owners
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones:
+            - stone: 2
+              them: [joker]
+          discards: [joker]
+          jokers_played: [them] #@
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "1 Joker lies in the discards, but jokers_played names they*",
+        id="a-discarded-joker-nobody-can-have-played",
+    ),
+    # Facts of the turn a table must state (issue 12, items 1 to 4).
+    pytest.param(
+        "order-on-open-stone.yaml",
+        """
+        id: order-on-open-stone
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 4 #@
+              you: [red 1, red 2, red 3]
+              them: [blue 1, green 2, yellow 3]
+        table:
+          their_hand: [pink 9]
+        plays:
+          - move: pink 1 on 2
+            expect: legal
+        """,
+        "stone 4: both sides are complete, so the game needs to know who completed first*",
+        id="table-without-completion-order",
+    ),
+    pytest.param(
+        "idle-unknown.yaml",
+        """
+        id: idle-unknown
+        situation: S
+        why: W
+        variant: tactics
+        position:
+          stones: []
+          hand: [red 1]
+        table: #@
+          their_hand: [pink 9]
+        plays:
+          - move: red 1 on 2
+            expect: legal
+        """,
+        "they may have passed on their last turn, and the board does not show it: add idle_turns*",
+        id="table-without-idle-turns",
+    ),
+    pytest.param(
+        "false-pass.yaml",
+        """
+        id: false-pass
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+          hand: [red 1]
+        table:
+          step: claim
+          passed: true #@
+        plays:
+          - move: claim nothing
+            expect: legal
+        """,
+        "you cannot have passed: you hold a Clan card that has room on your side",
+        id="a-pass-that-was-not-allowed",
+    ),
+    pytest.param(
+        "expert-unknown.yaml",
+        """
+        id: expert-unknown
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 5
+              you: [red 7, red 8, red 9]
+              them: [blue 1, blue 2, green 4]
+              claimed_by: you
+          hand: [red 1]
+        table: #@
+          expert: true
+          step: play
+        plays:
+          - move: red 1 on 2
+            expect: legal
+        """,
+        "this turn's claim step is over and the board does not show whether you could prove*",
+        id="expert-play-step-without-could-claim",
+    ),
+    pytest.param(
+        "long-situation.yaml",
+        f"""
+        id: long-situation
+        situation: {"a" * 301} #@
+        why: W
+        variant: base
+        position:
+          stones: []
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "'situation' is 301 characters long; keep it within 300",
+        id="a-situation-too-long",
+    ),
 ]
 
 
@@ -744,11 +990,11 @@ def test_bad_file_fails_collection_with_one_located_line(
     assert result.ret == pytest.ExitCode.INTERRUPTED
     # A problem with the whole file (its suffix) has no line.
     # An empty file has no marker: it is reported at line 1.
-    where = f"cases/{name}" if name.endswith(".yml") else f"cases/{name}:{lines.get('line', 1)}"
+    where = f"cases/t/{name}" if name.endswith(".yml") else f"cases/t/{name}:{lines.get('line', 1)}"
     located = f"{where}: {message.format(**lines)}"
     # The error block is the header and exactly one line: the located message, and nothing else.
     result.stdout.fnmatch_lines(
-        [f"*_ ERROR collecting cases/{name} _*", located, "*= short test summary info =*"],
+        [f"*_ ERROR collecting cases/t/{name} _*", located, "*= short test summary info =*"],
         consecutive=True,
     )
     assert_no_traceback(result)
@@ -766,16 +1012,24 @@ def test_bad_file_does_not_stop_the_good_ones(project: pytest.Pytester) -> None:
 # --------------------------------------------------------------------- ids, index, other files
 
 
-def test_duplicate_id_names_the_other_file(project: pytest.Pytester) -> None:
+def test_duplicate_id_names_the_other_file_on_both(project: pytest.Pytester) -> None:
     first = write_case(project, "a.yaml", PASSING.replace("id: run-beats-sum", "id: same-id #@"))
     second = write_case(project, "b.yaml", PASSING.replace("id: run-beats-sum", "id: same-id #@"))
     result = project.runpytest("--continue-on-collection-errors")
-    result.assert_outcomes(passed=1, errors=1)
+    result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines(
         [
-            "*_ ERROR collecting cases/b.yaml _*",
-            f"cases/b.yaml:{second['line']}: case id 'same-id' is already used by"
-            f" *cases/a.yaml:{first['line']}",
+            "*_ ERROR collecting cases/t/b.yaml _*",
+            f"cases/t/b.yaml:{second['line']}: case id 'same-id' is also used by"
+            f" cases/t/a.yaml:{first['line']}; each case needs its own id",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*_ ERROR collecting cases/t/a.yaml _*",
+            f"cases/t/a.yaml:{first['line']}: case id 'same-id' is also used by"
+            f" cases/t/b.yaml:{second['line']}; each case needs its own id",
         ],
         consecutive=True,
     )
@@ -815,13 +1069,9 @@ def test_broken_rules_index_fails_every_case(
     write_case(project, "01-run.yaml", PASSING)
     write_case(project, "02-hand.yaml", DRIFTED)
     result = project.runpytest("--continue-on-collection-errors")
-    result.assert_outcomes(errors=2)
-    for name in ("01-run.yaml", "02-hand.yaml"):
-        result.stdout.fnmatch_lines(
-            [f"*_ ERROR collecting cases/{name} _*", message],
-            consecutive=True,
-        )
-    assert sum(line.startswith("rules/index.yaml") for line in result.outlines) == 2
+    result.assert_outcomes(errors=1)  # the case folder, once: no case can be read without it
+    result.stdout.fnmatch_lines(["*_ ERROR collecting cases _*", message], consecutive=True)
+    assert sum(line.startswith("rules/index.yaml") for line in result.outlines) == 1
     assert_no_traceback(result)
 
 
@@ -836,7 +1086,7 @@ def test_yaml_outside_the_case_dirs_is_ignored(project: pytest.Pytester) -> None
 
     result = project.runpytest("--collect-only", "-q")
     assert [line for line in result.outlines if "::" in line] == [
-        "cases/01-run.yaml::run-beats-sum"
+        "cases/t/01-run.yaml::run-beats-sum"
     ]
 
 

@@ -15,6 +15,7 @@ from oracle.render import (
     build_catalogue,
     fill_markers,
     generated_blocks,
+    plain,
     render_case_pages,
     render_formation_odds,
     render_rulings,
@@ -41,25 +42,25 @@ def test_the_seed_table_comes_first_in_order_with_its_verdicts(
 def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy: Path) -> None:
     cases = project_copy / "cases"
     seed = (cases / "claims" / "08-three-twos-beat-a-colour.yaml").read_text()
-    (cases / "draft.yaml").write_text(
+    (cases / "claims" / "90-draft.yaml").write_text(
         seed.replace("id: three-twos-beat-a-colour", "id: a-draft").replace(
             "    expect: granted\n", ""
         )
         + "draft: true\n"
     )
-    (cases / "drifted.yaml").write_text(
+    (cases / "claims" / "91-drifted.yaml").write_text(
         seed.replace("id: three-twos-beat-a-colour", "id: drifted").replace("granted", "refused")
     )
     settled = len(case_files(cases))
-    (cases / "invalid.yaml").write_text("id: [\n")
+    (cases / "claims" / "92-invalid.yaml").write_text("id: [\n")
     catalogue = build_catalogue(project_copy)
     assert len(case_files(cases)) == settled + 1
     assert len(catalogue.published) == settled - 2
     assert [report.case.id for report in catalogue.drafts] == ["a-draft"]
     located = [problem for problem in catalogue.problems if not problem.startswith(" ")]
     assert sorted(problem.split(":")[0] for problem in located) == [
-        "cases/drifted.yaml",
-        "cases/invalid.yaml",
+        "cases/claims/91-drifted.yaml",
+        "cases/claims/92-invalid.yaml",
     ]
     with pytest.raises(CatalogueError):
         verified_catalogue(project_copy)
@@ -74,7 +75,7 @@ def test_the_table_shows_the_engines_verdict(project_copy: Path) -> None:
     assert len(rows) == 1 + len(claim_cases)
     for row, report in zip(rows[1:], claim_cases, strict=True):
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
-        situation = report.case.situation.replace("|", "\\|")
+        situation = plain(report.case.situation)
         assert cells[0] == f"[{situation}](cases/{report.case.topic}/{report.case.id}.md)"
         assert cells[1] == f"**{report.checks[0].verdict.verdict.label.capitalize()}**"
 
@@ -98,11 +99,11 @@ def test_a_drifted_case_is_never_rendered(project_copy: Path) -> None:
 
 def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
     root = project_copy
-    (root / "cases" / "typo.yaml").write_text("id: typo\nsituaton: x\n")
+    (root / "cases" / "claims" / "90-typo.yaml").write_text("id: typo\nsituaton: x\n")
     with pytest.raises(CatalogueError) as caught:
         verified_catalogue(root)
     assert caught.value.problems == [
-        "cases/typo.yaml:2: unknown key 'situaton'; did you mean 'situation'?"
+        "cases/claims/90-typo.yaml:2: unknown key 'situaton'; did you mean 'situation'?"
         " (allowed here: claims, deal, draft, guards_against, id, match, plays, position, rules,"
         " situation, table, turn, variant, why)"
     ]
@@ -114,8 +115,8 @@ def test_rulings_render_every_ruling_with_its_reason(project_copy: Path) -> None
     rulings = catalogue.rules.rulings()
     assert rulings, "the rules index has no rulings"
     for ruling in rulings:
-        assert f"### {ruling.title} {{ #{ruling_anchor(ruling)} }}" in page
-        assert ruling.reason and ruling.reason in page
+        assert f"### {plain(ruling.title)} {{ #{ruling_anchor(ruling)} }}" in page
+        assert ruling.reason and plain(ruling.reason) in page
     for entry in catalogue.rules.entries:
         if not entry.is_ruling:
             assert f"#{ruling_anchor(entry)} " not in page
@@ -204,11 +205,13 @@ def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
     catalogue = verified_catalogue(project_copy)
     pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
-    assert page.startswith("# &lt;b&gt;You&lt;/b&gt; \\[really\\] played \\\\\\\\ \\*then\\*")
+    assert page.startswith(
+        "# &#60;b&#62;You&#60;&#47;b&#62; &#91;really&#93; played &#92;&#92; &#42;then&#42;"
+    )
     assert page.rstrip().endswith("```") and page.count("```") == 2
     shown = tuple(r for r in catalogue.published if r.case.id == "order-of-play-does-not-matter")
     table = render_verdict_table(shown, TEMPLATES)
-    assert "&lt;b&gt;You&lt;/b&gt;" in table and "<b>" not in table
+    assert "&#60;b&#62;You&#60;&#47;b&#62;" in table and "<b>" not in table
 
 
 def test_a_turn_report_says_whose_turn_and_diffs_the_log(project_copy: Path) -> None:

@@ -69,10 +69,10 @@ def test_a_flipped_verdict_fails_the_build_naming_the_file_and_line(project_copy
 
 def test_a_malformed_case_fails_the_build_in_one_line(project_copy: Path) -> None:
     root = project_copy
-    (root / "cases" / "broken.yaml").write_text("id: broken\nsituation: [\n")
+    (root / "cases" / "claims" / "90-broken.yaml").write_text("id: broken\nsituation: [\n")
     result = build(root)
     assert result.returncode != 0
-    assert "cases/broken.yaml:3: YAML syntax error" in result.stderr
+    assert "cases/claims/90-broken.yaml:3: YAML syntax error" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -1,0 +1,131 @@
+"""Whether a position can arise in a game still being played, beyond the constructor's checks.
+
+:class:`~engine.position.Position` refuses what can never lie on a table (a card twice, a side
+over capacity). A case or a table built by hand can still describe a board that no game reaches
+while play goes on: a stone held by a player who could never have proved it, a player who has
+already won, a Joker nobody can have played, a hand over its size between turns. These checks
+cost a claim proof per claimed stone, so they run where a position is written by hand (the case
+loader, :meth:`engine.game.GameState.from_table`), not on every position the game builds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.claims import claim_verdict
+from engine.position import STONES, HandTooLarge, Player, Position, PositionError
+from engine.tactics import JOKERS
+
+WHO = {Player.A: "you", Player.B: "they"}
+
+
+class UnprovableClaim(PositionError):
+    """A stone held by a player who could never have proved it."""
+
+
+class GameAlreadyWon(PositionError):
+    """A player holds five stones or three adjacent ones: the game would be over."""
+
+
+class UnplayedJoker(PositionError):
+    """A Joker face up that no player can have played (one Joker a player, ever)."""
+
+
+def has_won(held: set[int] | frozenset[int]) -> bool:
+    """Whether these stones win: five of them, or three adjacent ones."""
+    return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
+
+
+def stones_held(position: Position, player: Player) -> tuple[int, ...]:
+    """The stones ``player`` holds in ``position``."""
+    return tuple(
+        number
+        for number, stone in zip(STONES, position.stones, strict=True)
+        if stone.claimed_by is player
+    )
+
+
+def reachability_problems(position: Position) -> list[PositionError]:
+    """Every reason ``position`` cannot be a moment of a game still going on, in board order.
+
+    The position is taken between turns or within one (never in the middle of a Recruiter), so
+    a hand holds at most the hand size. A claimed stone must still be provable by its holder: a
+    claimed stone never changes and cards only ever become face up, so a proof that fails now
+    failed when the stone was claimed.
+    """
+    problems: list[PositionError] = []
+    if len(position.hand) > position.variant.hand_size:
+        problems.append(
+            HandTooLarge(
+                f"a hand of {len(position.hand)} cards, but a hand in the"
+                f" {position.variant.name} game holds at most {position.variant.hand_size}",
+                part="hand",
+            )
+        )
+    problems += _claimed_stone_problems(position)
+    for player in Player:
+        held = stones_held(position, player)
+        if has_won(set(held)):
+            winning = "five stones" if len(held) >= 5 else "three adjacent stones"
+            problems.append(
+                GameAlreadyWon(
+                    f"{WHO[player]} already hold {winning} ({', '.join(map(str, held))}):"
+                    " that game is over, so nothing more can be asked of it",
+                    stone=held[-1],
+                    part="claimed_by",
+                )
+            )
+    problem = _joker_problem(position)
+    if problem is not None:
+        problems.append(problem)
+    return problems
+
+
+def _claimed_stone_problems(position: Position) -> list[PositionError]:
+    problems: list[PositionError] = []
+    for number, stone in zip(STONES, position.stones, strict=True):
+        holder = stone.claimed_by
+        if holder is None:
+            continue
+        open_stone = replace(stone, claimed_by=None)
+        stones = tuple(
+            open_stone if n == number else other
+            for n, other in zip(STONES, position.stones, strict=True)
+        )
+        as_holder = replace(position, stones=stones, hand=(), viewer=holder)
+        verdict = claim_verdict(as_holder, number)
+        if not verdict.granted:
+            problems.append(
+                UnprovableClaim(
+                    f"stone {number} is claimed by {'you' if holder is Player.A else 'them'},"
+                    " who could never have proved it"
+                    + ("" if holder is Player.A else " (seen from their side)")
+                    + f": {verdict.explanation}",
+                    stone=number,
+                    part="claimed_by",
+                )
+            )
+    return problems
+
+
+def _joker_problem(position: Position) -> PositionError | None:
+    """Each player plays at most one Joker, ever: the discarded ones need players to own them."""
+    discarded = sum(card in JOKERS for card in position.discards)
+    on_sides = {player for player in Player if position.jokers_on_border(player)}
+    gone = set(position.jokers_played) - on_sides
+    if discarded == len(gone):
+        return None
+    if discarded > len(gone):
+        named = ", ".join(WHO[p] for p in sorted(position.jokers_played)) or "nobody"
+        return UnplayedJoker(
+            f"{discarded} Joker{'s lie' if discarded > 1 else ' lies'} in the discards, but"
+            f" jokers_played names {named}, and a player whose Joker is still on their side"
+            " cannot have played another: name who played each discarded Joker",
+            part="jokers_played",
+        )
+    return UnplayedJoker(
+        f"jokers_played names {len(gone)} player{'s' if len(gone) > 1 else ''} whose Joker left"
+        f" the border, but {discarded} Joker{'s lie' if discarded != 1 else ' lies'} in the"
+        " discards",
+        part="jokers_played",
+    )
