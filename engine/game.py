@@ -439,7 +439,10 @@ class GameState:
                 "you cannot have passed: you hold a Clan card that has room on your side",
                 part="table.passed",
             )
-        provable_now = bool(claim_done and self.provable_stones(me))
+        # Under expert timing a card played after the claim step may have made a stone
+        # provable since; the turn is not idle then, so the claim step no longer matters.
+        played_since_claim = expert and play_done and self._played_this_turn
+        provable_now = bool(claim_done and not played_since_claim and self.provable_stones(me))
         if not claim_done:
             if could_claim is not None:
                 raise TableError(
@@ -447,6 +450,8 @@ class GameState:
                     " so there is nothing to say about it",
                     part="table.could_claim",
                 )
+        elif played_since_claim:
+            self._could_claim_this_turn = bool(could_claim)
         elif could_claim is None:
             if not provable_now and self.stones_held(me):
                 raise TableError(
@@ -687,11 +692,9 @@ class GameState:
 
     @staticmethod
     def _card_in(card: Card, place: Sequence[Card]) -> Card:
-        """The Joker that is actually in ``place`` when the text says ``joker``."""
-        if card in JOKERS and card not in place:
-            other = JOKERS[1] if card == JOKERS[0] else JOKERS[0]
-            if other in place:
-                return other
+        """The first Joker in ``place`` when the text says ``joker`` (as the moves list it)."""
+        if card in JOKERS:
+            return next((held for held in place if held in JOKERS), card)
         return card
 
     @staticmethod
@@ -1239,9 +1242,13 @@ RULES_NAMED = frozenset(
 
 
 def _distinct(cards: Iterable[Card]) -> list[Card]:
-    """The cards, with the second Joker dropped when the first is there too (they play alike)."""
-    cards = list(cards)
-    return [c for c in cards if not (c == Tactic.SECOND_JOKER and Tactic.JOKER in cards)]
+    """The cards, with any Joker after the first dropped: the two Jokers play alike, and which
+    one comes first in the hand (not its number) keeps the order of the moves."""
+    kept: list[Card] = []
+    for card in cards:
+        if not (card in JOKERS and any(other in JOKERS for other in kept)):
+            kept.append(card)
+    return kept
 
 
 def _award_total(cards: Sequence[Card]) -> int:

@@ -329,35 +329,33 @@ INSPECT = """() => {
 }"""
 
 
-def test_no_editor_text_is_live_on_any_page(hostile_site: tuple[str, Path]) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_no_editor_text_is_live_on_any_page(
+    browser: Browser, hostile_site: tuple[str, Path]
+) -> None:
     url, _ = hostile_site
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page()
-        for path in PAGES:
-            page.goto(f"{url}/{path}")
-            page.wait_for_load_state("load")
-            for element in page.locator("article *").all()[:400]:
-                element.dispatch_event("mouseover")
-            page.locator("article h1").first.dispatch_event("click")
-            found = page.evaluate(INSPECT)
-            assert found == {"pwned": None, "live": []}, path
-        page.goto(f"{url}/cases/claims/hostile-text.html")
-        assert SITUATION in page.title()
-        article = page.locator("article").inner_text()
-        assert SITUATION.replace("  ", " ") in article
-        assert "*not emphasis*" in article and "[a link](javascript:" in article
-        code = page.locator("article pre code").last.inner_text()
-        assert code.strip() == HOSTILE_CASE.strip()  # the case file, exactly as written
-        assert "1 in 591" not in article  # a line of the odds tables: the marker stayed text
-        assert page.locator("article table").count() == 0
-        page.goto(f"{url}/rulings.html")
-        rulings = page.locator("article").inner_text()
-        assert "A title {: onclick=" in rulings and "<!-- oracle:rulings -->" in rulings
-        assert '<b onmouseover="window.pwned=11">bold?</b>' in rulings
-        browser.close()
+    page = browser.new_page()
+    for path in PAGES:
+        page.goto(f"{url}/{path}")
+        page.wait_for_load_state("load")
+        for element in page.locator("article *").all()[:400]:
+            element.dispatch_event("mouseover")
+        page.locator("article h1").first.dispatch_event("click")
+        found = page.evaluate(INSPECT)
+        assert found == {"pwned": None, "live": []}, path
+    page.goto(f"{url}/cases/claims/hostile-text.html")
+    assert SITUATION in page.title()
+    article = page.locator("article").inner_text()
+    assert SITUATION.replace("  ", " ") in article
+    assert "*not emphasis*" in article and "[a link](javascript:" in article
+    code = page.locator("article pre code").last.inner_text()
+    assert code.strip() == HOSTILE_CASE.strip()  # the case file, exactly as written
+    assert "1 in 591" not in article  # a line of the odds tables: the marker stayed text
+    assert page.locator("article table").count() == 0
+    page.goto(f"{url}/rulings.html")
+    rulings = page.locator("article").inner_text()
+    assert "A title {: onclick=" in rulings and "<!-- oracle:rulings -->" in rulings
+    assert '<b onmouseover="window.pwned=11">bold?</b>' in rulings
+    page.close()
 
 
 def test_a_marker_in_a_case_file_does_not_place_its_topic(
