@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site test lint bench clean
+.PHONY: serve site test lint bench schema clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,9 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+schema: $(BIN)/.installed
+	$(BIN)/python -m oracle.editor_schema
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/claim_bench.py

@@ -434,6 +434,19 @@ class GameState:
                 part="table.passed",
             )
         self._played_this_turn = play_done if played is None else played
+        recruited = self.variant.has_tactics and Tactic.RECRUITER in self.discards
+        if (
+            play_done
+            and self._played_this_turn
+            and len(self.hands[me]) >= self.variant.hand_size
+            and not recruited
+        ):
+            raise TableError(
+                f"you have played a card this turn, so your hand holds at most"
+                f" {self.variant.hand_size - 1} cards until the draw (add passed: true if you"
+                " passed)",
+                part="hand",
+            )
         if play_done and not self._played_this_turn and not self._may_pass(me):
             raise TableError(
                 "you cannot have passed: you hold a Clan card that has room on your side",
@@ -482,12 +495,17 @@ class GameState:
         elif idle < 0:
             raise TableError(f"idle_turns cannot be {idle}", part="table.idle_turns")
         elif idle > 0 and not they_may_have_passed:
+            reason = (
+                "their hand is empty while a deck still holds cards, so they would have drawn"
+                if not self.hands[them]
+                else "they hold Clan cards and have room for them"
+            )
             raise TableError(
-                f"idle_turns is {idle}, but they cannot have passed on their last turn: they"
-                " hold Clan cards and have room for them",
+                f"idle_turns is {idle}, but they cannot have passed on their last turn: {reason}",
                 part="table.idle_turns",
             )
-        if idle >= 2 and self.phase is Phase.PLAY and not self.someone_can_go_on():
+        this_turn_counts = (play_done and self._played_this_turn) or self._could_claim_this_turn
+        if idle >= 2 and not this_turn_counts and not self.someone_can_go_on():
             raise TableError(
                 f"after {idle} idle turns in a row with nobody able to go on, the game would"
                 " already be over",
@@ -800,7 +818,7 @@ class GameState:
         Clan card they hold now, and a ruse or Mud Fight just played may have made them room.
         """
         hand = self.hands[player]
-        if not hand and self._drawable():
+        if not hand and self._drawable() and not after_a_play:  # a Recruiter refills the decks
             return False
         if not self.variant.has_tactics:
             return self._may_pass(player)
@@ -951,8 +969,7 @@ class GameState:
 
     def _explain_passed_claim_step(self, move: Claim) -> None:
         """A claim just after the engine passed the claim step for want of a provable stone."""
-        this_turn = [event for event in self.events if event.turn == self.turn]
-        passed = any(event.forced and event.text == str(Claim()) for event in this_turn)
+        passed = self.phase is Phase.DRAW and not self._could_claim_this_turn
         if not passed or not move.stones or move.stones[0] not in STONES:
             return
         verdict = claim_verdict(self.position(self.current_player), move.stones[0])

@@ -1,42 +1,57 @@
-"""A board drawn as HTML for the site: cards in their colours, both sides of each stone.
+"""A board drawn as HTML for the site: the nine stones in order, both sides of each, and in words.
 
 Plain markup and one stylesheet (``site_src/assets/stylesheets/oracle.css``), no script: the
-diagram is part of the page the engine verified, and reads without JavaScript.
+diagram is part of the page the engine verified, and reads without JavaScript. Nothing in it
+depends on colour alone: every Clan card shows its value and a colour code, every Tactic card its
+full name, and the whole board is also written out in words for screen readers. The drawing is
+kept out of the site's search index (its words are the page's summary instead).
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from engine import Card, Player, Position, card_name
+from engine import Card, Player, Position, StoneState, card_name
 from engine.cards import CARDS, Colour
+from engine.position import STONES
 
-TACTIC_SHORT = {
+COLOUR_CODES = {
+    "red": "Rd",
+    "blue": "Bl",
+    "green": "Gn",
+    "yellow": "Ye",
+    "purple": "Pu",
+    "pink": "Pk",
+}
+"""A two-letter code per colour, printed on each card so that no colour is told by its hue."""
+
+TACTIC_TITLES = {
     "joker": "Joker",
     "spy": "Spy",
-    "shield-bearer": "Shield",
-    "recruiter": "Recruit",
-    "strategist": "Strat",
+    "shield-bearer": "Shield-Bearer",
+    "recruiter": "Recruiter",
+    "strategist": "Strategist",
     "banshee": "Banshee",
     "traitor": "Traitor",
-    "mud fight": "Mud",
-    "blind-man's bluff": "Bluff",
+    "mud fight": "Mud Fight",
+    "blind-man's bluff": "Blind-Man's Bluff",
 }
 
 
 def card_html(card: Card, *, marked: bool = False) -> str:
-    """One card: a Clan card shows its value on its colour; a Tactic card its short name."""
+    """One card: a Clan card shows its value and colour code; a Tactic card its full name."""
     name = card_name(card)
     extra = " oracle-card--marked" if marked else ""
     if card < len(CARDS):
         colour = Colour(card // 9).label
         return (
             f'<span class="oracle-card oracle-card--{colour}{extra}" title="{escape(name)}">'
-            f"{card % 9 + 1}</span>"
+            f'<span class="oracle-value">{card % 9 + 1}</span>'
+            f'<span class="oracle-code">{COLOUR_CODES[colour]}</span></span>'
         )
     return (
         f'<span class="oracle-card oracle-card--tactic{extra}" title="{escape(name)}">'
-        f"{escape(TACTIC_SHORT[name])}</span>"
+        f"{escape(TACTIC_TITLES[name])}</span>"
     )
 
 
@@ -46,6 +61,34 @@ def _cards(cards: tuple[Card, ...], capacity: int, marked: frozenset[Card] = fro
     return "".join(shown)
 
 
+def _names(cards: tuple[Card, ...]) -> str:
+    return ", ".join(card_name(card) for card in cards) or "none"
+
+
+def _side_words(cards: tuple[Card, ...], capacity: int) -> str:
+    if not cards:
+        return "empty"
+    state = "complete" if len(cards) == capacity else f"{len(cards)} of {capacity}"
+    return f"{_names(cards)} ({state})"
+
+
+def stone_words(number: int, stone: StoneState, viewer: Player, claimed: bool) -> str:
+    """One stone in words, as the screen reader reads it."""
+    notes = []
+    if claimed:
+        notes.append("the stone claimed in this case")
+    notes += [TACTIC_TITLES[mode.label] for mode in sorted(stone.modes, key=lambda m: m.label)]
+    if stone.claimed_by is not None:
+        notes.append("held by you" if stone.claimed_by is viewer else "held by them")
+    head = f"Stone {number}" + (f" ({'; '.join(notes)})" if notes else "")
+    if not stone.sides[0] and not stone.sides[1]:
+        return f"{head}: empty."
+    return (
+        f"{head}: your side {_side_words(stone.sides[viewer], stone.capacity)};"
+        f" their side {_side_words(stone.sides[viewer.other], stone.capacity)}."
+    )
+
+
 def board_html(
     position: Position,
     *,
@@ -53,20 +96,18 @@ def board_html(
     witness: frozenset[Card] = frozenset(),
     their_hand: tuple[Card, ...] | None = None,
 ) -> str:
-    """The stones that hold anything, your side below and theirs above, then hand and discards.
+    """The nine stones in order, their side above and yours below, then hands and discards.
 
-    ``claimed`` stones are highlighted; ``witness`` cards are marked where they appear (in your
-    hand, say, when your own card is the one that refutes the claim).
+    ``claimed`` stones are outlined; ``witness`` cards are marked where they appear (in your
+    hand, say, when your own card is the one that refutes the claim). A legend explains both.
     """
     me, them = position.viewer, position.viewer.other
     columns = []
-    for number, stone in enumerate(position.stones, 1):
-        if stone.is_empty and number not in claimed:
-            continue
+    for number, stone in zip(STONES, position.stones, strict=True):
         classes = "oracle-stone" + (" oracle-stone--claimed" if number in claimed else "")
         owner = {None: "", me: "held by you", them: "held by them"}[stone.claimed_by]
         modes = "".join(
-            f'<span class="oracle-mode">{escape(mode.label)}</span>'
+            f'<span class="oracle-mode">{escape(TACTIC_TITLES[mode.label])}</span>'
             for mode in sorted(stone.modes, key=lambda mode: mode.label)
         )
         columns.append(
@@ -79,21 +120,42 @@ def board_html(
             f"{_cards(stone.sides[me], stone.capacity)}</div>"
             "</div>"
         )
-    rows = [
-        '<div class="oracle-board" role="img" aria-label="The board">',
-        '<div class="oracle-row-label">Their side</div>' if columns else "",
-        f'<div class="oracle-stones">{"".join(columns)}</div>'
-        if columns
-        else '<p class="oracle-empty">Every stone is empty.</p>',
-        '<div class="oracle-row-label">Your side</div>' if columns else "",
-        _line("Your hand", position.hand, witness),
-    ]
+    lines = [("Your hand", position.hand, witness)]
     if their_hand is not None:
-        rows.append(_line("Their hand", their_hand, frozenset()))
+        lines.append(("Their hand", their_hand, frozenset()))
     if position.discards:
-        rows.append(_line("Discards, face up", position.discards, frozenset()))
-    rows.append("</div>")
-    return "".join(row for row in rows if row)
+        lines.append(("Discards, face up", position.discards, frozenset()))
+    words = [
+        stone_words(n, s, me, n in claimed) for n, s in zip(STONES, position.stones, strict=True)
+    ]
+    words += [f"{label}: {_names(cards)}." for label, cards, _ in lines]
+    if witness:
+        words.append(f"Witness, the completion that beats your side: {_names(tuple(witness))}.")
+    legend = [
+        "Cards show their value and colour: "
+        + ", ".join(f"{code} {colour}" for colour, code in COLOUR_CODES.items())
+        + "."
+    ]
+    if claimed:
+        legend.append("An outlined stone is the one claimed.")
+    if witness:
+        legend.append("A card with a thick outline and a star belongs to the witness.")
+    return "".join(
+        [
+            '<figure class="oracle-board" data-search-exclude>',
+            '<div class="oracle-drawing" aria-hidden="true">',
+            '<div class="oracle-row-label oracle-row-label--them">Their side</div>',
+            f'<div class="oracle-border">{"".join(columns)}</div>',
+            '<div class="oracle-row-label oracle-row-label--you">Your side</div>',
+            *(_line(label, cards, marked) for label, cards, marked in lines),
+            "</div>",
+            '<ul class="oracle-sr-only">',
+            *(f"<li>{escape(line)}</li>" for line in words),
+            "</ul>",
+            f'<figcaption class="oracle-legend">{" ".join(legend)}</figcaption>',
+            "</figure>",
+        ]
+    )
 
 
 def _line(label: str, cards: tuple[Card, ...], marked: frozenset[Card]) -> str:
@@ -101,4 +163,4 @@ def _line(label: str, cards: tuple[Card, ...], marked: frozenset[Card]) -> str:
     return f'<div class="oracle-line"><span class="oracle-line-label">{label}:</span> {shown}</div>'
 
 
-__all__ = ["Player", "board_html", "card_html"]
+__all__ = ["COLOUR_CODES", "board_html", "card_html", "stone_words"]

@@ -130,8 +130,10 @@ def render_case_page(
     if not source.endswith("\n"):
         source += "\n"
     longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
+    summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     return template.render(
         case=case,
+        summary=summary,
         board=board,
         answers=answers(report),
         rules=checked,

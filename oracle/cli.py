@@ -16,10 +16,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import yaml
+
 from engine import Game
 from engine.game import Phase, play_random_game
 from oracle.casewriter import case_text
 from oracle.diagram import board_text
+from oracle.editor_schema import stale_editor_schema
 from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
 from oracle.model import RulesIndex, TurnExpectation
 from oracle.render import (
@@ -92,9 +95,11 @@ def ask(args: argparse.Namespace) -> int:
     for check in report.checks:
         print("\n".join(describe_verdict(check.verdict)))
     for game_check in report.game_checks:
-        print(f"{game_check.what}: {game_check.actual}")
-        for line in game_check.detail:
-            print(f"  {line}")
+        if game_check.what == "the turn":
+            print(f"{game_check.what}: {game_check.actual}")
+            continue
+        agreed = game_check.expected is not None and game_check.matches
+        print(f"{game_check.what}: {game_check.actual}" + (" (as expected)" if agreed else ""))
     if case.table is not None:
         state = case.game_state()
         moves = [str(move) for move in state.legal_moves()]
@@ -128,6 +133,34 @@ def ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nav_pages(entry: object) -> set[str]:
+    """Every page named in a mkdocs ``nav`` entry, however deeply nested."""
+    if isinstance(entry, str):
+        return {entry}
+    if isinstance(entry, list):
+        return set().union(*(_nav_pages(item) for item in entry))
+    if isinstance(entry, dict):
+        return set().union(*(_nav_pages(item) for item in entry.values()))
+    return set()
+
+
+def pages_missing_from_nav(root: Path, shown_topics: dict[str, str]) -> list[str]:
+    """A line for each page showing a topic's table that the site's navigation leaves out."""
+    try:
+        config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        return [f"mkdocs.yml: cannot be read to check its nav: {error}"]
+    if not isinstance(config, dict) or "nav" not in config:
+        return []  # without a nav, mkdocs lists every page itself
+    listed = _nav_pages(config["nav"])
+    return [
+        f"site_src/{page}: shows the table of {topic!r} but is not in the nav of mkdocs.yml;"
+        " add it there, or the strict site build stops"
+        for topic, page in sorted(shown_topics.items())
+        if page not in listed
+    ]
+
+
 def check(args: argparse.Namespace) -> int:
     """Load and replay every case; print each problem on one line; exit 1 if there is any."""
     root = find_root(Path(args.root).resolve())
@@ -137,17 +170,22 @@ def check(args: argparse.Namespace) -> int:
         print("\n".join(error.problems), file=sys.stderr)
         return 2
     problems = list(catalogue.problems)
-    problems += unshown_topics(
-        catalogue.published, topic_pages(site_pages(root / "site_src")), root
-    )
+    shown_topics = topic_pages(site_pages(root / "site_src"))
+    problems += unshown_topics(catalogue.published, shown_topics, root)
+    problems += pages_missing_from_nav(root, shown_topics)
+    stale = stale_editor_schema(root, catalogue.rules)
+    if stale is not None:
+        problems.append(stale)
     for problem in problems:
         print(problem)
     with_problems = {line.split(":", 1)[0] for line in problems if not line.startswith(" ")}
-    published, drafts = len(catalogue.published), len(catalogue.drafts)
-    files = len(case_files(root / CASES_DIR))
+    files = {shown_path(path, root) for path in case_files(root / CASES_DIR)}
+    published = sum(shown_path(r.case.path, root) not in with_problems for r in catalogue.published)
+    drafts = sum(shown_path(r.case.path, root) not in with_problems for r in catalogue.drafts)
+    # Each file is counted once: a problem outweighs being verified, so the parts add up.
     print(
-        f"{files} case files: {published} verified and published, {drafts} drafts,"
-        f" {len(with_problems)} with problems"
+        f"{len(files)} case files: {published} verified and published, {drafts} drafts,"
+        f" {len(with_problems & files)} with problems"
     )
     return 1 if problems else 0
 
@@ -215,6 +253,18 @@ def new(args: argparse.Namespace) -> int:
         where = f"{shown_path(taken[args.case_id].path, root)}:{taken[args.case_id].line}"
         print(f"schotten-oracle: the id {args.case_id!r} is taken by {where}", file=sys.stderr)
         return 2
+    written = re.compile(rf"^id:\s*['\"]?{re.escape(args.case_id)}['\"]?\s*(#.*)?$", re.MULTILINE)
+    for path in case_files(root / CASES_DIR):  # files that do not load yet still hold their id
+        if path.is_symlink() or not path.is_file():  # never follow a link or wait on a FIFO
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if written.search(text):
+            shown = shown_path(path, root)
+            print(f"schotten-oracle: the id {args.case_id!r} is taken by {shown}", file=sys.stderr)
+            return 2
     folder = root / CASES_DIR / args.topic
     if folder.exists() and not folder.is_dir():
         print(

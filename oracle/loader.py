@@ -239,7 +239,7 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         document = read_yaml(path)
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem) from None
-    validate(document, "case")
+    validate(document, "case.base")
     data = document.data
     places: dict[int, list[int]] = {}
 
@@ -306,6 +306,13 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         claims.append(Claim(stone=stone, expect=expect, line=line))
 
     table = None
+    if "turn" in data and "their_hand" not in data.get("table", {}):
+        raise CaseError(
+            path,
+            document.line_of(("table",) if "table" in data else ("turn",)),
+            "a turn goes on into their turn, so the table must give their_hand"
+            " (write their_hand: [] if their hand is empty)",
+        )
     if "table" in data or "plays" in data or "turn" in data:
         table = _table(document, position, places)
         try:

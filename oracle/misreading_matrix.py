@@ -37,7 +37,8 @@ def answers(report: CaseReport) -> tuple[object, ...]:
     games = tuple(
         check.actual.split(" under ")[0]  # legal or illegal; the rule named may differ
         for check in report.game_checks
-        if check.what.startswith("move ") or check.what in GAME_FACTS
+        if check.what.startswith("move ")
+        or (check.what in GAME_FACTS and check.expected is not None)  # what the case asserts
     )
     return (report.engine_error is not None, claims, games)
 

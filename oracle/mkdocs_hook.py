@@ -7,6 +7,7 @@ file. The rendering itself lives in :mod:`oracle.render`; this file only adapts 
 from __future__ import annotations
 
 import html
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from oracle.casepages import case_page_uri
+from oracle.editor_schema import EDITOR_SCHEMA, refresh_editor_schema
 from oracle.render import (
     CASES_DIR,
     GAMES_DIR,
@@ -30,6 +32,8 @@ from oracle.render import (
 )
 
 _state: dict[str, Any] = {}
+
+log = logging.getLogger("mkdocs.hooks.oracle")
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -55,6 +59,8 @@ def on_pre_build(config: MkDocsConfig) -> None:
             f"the verified catalogue cannot be published ({label}):\n" + "\n".join(error.problems)
         ) from None
     _state["catalogue"] = catalogue
+    if refresh_editor_schema(root, catalogue.rules):
+        log.info("wrote %s: the cards, rule ids and misreadings editors complete", EDITOR_SCHEMA)
     _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates", root)
     _state["used"] = set()
     _state["shown"] = set()

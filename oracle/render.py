@@ -185,7 +185,8 @@ class _Ruling:
     text: str
     reason: str
     anchor: str
-    checked_by: tuple[str, ...]
+    checked_by: tuple[tuple[str, str], ...]
+    """The situation of each case that pins the ruling, with the link to its page."""
 
 
 def ruling_anchor(entry: RuleEntry) -> str:
@@ -193,10 +194,16 @@ def ruling_anchor(entry: RuleEntry) -> str:
     return entry.id.replace(".", "-")
 
 
-def render_rulings(rules: RulesIndex, templates: Path, reports: tuple[CaseReport, ...] = ()) -> str:
+def render_rulings(
+    rules: RulesIndex,
+    templates: Path,
+    reports: tuple[CaseReport, ...] = (),
+    page: str = "rulings.md",
+) -> str:
     """Every ruling of the rules index with its reason, grouped by section.
 
-    Under each ruling, the situations of the verified ``reports`` whose cases pin it.
+    Under each ruling, the situations of the verified ``reports`` whose cases pin it, each
+    linking to its case's page (links relative to ``page``).
     """
     sections = []
     for title in rules.sections():
@@ -206,7 +213,11 @@ def render_rulings(rules: RulesIndex, templates: Path, reports: tuple[CaseReport
                 entry.text,
                 entry.reason or "",
                 ruling_anchor(entry),
-                tuple(report.case.situation for report in reports if entry.id in report.case.rules),
+                tuple(
+                    (report.case.situation, link_from(page, case_page_uri(report.case)))
+                    for report in reports
+                    if entry.id in report.case.rules
+                ),
             )
             for entry in rules.rulings()
             if entry.section == title
@@ -246,7 +257,7 @@ def generated_blocks(
         return render_verdict_table(reports, templates, page), shown
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
-        return render_rulings(catalogue.rules, templates, catalogue.published), set()
+        return render_rulings(catalogue.rules, templates, catalogue.published, page), set()
 
     def walkthrough(name: str | None, page: str) -> tuple[str, set[str]]:
         if name is None or root is None:
@@ -302,6 +313,10 @@ def _percent(chance: Fraction) -> str:
 def _roughly(chance: Fraction) -> str:
     if not chance:
         return "never"
+    if chance == 1:
+        return "always"
+    if chance > Fraction(9, 10):  # "10 in 10" would read as certain
+        return f"all but 1 in {round(1 / (1 - chance)):,}"
     if chance >= Fraction(1, 2):
         return f"{round(chance * 10)} in 10"
     return f"1 in {round(1 / chance):,}"
@@ -348,8 +363,42 @@ def render_formation_odds(templates: Path) -> str:
     )
 
 
+MATRIX_HEADINGS = {
+    "hand-is-proof": "Hand is proof",
+    "runs-wrap-around": "Runs wrap",
+    "colour-beats-three-of-a-kind": "Colour over three of a kind",
+    "tie-to-first-player": "Tie to the first player",
+    "tie-against-open-side-refused": "Tie refused against an open side",
+    "unplayed-tactics-ignored": "Unplayed Tactic cards ignored",
+    "three-cards-under-mud-fight": "Three cards under Mud Fight",
+    "formations-under-bluff": "Formations under Bluff",
+    "claims-before-playing": "Claims before playing",
+}
+"""Short column headings for the matrix; the full title shows on hover and in the list above."""
+
+_CELLS = {
+    (Outcome.FLIPS, True): ("✗", "changes the answer; the case is written to catch it"),
+    (Outcome.FLIPS, False): ("✗", "changes the answer"),
+    (Outcome.SAME, True): ("·", "gives the same answer"),
+    (Outcome.SAME, False): ("·", "gives the same answer"),
+    (Outcome.NOT_APPLICABLE, True): ("", "does not apply"),
+    (Outcome.NOT_APPLICABLE, False): ("", "does not apply"),
+}
+
+
+def _matrix_cell(result: Outcome, guarded: bool) -> str:
+    """One cell: the symbol for the eye, the same in words for a screen reader."""
+    symbol, words = _CELLS[(result, guarded)]
+    shown = f"<strong>{symbol}</strong>" if guarded and symbol else symbol
+    return (
+        f'<span aria-hidden="true" title="{words}">{shown}</span>'
+        f'<span class="oracle-sr-only">{words}</span>'
+    )
+
+
 def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -> str:
-    """The misreadings, each with the cases that catch it, and the matrix of cases against them."""
+    """The misreadings, each with the cases that catch it, and the matrix of cases against them,
+    one table per topic."""
     rows = misreading_matrix(catalogue.published)
     readings = list(MISREADINGS.values())
     catching = {
@@ -360,25 +409,32 @@ def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -
         ]
         for reading in readings
     }
-    symbols = {Outcome.FLIPS: "✗", Outcome.SAME: "·", Outcome.NOT_APPLICABLE: ""}
-    shown = [
-        (
-            row.report.case.situation,
-            link_from(page, case_page_uri(row.report.case)),
-            [
-                f"**{symbols[row.outcomes[r.name]]}**"
-                if r.name in row.report.case.guards_against
-                else symbols[row.outcomes[r.name]]
-                for r in readings
-            ],
+    groups: dict[str, list[tuple[str, str, list[str]]]] = {}
+    for row in rows:
+        if not row.caught:
+            continue
+        groups.setdefault(row.report.case.topic, []).append(
+            (
+                row.report.case.situation,
+                link_from(page, case_page_uri(row.report.case)),
+                [
+                    _matrix_cell(row.outcomes[r.name], r.name in row.report.case.guards_against)
+                    for r in readings
+                ],
+            )
         )
-        for row in rows
-        if row.caught
-    ]
+    headings = [(MATRIX_HEADINGS.get(r.name, r.title), r.title) for r in readings]
     return (
         template_environment(templates)
         .get_template("misreading_matrix.md.j2")
-        .render(readings=readings, catching=catching, rows=shown, total=len(rows))
+        .render(
+            readings=readings,
+            catching=catching,
+            groups=list(groups.items()),
+            headings=headings,
+            shown=sum(len(group) for group in groups.values()),
+            total=len(rows),
+        )
     )
 
 
@@ -405,13 +461,23 @@ def unshown_topics(
     ]
 
 
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
+"""The suffixes MkDocs builds as pages."""
+
+
 def site_pages(pages_dir: Path) -> dict[str, str]:
-    """The site's Markdown pages, by path under ``pages_dir`` (``site_src/``)."""
-    return {
-        path.relative_to(pages_dir).as_posix(): path.read_text(encoding="utf-8")
-        for path in sorted(pages_dir.rglob("*.md"))
-        if "_templates" not in path.relative_to(pages_dir).parts
-    }
+    """The site's Markdown pages, by path under ``pages_dir`` (``site_src/``), as MkDocs takes
+    them: hidden files and folders are left out, and so are ``_templates/`` and ``_overrides/``
+    (named in ``exclude_docs``)."""
+    pages = {}
+    for path in sorted(pages_dir.rglob("*")):
+        parts = path.relative_to(pages_dir).parts
+        if path.suffix not in MARKDOWN_SUFFIXES or not path.is_file():
+            continue
+        if any(part.startswith((".", "_")) for part in parts):
+            continue
+        pages[path.relative_to(pages_dir).as_posix()] = path.read_text(encoding="utf-8")
+    return pages
 
 
 def render_case_pages(

@@ -110,7 +110,8 @@ def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
+        before = raw[: error.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        line = before.count(b"\n") + 1
         raise SourceError(
             path, line, "this line is not UTF-8 text; save the file as UTF-8"
         ) from None
@@ -129,8 +130,16 @@ def _refuse_what_no_case_needs(text: str, path: Path) -> None:
             )
     depth = 0
     for number, line in enumerate(text.split("\n"), 1):
-        for character in line:
-            if character in "[{":
+        quote = ""
+        for index, character in enumerate(line):
+            if quote:
+                if character == quote:
+                    quote = ""
+            elif character in "'\"":
+                quote = character
+            elif character == "#" and (index == 0 or line[index - 1] in " \t"):
+                break  # a comment
+            elif character in "[{":
                 depth += 1
                 if depth > MAX_NESTING:
                     raise SourceError(

@@ -37,7 +37,7 @@ FLAGS = [
 ]
 
 try:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
     HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - depends on the machine
@@ -200,7 +200,7 @@ def test_a_case_page_is_reached_from_the_table_and_shows_its_board(
     page.wait_for_url("**/cases/claims/last-three-in-your-hand.html")
     board = page.locator(".oracle-board")
     assert board.is_visible()
-    assert board.locator(".oracle-stone").count() == 3
+    assert board.locator(".oracle-stone").count() == 9  # the whole border, in order
     assert board.locator(".oracle-card--marked").count() == 1  # the witness, in your hand
     box = board.bounding_box()
     assert box is not None and box["width"] > 200 and box["height"] > 80
@@ -375,3 +375,208 @@ def test_a_marker_in_a_case_file_does_not_place_its_topic(
     )
     assert built.returncode != 0
     assert "case 'hostile-text' (topic 'nowhere') is in no table" in built.stderr
+
+
+# --------------------------------------------------------------- readers (issue 11)
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+PHONE = ViewportSize(width=390, height=844)
+DESKTOP = ViewportSize(width=1280, height=900)
+
+
+def axe_violations(page: Page) -> list[str]:
+    """The serious and critical axe-core violations of the page, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
+    )
+    return [f"{item['id']}: {', '.join(item['nodes'])}" for item in found]
+
+
+def site_pages_to_check() -> list[str]:
+    """A page of each kind: prose, verdict tables, the matrix, rulings, odds, a game, case pages."""
+    return [
+        "index.html",
+        "edge-cases.html",
+        "tactic-cards.html",
+        "misreadings.html",
+        "rulings.html",
+        "formation-odds.html",
+        "walkthrough.html",
+        "all-cases.html",
+        "adding-a-case.html",
+        "cases/claims/last-three-in-your-hand.html",
+        "cases/end-of-game/both-pass-by-choice.html",
+    ]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_finds_nothing_serious_on_a_page_of_each_kind(
+    browser: Browser, site_url: str, viewport: ViewportSize
+) -> None:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    problems = {}
+    for path in site_pages_to_check():
+        page.goto(f"{site_url}/{path}")
+        page.wait_for_load_state("load")
+        found = axe_violations(page)
+        if found:
+            problems[path] = found
+    context.close()
+    assert not problems, problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_finds_nothing_serious_on_any_page(
+    browser: Browser, site_url: str, viewport: ViewportSize, scheme: str
+) -> None:
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{site_url}/all-cases.html")
+    links = page.locator("nav.md-nav a.md-nav__link, article table a").evaluate_all(
+        "els => els.map(e => e.href)"
+    )
+    paths = sorted({urlparse(link).path.lstrip("/") for link in links if link.endswith(".html")})
+    assert len(paths) > 50
+    problems = {}
+    for path in paths:
+        page.goto(f"{site_url}/{path}")
+        page.wait_for_load_state("load")
+        found = axe_violations(page)
+        if found:
+            problems[path] = found
+    context.close()
+    assert not problems, problems
+
+
+def test_a_board_reads_without_colour_and_to_a_screen_reader(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/cases/claims/last-three-in-your-hand.html")
+    board = page.locator("figure.oracle-board")
+    assert board.get_attribute("data-search-exclude") is not None
+    assert board.locator(".oracle-drawing").get_attribute("aria-hidden") == "true"
+    cards = board.locator('[data-stone="3"] .oracle-side--you .oracle-card')
+    assert [text.split() for text in cards.all_inner_texts()] == [
+        ["1", "Rd"],
+        ["1", "Bl"],
+        ["1", "Gn"],
+    ]
+    tree = board.aria_snapshot()
+    assert (
+        "Stone 3 (the stone claimed in this case): your side red 1, blue 1, green 1 (complete);"
+        " their side red 3, blue 3 (2 of 3)." in tree
+    )
+    assert "Stone 1: empty." in tree and "Your hand: pink 3, red 9" in tree
+    assert "Witness, the completion that beats your side: pink 3." in tree
+    assert "1 Rd" not in tree and "Their side" not in tree  # the drawing is hidden from them
+    legend = board.locator("figcaption").inner_text()
+    assert "Rd red" in legend and "outlined stone is the one claimed" in legend
+    visit.clean()
+
+
+def test_tactic_cards_keep_their_full_names(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/cases/end-of-game/both-pass-by-choice.html")
+    names = page.locator(
+        ".oracle-drawing :is(.oracle-card--tactic, .oracle-mode)"
+    ).all_inner_texts()
+    assert {"Recruiter", "Strategist", "Shield-Bearer", "Blind-Man's Bluff", "Mud Fight"} <= set(
+        names
+    )
+    visit.clean()
+
+
+def test_the_border_is_one_row_of_nine_on_a_desktop_and_one_stone_a_row_on_a_phone(
+    browser: Browser, site_url: str
+) -> None:
+    for viewport, rows in ((DESKTOP, 1), (PHONE, 9)):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        page.goto(f"{site_url}/cases/claims/last-three-in-your-hand.html")
+        tops = page.locator(".oracle-stone").evaluate_all(
+            "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        lefts = page.locator(".oracle-stone").evaluate_all(
+            "els => els.map(e => Math.round(e.getBoundingClientRect().left))"
+        )
+        assert len(set(tops)) == rows, (viewport, tops)
+        if rows == 1:
+            assert lefts == sorted(lefts)
+        else:
+            assert tops == sorted(tops)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], "the page scrolls sideways"
+        context.close()
+
+
+def test_dark_mode_follows_the_system_and_toggles(browser: Browser, site_url: str) -> None:
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{site_url}/index.html")
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    page.locator("label[title='Switch to the light theme']").first.click()
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "default"
+    context.close()
+
+
+def test_search_previews_read_as_text(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/index.html")
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").fill("sixth is in your hand")
+    result = page.locator(".md-search-result__item").first
+    result.wait_for()
+    text = result.inner_text()
+    assert "The engine's answer: Refused" in text
+    assert "Their side" not in text and "Rd" not in text
+    visit.clean()
+
+
+def test_the_filter_field_has_a_border_and_a_visible_focus(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/edge-cases.html")
+    field = page.locator(".oracle-filters input").first
+    assert field.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    page.locator(".oracle-filters").first.locator("select").last.focus()
+    page.keyboard.press("Tab")  # from the last choice to the words field, by keyboard
+    assert field.evaluate("e => document.activeElement === e")
+    outline = field.evaluate(
+        "e => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth"
+    )
+    assert outline.startswith("solid") and not outline.endswith(" 0px"), outline
+    visit.clean()
+
+
+def test_sortable_headers_keep_table_semantics(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/edge-cases.html")
+    header = page.locator("article table").first.locator("th", has_text="Verdict")
+    assert header.get_attribute("role") is None
+    button = header.locator("button")
+    button.focus()
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "ascending"
+    visit.clean()
+
+
+def test_pages_link_to_the_previous_and_the_next(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/edge-cases.html")
+    footer = page.locator("nav.md-footer__inner")
+    assert footer.locator("a.md-footer__link--prev").get_attribute("aria-label") == "Previous: Home"
+    assert footer.locator("a.md-footer__link--next").count() == 1
+    visit.clean()
+
+
+def test_the_rulings_link_each_case_that_checks_them(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/rulings.html")
+    link = page.locator("#stalemate-who-can-go-on ~ ul a").first
+    link.click()
+    page.wait_for_url("**/cases/**")
+    visit.clean()

@@ -116,6 +116,19 @@ def test_check_names_a_topic_that_no_page_shows(
     assert (
         "cases/openings/01-lonely.yaml:2: case 'lonely': no page shows the topic 'openings'" in out
     )
+    total = len(list((project_copy / "cases").glob("*/*.yaml")))
+    assert (
+        f"{total} case files: {total - 1} verified and published, 0 drafts, 1 with problems" in out
+    )
+    page = project_copy / "site_src" / "openings.md"
+    page.write_text("# Openings\n\n<!-- oracle:verdict-table openings -->\n")
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1
+    assert (
+        "site_src/openings.md: shows the table of 'openings' but is not in the nav of mkdocs.yml"
+        in out
+    )
+    assert f"{total} case files: {total} verified and published, 0 drafts, 0 with problems" in out
 
 
 @pytest.mark.parametrize(
@@ -214,3 +227,29 @@ def test_ask_refuses_a_link_and_a_fifo_without_reading_them(
     os.mkfifo(fifo)
     status, out = run(capsys, "ask", str(fifo))  # would block for ever if it were opened
     assert status == 2 and "not a regular file" in out
+
+
+def test_ask_prints_each_answer_of_a_turn_once(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
+    status, out = run(capsys, "ask", str(case))
+    assert status == 0
+    assert out.count("you: red 9 on 4; you: claim 4; you: draw clan") == 1
+    assert "the stones held: you: 4; them: none (as expected)" in out
+    draft = case.read_text().split("  expect:")[0].replace("id: play-claim-draw", "id: a-draft")
+    case.write_text(draft + "draft: true\n")
+    status, out = run(capsys, "ask", str(case))
+    assert status == 0
+    for line in ("the winner: nobody", "the stones held: you: 4; them: none", "your hand: "):
+        assert line in out
+    assert "whose turn it is: them" in out
+
+
+def test_new_counts_the_id_of_a_file_that_does_not_load_yet_as_taken(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    broken = project_copy / "cases" / "claims" / "90-unfinished.yaml"
+    broken.write_text("id: unfinished\nsituation: [\n")
+    status, out = run(capsys, "new", "claims", "unfinished", "--root", str(project_copy))
+    assert status == 2 and "the id 'unfinished' is taken by cases/claims/90-unfinished.yaml" in out

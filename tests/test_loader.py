@@ -276,3 +276,17 @@ def test_deeply_nested_brackets_are_refused_at_once(tmp_path: Path) -> None:
     path.write_text("id: " + "[" * 30_000)  # PyYAML alone takes minutes over this
     with pytest.raises(SourceError, match="nested over 16"):
         read_yaml(path)
+
+
+def test_brackets_in_comments_and_strings_are_not_nesting(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text("id: x\n" + "# note [3\n" * 20 + "why: '[[[[[[[[[[[[[[[[[['\n")
+    assert read_yaml(path).data["why"] == "[" * 18
+
+
+def test_a_non_utf8_line_is_counted_with_old_mac_line_ends(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_bytes(b"id: x\rwhy: a\r\rsituation: caf\xe9\r")
+    with pytest.raises(SourceError) as raised:
+        read_yaml(path)
+    assert raised.value.line == 4

@@ -1100,3 +1100,39 @@ def test_nothing_is_collected_until_a_project_names_its_case_dirs(
     pytester.path.joinpath("cases", "other.yaml").write_text("not: [a, case\n", encoding="utf-8")
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_a_case_in_a_topic_no_page_shows_fails_once_with_the_message_of_check(
+    project: pytest.Pytester,
+) -> None:
+    project.makeini(INI + "oracle_pages_dir = site_src\n")
+    project.mkdir("site_src")
+    project.path.joinpath("site_src", "t.md").write_text("# T\n\n<!-- oracle:verdict-table t -->\n")
+    write_case(project, "01-run.yaml", PASSING)
+    lonely = project.path / "cases" / "elsewhere"
+    lonely.mkdir()
+    lonely.joinpath("01-lonely.yaml").write_text(clean(PASSING).replace("run-beats-sum", "lonely"))
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "cases/elsewhere/01-lonely.yaml:1: case 'lonely': no page shows the topic 'elsewhere';"
+            " add <!-- oracle:verdict-table elsewhere --> to a page in site_src/"
+        ]
+    )
+    assert_no_traceback(result)
+
+
+def test_a_turn_without_their_hand_says_so(project: pytest.Pytester) -> None:
+    text = GAME_DRIFTED.replace("  their_hand: [blue 5]\n", "")
+    lines = write_case(project, "03-joker.yaml", text)
+    result = project.runpytest()
+    result.assert_outcomes(errors=1)
+    table_line = clean(text).splitlines().index("table:") + 1
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/t/03-joker.yaml:{table_line}: a turn goes on into their turn, so the table"
+            " must give their_hand (write their_hand: [] if their hand is empty)"
+        ]
+    )
+    assert lines

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from engine import Formation, Verdict, parse_cards
+from engine import Formation, Game, Verdict, parse_cards, play_random_game, record_text
 from engine.odds import formation_counts, formation_odds
 from oracle.loader import case_files
 from oracle.render import (
@@ -128,7 +129,7 @@ def test_rulings_render_every_ruling_with_its_reason(project_copy: Path) -> None
         if report.case.id == "three-cards-under-mud-fight"
     )
     assert "*Checked by:*" in reopens
-    assert f"- {mud_fight_case.situation}\n" in reopens
+    assert f"- [{plain(mud_fight_case.situation)}](cases/" in reopens
     assert page.count("*Not yet checked by a case.*") == sum(
         not any(ruling.id in report.case.rules for report in catalogue.published)
         for ruling in rulings
@@ -155,7 +156,7 @@ def test_markers_are_filled_and_unknown_ones_refused(project_copy: Path) -> None
 
 def test_the_walkthrough_replays_the_recorded_game() -> None:
     page = render_walkthrough(ROOT / "games" / "walkthrough.txt", TEMPLATES, ROOT)
-    assert "Result: **A wins (three adjacent stones)**" in page
+    assert f"Result: **{plain('A wins (three adjacent stones)')}**" in page
     assert page.count("### Turn ") == 45
     assert '??? note "The border after turn 45"' in page
 
@@ -226,3 +227,13 @@ def test_a_turn_report_says_whose_turn_and_diffs_the_log(project_copy: Path) -> 
     )
     problems = build_catalogue(project_copy).problems
     assert "move 'green 5 on 1' is illegal (it is their turn now)" in problems[0]
+
+
+def test_the_walkthrough_shows_its_record_as_text(tmp_path: Path) -> None:
+    """Review: a seed written in the record reached the page as live HTML."""
+    seed = '<b onmouseover="alert(1)">x</b>'
+    played = play_random_game(Game.named("base", seed=seed), random.Random(3))
+    record = tmp_path / "hostile.txt"
+    record.write_text(record_text(played))
+    page = render_walkthrough(record, TEMPLATES, tmp_path)
+    assert "<b" not in page and "&#60;b onmouseover" in page

@@ -2,8 +2,8 @@
  *
  * Every table the site renders from the catalogue is preceded by an empty, hidden
  * <div class="oracle-table-data" data-rows="[...]"> carrying one object per row (answer,
- * variant, topic). This script adds a small filter bar above the table and makes each column
- * header sort the rows (a third click restores the catalogue's order).
+ * variant, topic). This script adds a small filter bar above the table and puts a button in
+ * each column header that sorts the rows (a third press restores the catalogue's order).
  */
 (function () {
   "use strict";
@@ -101,10 +101,14 @@
     holder.parentNode.insertBefore(bar, holder);
     apply();
 
+    // Each header keeps its table semantics (aria-sort on the th); a button inside it sorts.
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
     headers.forEach(function (header, column) {
-      header.tabIndex = 0;
-      header.setAttribute("role", "button");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "oracle-sort";
+      while (header.firstChild) button.appendChild(header.firstChild);
+      header.appendChild(button);
       function sort() {
         var state = header.getAttribute("aria-sort");
         var next = state === "ascending" ? "descending" : state === "descending" ? "none" : "ascending";
@@ -119,10 +123,7 @@
         });
         sorted.forEach(function (row) { body.appendChild(row); });
       }
-      header.addEventListener("click", sort);
-      header.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sort(); }
-      });
+      button.addEventListener("click", sort);
     });
   }
 

@@ -1,0 +1,99 @@
+"""The JSON Schema editors' tools check case files against, made from the engine and the index.
+
+``oracle/schema/case.base.schema.json`` is the structure of a case, written by hand and used by
+the loader for any project. The editors' schema, ``oracle/schema/case.schema.json`` (named by the
+modeline of every case and by ``.vscode/settings.json``), adds what only this project knows: every
+card by name, every rule id of ``rules/index.yaml`` and every misreading, as enums, so that an
+editor completes them and underlines a misspelt one while typing. It is generated, committed, and
+checked to be current by the tests and ``schotten-oracle check``, and written again by every site
+build and by ``make schema`` (``python -m oracle.editor_schema``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.cards import CARDS, COLOUR_NAMES, card_name
+from engine.misreadings import MISREADINGS
+from engine.tactics import Tactic
+from oracle.loader import load_rules_index, load_schema
+from oracle.model import RulesIndex
+
+EDITOR_SCHEMA = Path("oracle") / "schema" / "case.schema.json"
+"""Where the editors' schema lies, below the project folder."""
+
+
+def _any_case(word: str) -> str:
+    return "".join(f"[{letter.upper()}{letter}]" for letter in word)
+
+
+def editor_case_schema(rules: RulesIndex) -> dict[str, Any]:
+    """The case schema with the cards, this index's rule ids and the misreadings as enums."""
+    schema = copy.deepcopy(load_schema("case.base"))
+    definitions = schema["definitions"]
+    names = [card_name(card) for card in CARDS] + sorted(
+        {card_name(int(tactic)) for tactic in Tactic}
+    )
+    colours = "|".join(_any_case(colour) for colour in COLOUR_NAMES)
+    definitions["card"] = {
+        "description": definitions["card"]["description"],
+        "anyOf": [
+            {"enum": names},
+            {"type": "string", "pattern": f"^\\s*({colours})\\s+[1-9]\\s*$"},
+        ],
+    }
+    definitions["rule_id"] = {
+        "description": f"A rule id from {rules.path.parent.name}/{rules.path.name}.",
+        "enum": [entry.id for entry in rules.entries],
+    }
+    schema["properties"]["rules"]["items"] = {"$ref": "#/definitions/rule_id"}
+    guards = schema["properties"]["guards_against"]
+    guards["items"] = {"enum": list(MISREADINGS)}
+    schema["title"] = schema.get("title", "Schotten Totten case") + " (for editors)"
+    return schema
+
+
+def editor_schema_text(rules: RulesIndex) -> str:
+    """The editors' schema as its file holds it."""
+    return json.dumps(editor_case_schema(rules), indent=2, ensure_ascii=False) + "\n"
+
+
+def stale_editor_schema(root: Path, rules: RulesIndex) -> str | None:
+    """A one-line problem when the committed editors' schema is not what the project makes."""
+    path = root / EDITOR_SCHEMA
+    try:
+        current = path.read_text(encoding="utf-8")
+    except OSError:
+        current = ""
+    if current == editor_schema_text(rules):
+        return None
+    return (
+        f"{EDITOR_SCHEMA}: out of date with the cards, rules/index.yaml or the misreadings;"
+        " run make schema (python -m oracle.editor_schema) and commit it"
+    )
+
+
+def refresh_editor_schema(root: Path, rules: RulesIndex) -> bool:
+    """Write the editors' schema again if it is out of date (the site build does this, so that
+    an editor running ``make serve`` gets completion for a rule just added); True if written."""
+    if stale_editor_schema(root, rules) is None or not (root / EDITOR_SCHEMA).parent.is_dir():
+        return False
+    (root / EDITOR_SCHEMA).write_text(editor_schema_text(rules), encoding="utf-8")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the editors' schema of the project in the current folder (or the one given)."""
+    root = Path((argv or sys.argv[1:] or ["."])[0])
+    rules = load_rules_index(root / "rules" / "index.yaml")
+    (root / EDITOR_SCHEMA).write_text(editor_schema_text(rules), encoding="utf-8")
+    print(f"wrote {EDITOR_SCHEMA}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

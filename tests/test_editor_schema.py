@@ -1,0 +1,65 @@
+"""The editors' schema: generated from the engine and the rules index, current, and strict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from oracle.editor_schema import EDITOR_SCHEMA, editor_case_schema, stale_editor_schema
+from oracle.loader import case_files, load_rules_index
+from oracle.yamlsource import read_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def validator() -> jsonschema.Draft7Validator:
+    rules = load_rules_index(ROOT / "rules" / "index.yaml")
+    return jsonschema.Draft7Validator(editor_case_schema(rules))
+
+
+def test_the_committed_editor_schema_is_current() -> None:
+    rules = load_rules_index(ROOT / "rules" / "index.yaml")
+    assert stale_editor_schema(ROOT, rules) is None, f"run make schema to refresh {EDITOR_SCHEMA}"
+
+
+def test_every_case_of_the_catalogue_fits_it(validator: jsonschema.Draft7Validator) -> None:
+    for path in case_files(ROOT / "cases"):
+        errors = [error.message for error in validator.iter_errors(read_yaml(path).data)]
+        assert not errors, (path, errors[:3])
+
+
+def case(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": "x",
+        "situation": "S",
+        "why": "W",
+        "variant": "base",
+        "rules": ["claim.hand-is-no-proof"],
+        "position": {"stones": [{"stone": 2, "you": ["red 5", "Red  6", "red 7"]}]},
+        "claims": [{"stone": 2, "expect": "refused"}],
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"position": {"stones": [{"stone": 2, "you": ["rde 5"]}]}},
+        {"position": {"stones": [{"stone": 2, "you": ["red 0"]}]}},
+        {"position": {"stones": [{"stone": 2, "you": ["red 10"]}]}},
+        {"position": {"stones": [{"stone": 2, "you": ["jocker"]}]}},
+        {"rules": ["claim.hand-is-no-prof"]},
+        {"guards_against": ["hand-is-prof"]},
+    ],
+    ids=["misspelt-colour", "value-0", "value-10", "misspelt-tactic", "rule-id", "misreading"],
+)
+def test_what_editors_get_wrong_most_is_underlined(
+    validator: jsonschema.Draft7Validator, changes: dict[str, Any]
+) -> None:
+    assert validator.is_valid(case())
+    assert not validator.is_valid(case(**changes))
