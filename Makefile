@@ -23,8 +23,9 @@ serve: $(BIN)/.installed
 site: $(BIN)/.installed
 	$(BIN)/mkdocs build --strict
 
+# Spread over the machine's cores, a test file to a worker (the browser tests share one site).
 test: $(BIN)/.installed
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

@@ -24,7 +24,6 @@ RULES_INDEX_INI = "oracle_rules_index"
 PAGES_DIR_INI = "oracle_pages_dir"
 
 _rules_key = pytest.StashKey[RulesIndex | SourceError]()
-_drafts_key = pytest.StashKey[list[str]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -49,7 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_drafts_key] = []
+    config.pluginmanager.register(DraftList(config.rootpath), "schotten-oracle-drafts")
 
 
 def _case_dirs(config: pytest.Config) -> list[Path]:
@@ -157,11 +156,10 @@ class CaseItem(pytest.Item):
                 if self.case.asks_about_claims_only
                 else report.verdict_label
             )
-            where = f"{shown_path(self.case.path, self.config.rootpath)}:{self.case.line}"
-            self.config.stash[_drafts_key].append(f"{self.case.id} ({where})")
-            # Reported at the case (reportinfo), not at this line of the plugin.
+            # Reported at the case (reportinfo), not at this line of the plugin; the summary
+            # of drafts is made from the reports, so it also works across pytest-xdist workers.
             raise pytest.skip.Exception(
-                f"draft case {self.case.id!r} is not published; the engine says {verdicts}",
+                f"{DRAFT_SKIP}{self.case.id!r} is not published; the engine says {verdicts}",
                 _use_item_location=True,
             )
 
@@ -176,9 +174,27 @@ class CaseItem(pytest.Item):
         return self.path, self.case.line - 1, f"case {self.case.id}"
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    drafts = config.stash.get(_drafts_key, [])
-    if drafts:
-        terminalreporter.section("draft cases (checked, not published)")
-        for line in drafts:
-            terminalreporter.write_line(line)
+DRAFT_SKIP = "draft case "
+
+
+class DraftList:
+    """The skipped drafts, gathered from the test reports: the one place every pytest-xdist
+    worker's results reach, so the list is whole however the run is spread."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.drafts: list[str] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not report.skipped or not isinstance(report.longrepr, tuple):
+            return
+        path, line, message = report.longrepr
+        if message.removeprefix("Skipped: ").startswith(DRAFT_SKIP):
+            where = f"{shown_path(Path(path), self.root)}:{line}"
+            self.drafts.append(f"{report.nodeid.rsplit('::', 1)[-1]} ({where})")
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.drafts:
+            terminalreporter.section("draft cases (checked, not published)")
+            for line in self.drafts:
+                terminalreporter.write_line(line)

@@ -16,11 +16,11 @@ import jinja2
 
 from engine import Formation, parse_cards
 from engine.misreadings import MISREADINGS
-from engine.odds import formation_counts, formation_odds
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.loader import load_cases, load_rules_index
 from oracle.misreading_matrix import Outcome, misreading_matrix, outcome
 from oracle.model import RuleEntry, RulesIndex
+from oracle.odds_cache import cached_formation_counts
 from oracle.verify import CaseReport, verify_case
 from oracle.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.yamlsource import SourceError, shown_path
@@ -323,11 +323,13 @@ def _roughly(chance: Fraction) -> str:
 
 
 def render_formation_odds(templates: Path) -> str:
-    """The formation odds page's tables, computed exactly by the engine."""
+    """The formation odds page's tables, computed exactly by the engine (counts cached per
+    engine version, see :mod:`oracle.odds_cache`)."""
     formations = tuple(sorted(Formation, reverse=True))
+    counted = {size: cached_formation_counts(size=size) for size in (3, 4)}
 
     def totals(size: int) -> list[tuple[str, int, str, str]]:
-        counts = formation_counts(size=size)
+        counts = counted[size]
         total = sum(counts.values())
         return [
             (
@@ -340,13 +342,14 @@ def render_formation_odds(templates: Path) -> str:
         ]
 
     def rows(examples: list[tuple[str, str]]) -> list[OddsRow]:
-        return [
-            OddsRow(
-                label,
-                tuple(_percent(chance) for chance in formation_odds(parse_cards(cards)).values()),
+        shown = []
+        for label, cards in examples:
+            counts = cached_formation_counts(parse_cards(cards))
+            total = sum(counts.values())
+            shown.append(
+                OddsRow(label, tuple(_percent(Fraction(counts[f], total)) for f in formations))
             )
-            for label, cards in examples
-        ]
+        return shown
 
     return (
         template_environment(templates)
@@ -355,8 +358,8 @@ def render_formation_odds(templates: Path) -> str:
             formations=[formation.label() for formation in formations],
             three=totals(3),
             four=totals(4),
-            three_total=sum(formation_counts(size=3).values()),
-            four_total=sum(formation_counts(size=4).values()),
+            three_total=sum(counted[3].values()),
+            four_total=sum(counted[4].values()),
             one_card=rows(ONE_CARD),
             two_cards=rows(TWO_CARDS),
         )

@@ -18,6 +18,12 @@ import yaml
 DataPath: TypeAlias = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
 
+_FastLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser where PyYAML was built with it (it keeps every line mark), else Python's."""
+
+_SCALARS = yaml.constructor.SafeConstructor()
+"""Reads one plain scalar node at a time (mappings and lists are walked here, with their lines)."""
+
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
 )
@@ -153,12 +159,10 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
     """Parse YAML ``text`` that came from ``path`` (used in messages)."""
     _refuse_what_no_case_needs(text, path)
     try:
-        _refuse_aliases(text, path)
-        loader = yaml.SafeLoader(text)
         try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+            root = _compose(text, path, _FastLoader)
+        except yaml.YAMLError:  # again in Python, whose messages the hints are written for
+            root = _compose(text, path, yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -206,9 +210,20 @@ def _hint(problem: str) -> str:
     return ""
 
 
-def _refuse_aliases(text: str, path: Path) -> None:
+def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> yaml.Node | None:
+    """The document's node tree, every node with its line; anchors and aliases refused."""
+    _refuse_aliases(text, path, loader_class)
+    loader = loader_class(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+    finally:
+        loader.dispose()
+    return node
+
+
+def _refuse_aliases(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> None:
     """Anchors and aliases have no use in a case and hide where a value came from."""
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=loader_class):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise SourceError(
                 path,
@@ -256,14 +271,11 @@ def _to_data(
             _to_data(item, (*where, index), lines, path, seen)
             for index, item in enumerate(node.value)
         ]
-    constructor = yaml.SafeLoader("")
     try:
-        value = constructor.construct_object(node)
+        value = _SCALARS.construct_object(node)
     except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError):
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         raise SourceError(path, line, f"{node.value!r} cannot be read as {tag}") from None
-    finally:
-        constructor.dispose()
     if isinstance(value, float):
         raise SourceError(path, line, f"{node.value!r}: numbers in these files are whole numbers")
     return value

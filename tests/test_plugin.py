@@ -266,7 +266,7 @@ def test_draft_case_is_skipped_and_listed(project: pytest.Pytester) -> None:
     result = project.runpytest()
     result.assert_outcomes(skipped=1)
     assert result.ret == pytest.ExitCode.OK
-    # The listed location is the case's path as the loader holds it (currently absolute).
+    # The listed location is the case file, relative to the project, and the line of its id.
     result.stdout.fnmatch_lines(
         [
             "*= draft cases (checked, not published) =*",
@@ -1136,3 +1136,16 @@ def test_a_turn_without_their_hand_says_so(project: pytest.Pytester) -> None:
         ]
     )
     assert lines
+
+
+def test_the_drafts_are_listed_when_the_run_is_spread_over_workers(
+    project: pytest.Pytester,
+) -> None:
+    write_case(project, "01-run.yaml", PASSING)
+    write_case(project, "05-draft.yaml", DRAFT)
+    write_case(project, "06-draft.yaml", DRAFT.replace("unsettled-claim", "second-draft"))
+    result = project.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, skipped=2)
+    result.stdout.fnmatch_lines(["*draft cases (checked, not published)*"])
+    result.stdout.fnmatch_lines(["unsettled-claim (cases/t/05-draft.yaml:1)"])
+    result.stdout.fnmatch_lines(["second-draft (cases/t/06-draft.yaml:1)"])

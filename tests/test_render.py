@@ -237,3 +237,27 @@ def test_the_walkthrough_shows_its_record_as_text(tmp_path: Path) -> None:
     record.write_text(record_text(played))
     page = render_walkthrough(record, TEMPLATES, tmp_path)
     assert "<b" not in page and "&#60;b onmouseover" in page
+
+
+def test_formation_counts_are_cached_per_engine_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oracle import odds_cache
+
+    monkeypatch.setenv("SCHOTTEN_ORACLE_CACHE", str(tmp_path))
+    monkeypatch.setattr(odds_cache, "_loaded", {})
+    placed = parse_cards("red 5, red 6")
+    counted = odds_cache.cached_formation_counts(placed)
+    assert counted == formation_counts(placed)
+    assert odds_cache.cache_file().exists()
+
+    def no_counting(*args: object) -> None:
+        raise AssertionError("counted again")
+
+    monkeypatch.setattr(odds_cache, "formation_counts", no_counting)
+    monkeypatch.setattr(odds_cache, "_loaded", {})  # a new build reads the file
+    assert odds_cache.cached_formation_counts(placed) == counted
+    monkeypatch.setattr(odds_cache, "engine_version", lambda: "another-engine")
+    monkeypatch.setattr(odds_cache, "_loaded", {})
+    with pytest.raises(AssertionError, match="counted again"):
+        odds_cache.cached_formation_counts(placed)

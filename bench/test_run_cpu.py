@@ -1,0 +1,56 @@
+"""The editor's loop, measured: CPU and wall time of the README's test command, and per file.
+
+Runs ``pytest`` as ``make test`` does (spread over the cores by pytest-xdist), then in one process,
+in a child process each time, and prints the CPU it and everything it started used (the site
+builds, the browser), then the same for each test file, so that a slow file is found before the
+loop slows down. The goal is well under a minute of CPU.
+
+    .venv/bin/python bench/test_run_cpu.py            # the whole default run, then each file
+    .venv/bin/python bench/test_run_cpu.py --total    # the whole run only
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def measure(arguments: list[str]) -> tuple[float, float, int]:
+    """CPU seconds (user + system, children included) and wall seconds of one pytest run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, result.returncode
+
+
+def main() -> int:
+    cpu, wall, status = measure(["-n", "auto", "--dist", "loadfile"])
+    print(f"make test (-n auto):   {cpu:6.1f} s CPU, {wall:6.1f} s wall (exit {status})")
+    cpu, wall, status = measure([])
+    print(f"one process:           {cpu:6.1f} s CPU, {wall:6.1f} s wall (exit {status})")
+    if "--total" in sys.argv:
+        return 0
+    files = [*sorted((ROOT / "tests").glob("test_*.py")), ROOT / "cases"]
+    for path in files:
+        cpu, wall, status = measure([str(path.relative_to(ROOT))])
+        print(f"  {path.relative_to(ROOT)!s:32} {cpu:6.1f} s CPU, {wall:6.1f} s wall")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
