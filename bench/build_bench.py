@@ -1,9 +1,9 @@
 """How the editor's loop and the site build grow with the catalogue: CPU for N cases.
 
-Copies the project to a scratch folder, multiplies the published cases (each copy with its own id,
-in its own topic) until there are ``--cases`` of them, then measures the CPU time (children
-included) of replaying the catalogue with pytest and of the strict site build. The goal for 1,000
-cases: both together within 30 s of CPU.
+Copies the project to a scratch folder, multiplies the published cases (each copy with its own
+id, beside its original in the same topic) until there are ``--cases`` of them, then measures the
+CPU time (children included) of replaying the catalogue with pytest and of the strict site build.
+The goal for 1,000 cases: both together within 30 s of CPU.
 
     .venv/bin/python bench/build_bench.py --cases 1000
 """

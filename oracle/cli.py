@@ -99,7 +99,13 @@ def ask(args: argparse.Namespace) -> int:
             print(f"{game_check.what}: {game_check.actual}")
             continue
         agreed = game_check.expected is not None and game_check.matches
-        print(f"{game_check.what}: {game_check.actual}" + (" (as expected)" if agreed else ""))
+        if game_check.what == "the log" and (agreed or game_check.expected is None):
+            if agreed:  # the turn above is the log; only say that it agrees
+                print("the log [log]: as expected")
+            continue
+        key = EXPECT_KEYS.get(game_check.what)
+        label = f"{game_check.what} [{key}]" if key else game_check.what
+        print(f"{label}: {game_check.actual}" + (" (as expected)" if agreed else ""))
     if case.table is not None:
         state = case.game_state()
         moves = [str(move) for move in state.legal_moves()]
@@ -131,6 +137,17 @@ def ask(args: argparse.Namespace) -> int:
         )
     )
     return 0
+
+
+EXPECT_KEYS = {
+    "the log": "log",
+    "the winner": "winner",
+    "the stones held": "held",
+    "your hand": "hand",
+    "the discards": "discards",
+    "whose turn it is": "next",
+}
+"""The key under ``turn.expect`` that each answer of a turn goes to, printed by ``ask``."""
 
 
 def _nav_pages(entry: object) -> set[str]:
@@ -178,14 +195,22 @@ def check(args: argparse.Namespace) -> int:
         problems.append(stale)
     for problem in problems:
         print(problem)
-    with_problems = {line.split(":", 1)[0] for line in problems if not line.startswith(" ")}
+    named = {line.split(":", 1)[0] for line in problems if not line.startswith(" ")}
     files = {shown_path(path, root) for path in case_files(root / CASES_DIR)}
+    with_problems = named & files
     published = sum(shown_path(r.case.path, root) not in with_problems for r in catalogue.published)
     drafts = sum(shown_path(r.case.path, root) not in with_problems for r in catalogue.drafts)
+    elsewhere = len(named - files)
     # Each file is counted once: a problem outweighs being verified, so the parts add up.
     print(
-        f"{len(files)} case files: {published} verified and published, {drafts} drafts,"
-        f" {len(with_problems & files)} with problems"
+        f"{len(files)} case files: {published} verified, {drafts}"
+        f" draft{'' if drafts == 1 else 's'}, {len(with_problems)} with problems"
+        + (
+            f"; {elsewhere} problem{'' if elsewhere == 1 else 's'} outside the case files"
+            " (the site cannot be published until fixed)"
+            if elsewhere
+            else ""
+        )
     )
     return 1 if problems else 0
 

@@ -310,7 +310,7 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         raise CaseError(
             path,
             document.line_of(("table",) if "table" in data else ("turn",)),
-            "a turn goes on into their turn, so the table must give their_hand"
+            "a turn may go on into their turn, so the table must give their_hand"
             " (write their_hand: [] if their hand is empty)",
         )
     if "table" in data or "plays" in data or "turn" in data:

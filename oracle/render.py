@@ -392,7 +392,7 @@ _CELLS = {
 def _matrix_cell(result: Outcome, guarded: bool) -> str:
     """One cell: the symbol for the eye, the same in words for a screen reader."""
     symbol, words = _CELLS[(result, guarded)]
-    shown = f"<strong>{symbol}</strong>" if guarded and symbol else symbol
+    shown = '<span class="oracle-guarded">◆</span>' if guarded and symbol == "✗" else symbol
     return (
         f'<span aria-hidden="true" title="{words}">{shown}</span>'
         f'<span class="oracle-sr-only">{words}</span>'

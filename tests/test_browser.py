@@ -583,3 +583,22 @@ def test_the_rulings_link_each_case_that_checks_them(visit: Visit, site_url: str
     link.click()
     page.wait_for_url("**/cases/**")
     visit.clean()
+
+
+def test_no_page_scrolls_sideways_on_a_phone_and_the_matrix_fits_a_desktop(
+    browser: Browser, site_url: str
+) -> None:
+    for viewport in (PHONE, DESKTOP):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        for path in site_pages_to_check():
+            page.goto(f"{site_url}/{path}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], (path, viewport, width)
+        if viewport is DESKTOP:
+            page.goto(f"{site_url}/misreadings.html")
+            overflow = page.locator(".oracle-matrix .md-typeset__scrollwrap").evaluate_all(
+                "els => els.map(e => e.scrollWidth - e.clientWidth)"
+            )
+            assert overflow and max(overflow) <= 1, overflow
+        context.close()

@@ -117,9 +117,7 @@ def test_check_names_a_topic_that_no_page_shows(
         "cases/openings/01-lonely.yaml:2: case 'lonely': no page shows the topic 'openings'" in out
     )
     total = len(list((project_copy / "cases").glob("*/*.yaml")))
-    assert (
-        f"{total} case files: {total - 1} verified and published, 0 drafts, 1 with problems" in out
-    )
+    assert f"{total} case files: {total - 1} verified, 0 drafts, 1 with problems\n" in out
     page = project_copy / "site_src" / "openings.md"
     page.write_text("# Openings\n\n<!-- oracle:verdict-table openings -->\n")
     status, out = run(capsys, "check", "--root", str(project_copy))
@@ -128,7 +126,10 @@ def test_check_names_a_topic_that_no_page_shows(
         "site_src/openings.md: shows the table of 'openings' but is not in the nav of mkdocs.yml"
         in out
     )
-    assert f"{total} case files: {total} verified and published, 0 drafts, 0 with problems" in out
+    assert (
+        f"{total} case files: {total} verified, 0 drafts, 0 with problems;"
+        " 1 problem outside the case files" in out
+    )
 
 
 @pytest.mark.parametrize(
@@ -235,15 +236,16 @@ def test_ask_prints_each_answer_of_a_turn_once(
     case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
     status, out = run(capsys, "ask", str(case))
     assert status == 0
-    assert out.count("you: red 9 on 4; you: claim 4; you: draw clan") == 1
-    assert "the stones held: you: 4; them: none (as expected)" in out
+    assert out.count("you: red 9 on 4") == 1  # the turn, once
+    assert "the log [log]: as expected" in out
+    assert "the stones held [held]: you: 4; them: none (as expected)" in out
     draft = case.read_text().split("  expect:")[0].replace("id: play-claim-draw", "id: a-draft")
     case.write_text(draft + "draft: true\n")
     status, out = run(capsys, "ask", str(case))
     assert status == 0
-    for line in ("the winner: nobody", "the stones held: you: 4; them: none", "your hand: "):
+    for line in ("the winner [winner]: nobody", "the stones held [held]: you: 4; them: none"):
         assert line in out
-    assert "whose turn it is: them" in out
+    assert "your hand [hand]: " in out and "whose turn it is [next]: them" in out
 
 
 def test_new_counts_the_id_of_a_file_that_does_not_load_yet_as_taken(

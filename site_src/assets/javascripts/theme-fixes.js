@@ -7,6 +7,19 @@
 (function () {
   "use strict";
 
+  // The nearest heading before a table names its region, so that no two regions sound alike.
+  function near(el) {
+    var headings = document.querySelectorAll("article h1, article h2, article h3");
+    var found = "";
+    headings.forEach(function (heading) {
+      if (heading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) {
+        found = heading.textContent.replace(/¶$/, "").trim();
+      }
+    });
+    var index = Array.prototype.indexOf.call(document.querySelectorAll(".md-typeset__scrollwrap"), el);
+    return (found ? ": " + found : "") + " (table " + (index + 1) + ")";
+  }
+
   function fix() {
     document.querySelectorAll(".md-search[role=dialog]:not([aria-label])").forEach(function (el) {
       el.setAttribute("aria-label", "Search");
@@ -15,7 +28,7 @@
       if (el.scrollWidth > el.clientWidth + 1) {
         el.setAttribute("tabindex", "0");
         el.setAttribute("role", "region");
-        if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", "Table, scrolls sideways");
+        if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", "Table, scrolls sideways" + near(el));
       } else if (el.getAttribute("tabindex") === "0") {
         el.removeAttribute("tabindex");
         el.removeAttribute("role");
