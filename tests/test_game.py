@@ -411,3 +411,20 @@ def test_expert_timing_refuses_a_game_that_would_already_be_over(tmp_path: Path)
     )
     with pytest.raises(CaseError, match="the game would already be over"):
         table_state(tmp_path, body + "turn:\n  moves: []\n")
+
+
+def test_expert_timing_derives_whether_a_stone_was_provable_at_the_claim_step(
+    tmp_path: Path,
+) -> None:
+    provable = (
+        "position:\n  stones: [{stone: 4, you: [red 1, red 2, red 3],"
+        " them: [blue 9, green 9, yellow 8], completed_first: them}]\n  hand: [pink 1]\n"
+        "table:\n  their_hand: [pink 2, pink 3]\n  expert: true\n  step: play\n"
+        "  idle_turns: 0\nturn:\n  moves: []\n"
+    )
+    assert table_state(tmp_path, provable, "base").could_claim_this_turn
+    nothing = provable.replace("them: [blue 9, green 9, yellow 8], completed_first: them", "")
+    assert not table_state(tmp_path, nothing, "base").could_claim_this_turn
+    given = provable.replace("  idle_turns: 0", "  could_claim: false\n  idle_turns: 0")
+    with pytest.raises(CaseError, match="could_claim is false, but a stone is provable now"):
+        table_state(tmp_path, given, "base")
