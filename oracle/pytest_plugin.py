@@ -77,13 +77,8 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
-class CaseDirectory(pytest.Directory):
-    """A case folder: one :class:`CaseFile` per entry, whether it is a case or an error."""
-
-    def collect(self) -> Iterator[CaseFile]:
-        collection = load_cases(self.path, _rules_index(self.config), self.config.rootpath)
-        for path, result in collection.entries:
-            yield CaseFile.from_parent(self, path=path, result=result)
+class _LocatedFailure(pytest.Collector):
+    """A collector whose failure to read a file is the file's one located line, no traceback."""
 
     def repr_failure(  # type: ignore[override]  # the same narrowing as pytest's Collector
         self, excinfo: pytest.ExceptionInfo[BaseException]
@@ -93,7 +88,16 @@ class CaseDirectory(pytest.Directory):
         return super().repr_failure(excinfo)
 
 
-class CaseFile(pytest.File):
+class CaseDirectory(pytest.Directory, _LocatedFailure):
+    """A case folder: one :class:`CaseFile` per entry, whether it is a case or an error."""
+
+    def collect(self) -> Iterator[CaseFile]:
+        collection = load_cases(self.path, _rules_index(self.config), self.config.rootpath)
+        for path, result in collection.entries:
+            yield CaseFile.from_parent(self, path=path, result=result)
+
+
+class CaseFile(pytest.File, _LocatedFailure):
     """One case file: it yields one item, or fails collection with a located message."""
 
     def __init__(self, *, result: Case | CaseError, **kwargs: Any) -> None:
@@ -104,13 +108,6 @@ class CaseFile(pytest.File):
         if isinstance(self.result, CaseError):
             raise self.result
         yield CaseItem.from_parent(self, name=self.result.id, case=self.result)
-
-    def repr_failure(  # type: ignore[override]  # the same narrowing as pytest's Collector
-        self, excinfo: pytest.ExceptionInfo[BaseException]
-    ) -> Any:
-        if isinstance(excinfo.value, SourceError):
-            return excinfo.value.located_from(self.config.rootpath)
-        return super().repr_failure(excinfo)
 
 
 class CaseDrift(Exception):

@@ -60,6 +60,25 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
+def built_and_served(root: Path, what: str) -> Iterator[str]:
+    """Build the project at ``root`` strictly, then serve its site on a free localhost port."""
+    site = root / "site"
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    if built.returncode != 0:
+        pytest.fail(f"{what} does not build:\n{built.stderr[-3000:]}", pytrace=False)
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
 @pytest.fixture(scope="module")
 def site_url(
     tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
@@ -72,22 +91,7 @@ def site_url(
         pytest.skip(missing)
     # The publishable cases only: a case still being edited fails its own test, not these.
     root = project_copier(tmp_path_factory.mktemp("project"))
-    site = root / "site"
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    if built.returncode != 0:
-        pytest.fail(f"the site does not build:\n{built.stderr[-2000:]}", pytrace=False)
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    yield from built_and_served(root, "the site")
 
 
 @pytest.fixture(scope="module")
@@ -294,21 +298,8 @@ def hostile_site(
     case_file.write_text(HOSTILE_CASE, encoding="utf-8")
     index = root / "rules" / "index.yaml"
     index.write_text(index.read_text(encoding="utf-8") + HOSTILE_RULING, encoding="utf-8")
-    site = root / "site"
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    if built.returncode != 0:
-        pytest.fail(f"the hostile site does not build:\n{built.stderr[-3000:]}", pytrace=False)
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", site
-    server.shutdown()
+    for url in built_and_served(root, "the hostile site"):
+        yield url, root / "site"
 
 
 INSPECT = """() => {
