@@ -60,6 +60,15 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
+def skip_without_a_browser() -> None:
+    """Skip when chromium or playwright is missing, unless the browser tests are required."""
+    missing = _missing()
+    if missing:
+        if REQUIRED:
+            pytest.fail(f"browser tests are required here but {missing}")
+        pytest.skip(missing)
+
+
 def built_and_served(root: Path, what: str) -> Iterator[str]:
     """Build the project at ``root`` strictly, then serve its site on a free localhost port."""
     site = root / "site"
@@ -84,11 +93,7 @@ def site_url(
     tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
 ) -> Iterator[str]:
     """The project's site, built fresh and served on a free localhost port."""
-    missing = _missing()
-    if missing:
-        if REQUIRED:
-            pytest.fail(f"browser tests are required here but {missing}")
-        pytest.skip(missing)
+    skip_without_a_browser()
     # The publishable cases only: a case still being edited fails its own test, not these.
     root = project_copier(tmp_path_factory.mktemp("project"))
     yield from built_and_served(root, "the site")
@@ -288,11 +293,7 @@ def hostile_site(
     tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
 ) -> Iterator[tuple[str, Path]]:
     """The site built with the hostile case and ruling, served on localhost."""
-    missing = _missing()
-    if missing:
-        if REQUIRED:
-            pytest.fail(f"browser tests are required here but {missing}")
-        pytest.skip(missing)
+    skip_without_a_browser()
     root = project_copier(tmp_path_factory.mktemp("hostile"))
     case_file = root / "cases" / "claims" / "90-hostile-text.yaml"
     case_file.write_text(HOSTILE_CASE, encoding="utf-8")
