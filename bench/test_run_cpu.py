@@ -11,31 +11,18 @@ loop slows down. The goal is well under a minute of CPU.
 
 from __future__ import annotations
 
-import os
-import resource
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from build_bench import cpu_of  # the same measure as the build benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(arguments: list[str]) -> tuple[float, float, int]:
     """CPU seconds (user + system, children included) and wall seconds of one pytest run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, result.returncode
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments]
+    return cpu_of(command, ROOT)
 
 
 def main() -> int:

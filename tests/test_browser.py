@@ -386,6 +386,18 @@ def axe_violations(page: Page) -> list[str]:
     return [f"{item['id']}: {', '.join(item['nodes'])}" for item in found]
 
 
+def axe_problems(page: Page, site_url: str, paths: list[str]) -> dict[str, list[str]]:
+    """The serious and critical axe-core violations of each page that has any."""
+    problems = {}
+    for path in paths:
+        page.goto(f"{site_url}/{path}")
+        page.wait_for_load_state("load")
+        found = axe_violations(page)
+        if found:
+            problems[path] = found
+    return problems
+
+
 def site_pages_to_check() -> list[str]:
     """A page of each kind: prose, a verdict table, the matrix, rulings, odds, the index, a case
     page (every page, in both themes, is checked under -m slow)."""
@@ -406,13 +418,7 @@ def test_axe_finds_nothing_serious_on_a_page_of_each_kind(
 ) -> None:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    problems = {}
-    for path in site_pages_to_check():
-        page.goto(f"{site_url}/{path}")
-        page.wait_for_load_state("load")
-        found = axe_violations(page)
-        if found:
-            problems[path] = found
+    problems = axe_problems(page, site_url, site_pages_to_check())
     context.close()
     assert not problems, problems
 
@@ -431,13 +437,7 @@ def test_axe_finds_nothing_serious_on_any_page(
     )
     paths = sorted({urlparse(link).path.lstrip("/") for link in links if link.endswith(".html")})
     assert len(paths) > 50
-    problems = {}
-    for path in paths:
-        page.goto(f"{site_url}/{path}")
-        page.wait_for_load_state("load")
-        found = axe_violations(page)
-        if found:
-            problems[path] = found
+    problems = axe_problems(page, site_url, paths)
     context.close()
     assert not problems, problems
 
