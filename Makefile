@@ -6,6 +6,11 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
+NPM ?= npm
+# The browser runtime (Pyodide) of the "Ask the engine" and "Play a game" pages, pinned by
+# package-lock.json and copied into the site at every build.
+RUNTIME := node_modules/.oracle-installed
+
 .PHONY: serve site test lint bench schema clean
 
 $(BIN)/.installed: pyproject.toml
@@ -14,17 +19,22 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-serve: $(BIN)/.installed
+$(RUNTIME): package.json package-lock.json
+	@command -v $(NPM) >/dev/null 2>&1 || { echo "make: npm is needed to install the site's browser runtime (Debian: apt-get install npm)"; exit 1; }
+	$(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+serve: $(BIN)/.installed $(RUNTIME)
 	@$(BIN)/python -c "import socket, sys; host, port = '$(HOST)'.rsplit(':', 1); \
 	busy = socket.socket().connect_ex((host, int(port))) == 0; \
 	sys.exit(f'make serve: {host}:{port} is in use; try make serve HOST={host}:8001' if busy else 0)"
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST)
 
-site: $(BIN)/.installed
+site: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/mkdocs build --strict
 
 # Spread over the machine's cores, a test file to a worker (the browser tests share one site).
-test: $(BIN)/.installed
+test: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/pytest -n auto --dist loadfile
 
 lint: $(BIN)/.installed
@@ -35,9 +45,10 @@ lint: $(BIN)/.installed
 schema: $(BIN)/.installed
 	$(BIN)/python -m oracle.editor_schema
 
-bench: $(BIN)/.installed
+bench: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/python bench/claim_bench.py
 	$(BIN)/python bench/game_bench.py
+	$(BIN)/python bench/browser_bench.py
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules site .pytest_cache .mypy_cache .ruff_cache

@@ -4,21 +4,26 @@ and the case file itself. The verdict tables link every row to its case's page.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from engine import Reason, card_name
 from oracle.board_html import board_html
 from oracle.model import Case, RulesIndex
 from oracle.verify import CaseReport
 
+if TYPE_CHECKING:  # the site's browser pages import this module without Jinja
+    import jinja2
+
 CASE_PAGES_DIR = "cases"
+ASK_PAGE = "ask.html"
+"""The built page that judges any board in the browser; a case page links its board there."""
 
 
 def case_page_uri(case: Case) -> str:
@@ -131,6 +136,9 @@ def render_case_page(
         source += "\n"
     longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
+    ask_link = (
+        posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#case=" + case_link_code(source)
+    )
     return template.render(
         case=case,
         summary=summary,
@@ -141,4 +149,10 @@ def render_case_page(
         source=source,
         fence="`" * max(3, longest + 1),
         file=str(case.path.relative_to(root)) if root else case.path.name,
+        ask_link=ask_link,
     )
+
+
+def case_link_code(text: str) -> str:
+    """A case file's text as the "Ask the engine" page reads it from a link: base64url."""
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")

@@ -35,6 +35,7 @@ from oracle.render import (
     unshown_topics,
 )
 from oracle.verify import describe_verdict, verify_case
+from oracle.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.yamlsource import SourceError, shown_path
 
 MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
@@ -337,6 +338,27 @@ def new(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay(args: argparse.Namespace) -> int:
+    """Replay a game record (as the "Play a game" page downloads it); check its result."""
+    path = Path(args.record)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"schotten-oracle: {args.record}: cannot be read: {error}", file=sys.stderr)
+        return 2
+    try:
+        walkthrough = replay_walkthrough(text, path)
+    except WalkthroughError as error:
+        print(error, file=sys.stderr)
+        return 1
+    moves = sum(len(turn.events) for turn in walkthrough.turns)
+    print(
+        f"{args.record}: {walkthrough.variant} game, seed {walkthrough.seed}, {moves} moves"
+        f" in {len(walkthrough.turns)} turns: {walkthrough.result}"
+    )
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser, with one sub-command per job."""
     main = argparse.ArgumentParser(
@@ -375,6 +397,14 @@ def parser() -> argparse.ArgumentParser:
     new_parser.add_argument("--turn", type=int, default=20, help="with --from-seed: the turn (20)")
     new_parser.add_argument("--root", default=".", help="the project folder (default: here)")
     new_parser.set_defaults(run=new)
+    replay_parser = commands.add_parser(
+        "replay",
+        help="replay a recorded game and check the result it claims",
+        description="Replay a game record (the notation of games/ and of the Play a game page),"
+        " move by move; exit 1 if a move is illegal, the game does not end, or the result differs.",
+    )
+    replay_parser.add_argument("record", help="the record file, e.g. games/walkthrough.txt")
+    replay_parser.set_defaults(run=replay)
     return main
 
 

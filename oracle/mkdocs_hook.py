@@ -7,6 +7,7 @@ file. The rendering itself lives in :mod:`oracle.render`; this file only adapts 
 from __future__ import annotations
 
 import html
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
+from oracle.browser_bundle import PYODIDE_FILES, BundleError, bundle, pyodide_folder
 from oracle.casepages import case_page_uri
 from oracle.editor_schema import EDITOR_SCHEMA, refresh_editor_schema
 from oracle.render import (
@@ -23,6 +25,7 @@ from oracle.render import (
     GAMES_DIR,
     RULES_INDEX,
     CatalogueError,
+    EngineApp,
     fill_markers,
     generated_blocks,
     render_case_pages,
@@ -61,7 +64,23 @@ def on_pre_build(config: MkDocsConfig) -> None:
     _state["catalogue"] = catalogue
     if refresh_editor_schema(root, catalogue.rules):
         log.info("wrote %s: the cards, rule ids and misreadings editors complete", EDITOR_SCHEMA)
-    _state["blocks"] = generated_blocks(catalogue, Path(config.docs_dir) / "_templates", root)
+    try:
+        runtime = pyodide_folder(root)
+        archive = bundle(root / RULES_INDEX)
+    except BundleError as error:
+        raise PluginError(f"the engine pages cannot be built ({label}): {error}") from None
+    version = json.loads((runtime / "package.json").read_text(encoding="utf-8"))["version"]
+    engine_app = EngineApp(
+        runtime=f"assets/pyodide-{version}/",
+        bundle=f"assets/engine/{archive.file_name}",
+        digest=archive.digest,
+        pyodide_version=version,
+    )
+    _state["runtime"] = (runtime, engine_app.runtime)
+    _state["archive"] = (archive, engine_app.bundle)
+    _state["blocks"] = generated_blocks(
+        catalogue, Path(config.docs_dir) / "_templates", root, engine_app
+    )
     _state["used"] = set()
     _state["shown"] = set()
 
@@ -81,6 +100,12 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(
             File.generated(config, uri, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV)
         )
+    # The browser runtime and the engine archive, served by the site itself (never a CDN).
+    runtime, runtime_uri = _state["runtime"]
+    for name in PYODIDE_FILES:
+        files.append(File.generated(config, runtime_uri + name, abs_src_path=str(runtime / name)))
+    archive, archive_uri = _state["archive"]
+    files.append(File.generated(config, archive_uri, content=archive.content))
     return files
 
 

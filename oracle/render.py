@@ -6,6 +6,7 @@ verdict shown is always the engine's, computed here, never the one written in a 
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -243,7 +244,10 @@ def render_walkthrough(record: Path, templates: Path, root: Path | None = None) 
 
 
 def generated_blocks(
-    catalogue: Catalogue, templates: Path, root: Path | None = None
+    catalogue: Catalogue,
+    templates: Path,
+    root: Path | None = None,
+    engine_app: EngineApp | None = None,
 ) -> dict[str, Block]:
     """What each page marker turns into, rendered on demand (recorded games under ``root``)."""
 
@@ -268,7 +272,15 @@ def generated_blocks(
         text = _render_rows("case_index.md.j2", catalogue.published, templates, page)
         return text, set()  # the index does not stand in for a topic's own table
 
+    def app(argument: str | None, page: str) -> tuple[str, set[str]]:
+        if engine_app is None:
+            raise CatalogueError(
+                ["the engine-app marker needs the browser runtime, not built here"]
+            )
+        return render_engine_app(argument, engine_app, templates, page), set()
+
     return {
+        "engine-app": app,
         "verdict-table": verdict_table,
         "rulings": rulings,
         "walkthrough": walkthrough,
@@ -279,6 +291,45 @@ def generated_blocks(
             set(),
         ),
     }
+
+
+@dataclass(frozen=True)
+class EngineApp:
+    """Where a built site keeps the browser runtime and the engine archive, for the app pages."""
+
+    runtime: str
+    bundle: str
+    digest: str
+    pyodide_version: str
+
+
+APPS = {"ask": "ask.js", "play": "play.js"}
+"""The interactive pages' scripts, by the argument of their ``oracle:engine-app`` marker."""
+
+
+def render_engine_app(app: str | None, engine_app: EngineApp, templates: Path, page: str) -> str:
+    """The HTML of an interactive page: its form, and the script that runs the engine in it."""
+    if app not in APPS:
+        raise CatalogueError([f"the engine-app marker names one of {', '.join(APPS)}, not {app!r}"])
+
+    def relative(target: str) -> str:
+        shown = posixpath.relpath(target, posixpath.dirname(page) or ".")
+        return shown + "/" if target.endswith("/") else shown
+
+    html = (
+        template_environment(templates)
+        .get_template("engine_app.html.j2")
+        .render(
+            app=app,
+            runtime=relative(engine_app.runtime),
+            bundle=relative(engine_app.bundle),
+            digest=engine_app.digest,
+            pyodide_version=engine_app.pyodide_version,
+            script=relative(f"assets/javascripts/{APPS[app]}"),
+        )
+    )
+    # One HTML block for Markdown: no blank line inside it.
+    return "\n".join(line for line in html.splitlines() if line.strip())
 
 
 @dataclass(frozen=True)

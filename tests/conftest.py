@@ -73,6 +73,9 @@ def copy_project(tmp_path: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, target)
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")  # the browser runtime
     shutil.copytree(
         ROOT / "oracle", tmp_path / "oracle", ignore=shutil.ignore_patterns("__pycache__")
     )

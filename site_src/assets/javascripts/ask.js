@@ -1,0 +1,263 @@
+// The "Ask the engine" page: a board typed or clicked in, or a case file pasted or linked,
+// judged by the engine running in this page. This script only moves text between the form and
+// the engine; every verdict, message and case file comes from the engine's own code.
+import { startEngine } from "./engine-client.js";
+
+const app = document.getElementById("oracle-app");
+const engine = startEngine(app);
+const $ = (id) => document.getElementById(id);
+const STONES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+let target = "stone-1-you";
+let lastCaseText = "";
+
+function variant() {
+  return document.querySelector('#ask-form input[name="variant"]:checked').value;
+}
+
+function showVariant() {
+  const tactics = variant() === "tactics";
+  for (const element of app.querySelectorAll(".oracle-tactics-only")) element.hidden = !tactics;
+  for (const button of app.querySelectorAll(".oracle-palette-cards [data-tactic]")) {
+    button.hidden = !tactics;
+  }
+}
+
+function boxLabel(id) {
+  if (id === "hand") return "your hand";
+  if (id === "discards") return "the face-up discards";
+  const [, number, who] = id.split("-");
+  return `Stone ${number}, ${who === "you" ? "your" : "their"} cards`;
+}
+
+function chooseTarget(id) {
+  target = id;
+  $("palette-target").textContent = boxLabel(id);
+  for (const input of app.querySelectorAll("input[data-cards]")) {
+    input.classList.toggle("oracle-target", input.id === id);
+  }
+}
+
+function namesIn(text) {
+  return text.split(/[,;]/).map((word) => word.trim().toLowerCase().replace(/\s+/g, " ")).filter(Boolean);
+}
+
+function markUsed() {
+  const used = new Set();
+  for (const input of app.querySelectorAll("input[data-cards]")) {
+    for (const name of namesIn(input.value)) used.add(name);
+  }
+  for (const button of app.querySelectorAll(".oracle-palette-cards button")) {
+    const isUsed = used.has(button.dataset.card);
+    button.setAttribute("aria-pressed", isUsed ? "true" : "false");
+    button.classList.toggle("oracle-used", isUsed);
+  }
+}
+
+function addCard(name) {
+  const input = $(target);
+  const names = namesIn(input.value);
+  if (names.includes(name)) {
+    input.value = names.filter((other) => other !== name).join(", ");
+  } else {
+    input.value = [...names, name].join(", ");
+  }
+  markUsed();
+}
+
+function readForm() {
+  const checked = (id) => [...$(id).querySelectorAll("input:checked")].map((box) => box.value);
+  return {
+    variant: variant(),
+    stones: STONES.map((n) => ({
+      you: $(`stone-${n}-you`).value,
+      them: $(`stone-${n}-them`).value,
+      completed_first: $(`stone-${n}-completed_first`).value,
+      claimed_by: $(`stone-${n}-claimed_by`).value,
+      modes: variant() === "tactics" ? checked(`stone-${n}-modes`) : [],
+      claim: $(`stone-${n}-claim`).checked,
+    })),
+    hand: $("hand").value,
+    discards: variant() === "tactics" ? $("discards").value : "",
+    jokers_played: variant() === "tactics" ? checked("jokers_played") : [],
+  };
+}
+
+function fillForm(form) {
+  document.querySelector(`#ask-form input[name="variant"][value="${form.variant}"]`).checked = true;
+  form.stones.forEach((stone, index) => {
+    const n = index + 1;
+    $(`stone-${n}-you`).value = stone.you;
+    $(`stone-${n}-them`).value = stone.them;
+    $(`stone-${n}-completed_first`).value = stone.completed_first;
+    $(`stone-${n}-claimed_by`).value = stone.claimed_by;
+    for (const box of $(`stone-${n}-modes`).querySelectorAll("input")) {
+      box.checked = stone.modes.includes(box.value);
+    }
+    $(`stone-${n}-claim`).checked = stone.claim;
+  });
+  $("hand").value = form.hand;
+  $("discards").value = form.discards;
+  for (const box of $("jokers_played").querySelectorAll("input")) {
+    box.checked = form.jokers_played.includes(box.value);
+  }
+  showVariant();
+  markUsed();
+}
+
+function clearProblem() {
+  $("ask-problem").hidden = true;
+  for (const element of app.querySelectorAll("[aria-invalid]")) {
+    element.removeAttribute("aria-invalid");
+    element.removeAttribute("aria-errormessage");
+  }
+}
+
+function showProblem(answer, where) {
+  const problem = $("ask-problem");
+  problem.textContent = `${where}: ${answer.message}`;
+  problem.hidden = false;
+  const field = answer.field && (answer.field === "claims" ? $("stone-1-claim") : $(answer.field));
+  if (field) {
+    const control = field.matches("input, select, textarea") ? field : field.querySelector("input, select");
+    if (control) {
+      control.setAttribute("aria-invalid", "true");
+      control.setAttribute("aria-errormessage", "ask-problem");
+      control.focus();
+    }
+  }
+}
+
+function showReport(report, caseText, pasted) {
+  const section = $("ask-answer");
+  section.hidden = false;
+  section.dataset.verdicts = JSON.stringify(report.verdicts.map((v) => [v.stone, v.verdict]));
+  $("answer-situation").textContent = pasted
+    ? `${report.situation} (${report.variant} game, case ${report.id})`
+    : `Your board (${report.variant} game).`;
+  $("answer-board").innerHTML = report.board; // the engine's board, every text escaped there
+  const lines = $("answer-lines");
+  lines.replaceChildren();
+  for (const answer of report.answers) {
+    const title = document.createElement("p");
+    const strong = document.createElement("strong");
+    strong.textContent = answer.title;
+    title.append(strong);
+    lines.append(title);
+    const list = document.createElement(answer.title === "What happens" ? "ol" : "div");
+    for (const line of answer.lines) {
+      const item = document.createElement(answer.title === "What happens" ? "li" : "p");
+      item.textContent = line;
+      list.append(item);
+    }
+    lines.append(list);
+  }
+  const agreement = $("answer-agreement");
+  if (!pasted) agreement.textContent = "";
+  else if (report.verified) agreement.textContent = report.has_table && !report.asks_claims_only
+    ? "The engine agrees with every answer the case expects. The board form above shows its position only; the case's table (their hand, the decks) stays in the pasted text."
+    : "The engine agrees with every answer the case expects.";
+  else agreement.textContent = `The case expects otherwise: ${report.problems.join(" ")}`;
+  lastCaseText = caseText;
+  $("answer-case").textContent = caseText;
+  $("copy-status").textContent = "";
+  section.focus();
+}
+
+async function askForm(event) {
+  event.preventDefault();
+  clearProblem();
+  const started = performance.now();
+  const answer = await engine.ask("ask_form", { form: readForm() });
+  app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
+  if (!answer.ok) {
+    $("ask-answer").hidden = true;
+    showProblem(answer, "Your board");
+    return;
+  }
+  showReport(answer.report, answer.case_text, false);
+}
+
+async function askText(text, where) {
+  clearProblem();
+  const answer = await engine.ask("ask_text", { text });
+  if (!answer.ok) {
+    $("ask-answer").hidden = true;
+    showProblem(answer, where);
+    return;
+  }
+  fillForm(answer.form);
+  showReport(answer.report, answer.case_text, true);
+}
+
+function caseFromLink() {
+  const match = location.hash.match(/^#case=([A-Za-z0-9_-]+)$/);
+  if (!match) return null;
+  const base64 = match[1].replace(/-/g, "+").replace(/_/g, "/");
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+async function copyCase() {
+  try {
+    await navigator.clipboard.writeText(lastCaseText);
+    $("copy-status").textContent = "Copied.";
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("answer-case"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    $("copy-status").textContent = "Selected: press Ctrl+C (or Cmd+C) to copy.";
+  }
+}
+
+async function main() {
+  for (const input of app.querySelectorAll("input[data-cards]")) {
+    input.addEventListener("focus", () => chooseTarget(input.id));
+    input.addEventListener("input", markUsed);
+  }
+  for (const fieldset of app.querySelectorAll(".oracle-stone-form")) {
+    fieldset.querySelector("legend").addEventListener("click", () => {
+      chooseTarget(`stone-${fieldset.dataset.stone}-you`);
+    });
+  }
+  for (const radio of app.querySelectorAll('input[name="variant"]')) radio.addEventListener("change", showVariant);
+  $("ask-form").addEventListener("submit", askForm);
+  $("clear-button").addEventListener("click", () => {
+    for (const input of app.querySelectorAll("#ask-form input[type=text]")) input.value = "";
+    for (const box of app.querySelectorAll("#ask-form input[type=checkbox]")) box.checked = false;
+    for (const select of app.querySelectorAll("#ask-form select")) select.value = "";
+    markUsed();
+  });
+  $("paste-button").addEventListener("click", () => askText($("paste-text").value, "The pasted case"));
+  $("copy-button").addEventListener("click", copyCase);
+  chooseTarget(target);
+  showVariant();
+  await engine.ready;
+  const cards = await engine.ask("cards", {});
+  const palette = $("palette-cards");
+  for (const [kind, list] of [["clan", cards.clan], ["tactics", cards.tactics]]) {
+    for (const card of list) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "oracle-palette-card";
+      button.dataset.card = card.name;
+      if (kind === "tactics") button.dataset.tactic = "";
+      button.setAttribute("aria-label", card.name);
+      button.innerHTML = card.html; // the engine's card drawing
+      button.addEventListener("click", () => addCard(card.name));
+      palette.append(button);
+    }
+  }
+  showVariant();
+  markUsed();
+  $("ask-button").disabled = false;
+  $("paste-button").disabled = false;
+  const linked = caseFromLink();
+  if (linked !== null) {
+    $("paste-text").value = linked;
+    $("paste-box").open = true;
+    await askText(linked, "The linked case");
+  }
+}
+
+main();
