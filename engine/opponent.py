@@ -37,7 +37,9 @@ def provable_in_view(view: PlayerView) -> tuple[int, ...]:
 def _promise(cards: Sequence[Card]) -> float:
     """How well Clan cards on one unfinished side fit together: colour, run and value ties."""
     score = 0.0
-    for first, second in combinations(cards, 2):
+    clan = [card for card in cards if card < len(CARDS)]
+    score += 2.5 * (len(cards) - len(clan))  # an elite troop fits whatever comes
+    for first, second in combinations(clan, 2):
         same_colour = card_colour(first) == card_colour(second)
         gap = abs(card_value(first) - card_value(second))
         if same_colour:

@@ -189,11 +189,11 @@ def _form_of(case: Case) -> dict[str, Any]:
             {
                 "you": ", ".join(card_name(card) for card in stone.sides[Player.A]),
                 "them": ", ".join(card_name(card) for card in stone.sides[Player.B]),
-                "completed_first": WHO.get(stone.completed_first, "")
-                if stone.completed_first
-                else "",
+                "completed_first": ""
+                if stone.completed_first is None
+                else WHO[stone.completed_first],
                 "modes": sorted(mode.value for mode in stone.modes),
-                "claimed_by": WHO[stone.claimed_by] if stone.claimed_by else "",
+                "claimed_by": "" if stone.claimed_by is None else WHO[stone.claimed_by],
                 "claim": number in claimed,
             }
         )

@@ -1,0 +1,328 @@
+"""What the site's "Ask the engine" and "Play a game" pages run, tested in CPython.
+
+The pages run :mod:`oracle.browser` in Pyodide with the archive :mod:`oracle.browser_bundle`
+builds; the browser tests (``test_browser.py``) drive the pages themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import zipfile
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Game, GameState, Phase, Player, card_name
+from engine.game import Deck
+from engine.opponent import choose_move
+from oracle import browser
+from oracle.browser_bundle import (
+    RULES_INDEX_IN_ARCHIVE,
+    BundleError,
+    bundle,
+    pyodide_folder,
+)
+from oracle.casepages import case_link_code
+from oracle.cli import main
+from oracle.loader import load_case, load_case_file, load_rules_index
+from oracle.verify import CaseReport, verify_case
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules" / "index.yaml"
+
+
+@pytest.fixture(autouse=True)
+def configured() -> None:
+    browser.configure(str(RULES))
+
+
+def verdicts(report: CaseReport) -> list[tuple[int, str]]:
+    return [(check.verdict.stone, check.verdict.verdict.label) for check in report.checks]
+
+
+def empty_form(variant: str = "base") -> dict[str, Any]:
+    return {"variant": variant, "stones": [{} for _ in range(9)], "hand": "", "discards": ""}
+
+
+def test_every_published_claim_case_pasted_gets_the_engines_verdicts_and_its_form_agrees(
+    published: tuple[CaseReport, ...],
+) -> None:
+    """Pasted, each case gets verify_case's answer; its board in the form asks the same claims."""
+    claim_cases = [report for report in published if report.checks]
+    assert len(claim_cases) >= 20
+    for report in claim_cases:
+        answer = browser.ask_text({"text": report.case.path.read_text(encoding="utf-8")})
+        assert answer["ok"], report.case.id
+        shown = [(v["stone"], v["verdict"]) for v in answer["report"]["verdicts"]]
+        assert shown == verdicts(report), report.case.id
+        assert answer["report"]["verified"]
+        again = browser.ask_form({"form": answer["form"]})
+        assert again["ok"], (report.case.id, again)
+        form_verdicts = [(v["stone"], v["verdict"]) for v in again["report"]["verdicts"]]
+        assert sorted(form_verdicts) == sorted(verdicts(report)), report.case.id
+
+
+def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    form = empty_form("tactics")
+    form["stones"][3] = {"you": "red 5, red 6, red 7", "them": "blue 1", "claim": True}
+    form["stones"][4] = {"you": "joker, yellow 9, yellow 8", "them": "pink 1, pink 2, pink 3"}
+    form["stones"][4]["claim"] = True
+    form["hand"] = "mud fight, green 5"
+    form["discards"] = "spy"
+    answer = browser.ask_form({"form": form})
+    assert answer["ok"], answer
+    text = answer["case_text"]
+    assert "expect: " in text and "draft: true" in text
+    target = project_copy / "cases" / "claims" / "99-your-board.yaml"
+    target.write_text(text, encoding="utf-8")
+    case = load_case_file(target, project_copy / "cases", load_rules_index(RULES))
+    report = verify_case(case)
+    assert report.verified and case.draft
+    shown = [(v["stone"], v["verdict"]) for v in answer["report"]["verdicts"]]
+    assert verdicts(report) == shown
+    monkeypatch.chdir(project_copy)
+    assert main(["check"]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("stone_3", "hand", "field", "words"),
+    [
+        ({"you": "red 1, rde 2", "claim": True}, "", "stone-3-you", "unknown colour 'rde'"),
+        ({"you": "red 1", "them": "red 1", "claim": True}, "", "stone-3-them", "appears twice"),
+        ({"you": "red 1, red 2, red 3, red 4", "claim": True}, "", "stone-3-you", "4 cards"),
+        ({"you": "red 1, red 2, red 3"}, "", "claims", "tick at least one stone"),
+        ({"you": "red 1", "claim": True}, "red 1", "hand", "appears twice"),
+        ({"you": "mud fight", "claim": True}, "", "stone-3-you", ""),
+    ],
+)
+def test_an_impossible_board_gets_the_loaders_message_on_its_own_field(
+    stone_3: dict[str, Any], hand: str, field: str, words: str
+) -> None:
+    form = empty_form()
+    form["stones"][2] = stone_3
+    form["hand"] = hand
+    answer = browser.ask_form({"form": form})
+    assert not answer["ok"]
+    assert answer["field"] == field, answer
+    assert words in answer["message"]
+    assert "\n" not in answer["message"]
+
+
+def test_a_pasted_file_gets_the_loaders_own_message_with_its_line() -> None:
+    text = (ROOT / "cases/claims/02-last-three-in-your-hand.yaml").read_text(encoding="utf-8")
+    broken = text.replace("blue 7", "red 1")
+    answer = browser.ask_text({"text": broken})
+    expected_line = broken.splitlines().index("  hand: [pink 3, red 9, red 1, yellow 8, purple 5]")
+    assert not answer["ok"] and answer["line"] == expected_line + 1
+    assert answer["problem"].startswith("red 1 appears twice")
+    tagged = browser.ask_text({"text": "!!python/object:os.system\n"})
+    assert not tagged["ok"] and "tag" in tagged["message"].lower()
+
+
+def test_the_case_page_link_carries_the_case_file_exactly() -> None:
+    import base64
+
+    text = (ROOT / "cases/tactic-cards/08-banshee.yaml").read_text(encoding="utf-8")
+    code = case_link_code(text)
+    assert set(code) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    padded = code + "=" * (-len(code) % 4)
+    assert base64.urlsafe_b64decode(padded).decode("utf-8") == text
+
+
+def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> dict[str, Any]:
+    """A whole game through the page's calls: random legal moves, and claims of every stone."""
+    rng = random.Random(seed)
+    view = browser.new_game(
+        {"variant": variant, "seed": seed, "expert": expert, "you_first": you_first}
+    )
+    refused = 0
+    for _ in range(1000):
+        if view["over"]:
+            return {**view, "refused": refused}
+        assert view["your_turn"]
+        if view["phase"] == "claim":
+            view = browser.game_move({"game": view["game"], "claim": view["open_stones"]})
+            if not view["ok"]:
+                refused += 1
+                assert "(rule claim." in view["problem"] or "(rule " in view["problem"]
+                view = browser.game_move({"game": view["game"], "claim": []})
+            continue
+        move = rng.choice(view["legal"])
+        view = browser.game_move({"game": view["game"], "move": move})
+        assert view["ok"], view.get("problem")
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("seed", "variant", "expert", "you_first"),
+    [(1, "base", False, True), (2, "tactics", False, False), (3, "tactics", True, True)],
+)
+def test_a_game_through_the_page_ends_and_its_record_replays_to_the_same_winner(
+    seed: int,
+    variant: str,
+    expert: bool,
+    you_first: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    view = play_to_the_end(seed, variant, expert, you_first)
+    record = tmp_path / "game.txt"
+    record.write_text(view["record"], encoding="utf-8")
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    winner = {"you": "A wins", "them": "B wins", None: "nobody"}[view["winner"]]
+    assert winner in out or (view["winner"] is None and "wins" not in out.split(":")[-1])
+    assert view["log"] and all(event["text"] for event in view["log"])
+
+
+def test_a_claim_that_cannot_be_proved_is_refused_with_the_engines_reason() -> None:
+    view = browser.new_game({"variant": "base", "seed": 5, "you_first": True})
+    rng = random.Random(5)
+    for _ in range(400):
+        if view["phase"] == "claim" and view["your_turn"]:
+            unprovable = [n for n in view["open_stones"] if n not in view["held"]["you"]]
+            attempt = browser.game_move({"game": view["game"], "claim": unprovable})
+            if not attempt["ok"]:
+                assert attempt["problem"].startswith("claim ")
+                assert "(rule " in attempt["problem"]
+                return
+            view = attempt
+            continue
+        if view["over"]:
+            break
+        view = browser.game_move({"game": view["game"], "move": rng.choice(view["legal"])})
+    pytest.fail("no claim step with an unprovable stone came up")
+
+
+def hide_differently(state: GameState, player: Player, rng: random.Random) -> GameState:
+    """The same game as ``player`` sees it, with the cards out of their sight dealt anew."""
+    other = state.clone()
+    hand = list(other.hands[player.other])
+    for deck in other.decks:
+        held = [card for card in hand if Deck.of(card) is deck]
+        pool = held + other.decks[deck]
+        rng.shuffle(pool)
+        other.decks[deck][:] = pool[len(held) :]
+        hand = [card for card in hand if Deck.of(card) is not deck] + pool[: len(held)]
+    other.hands[player.other][:] = hand
+    return other
+
+
+def test_the_computer_decides_from_its_own_view_only() -> None:
+    """Dealing the cards it cannot see differently never changes the computer's choice."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(6):
+        game = Game.named("tactics" if seed % 2 else "base", seed=seed, expert=seed % 3 == 0)
+        state = game.new_initial_state()
+        while not state.is_over and checked < 400:
+            player = state.current_player
+            legal = state.legal_moves()
+            chosen = choose_move(state.view(player), legal, random.Random(seed))
+            assert chosen in legal
+            if state.phase in (Phase.PLAY, Phase.CLAIM, Phase.DRAW):
+                other = hide_differently(state, player, rng)
+                assert other.view(player) == state.view(player)
+                assert other.legal_moves() == legal
+                again = choose_move(other.view(player), other.legal_moves(), random.Random(seed))
+                assert again == chosen
+                checked += 1
+            state.apply(chosen)
+    assert checked >= 300
+
+
+def test_the_bundle_is_the_engine_that_verified_the_catalogue_and_is_reproducible() -> None:
+    first, second = bundle(RULES), bundle(RULES)
+    assert first.digest == second.digest and first.content == second.content
+    with zipfile.ZipFile(BytesIO(first.content)) as archive:
+        names = set(archive.namelist())
+        for source in (ROOT / "engine").glob("*.py"):
+            assert archive.read(f"engine/{source.name}") == source.read_bytes()
+        assert archive.read("oracle/browser.py") == (ROOT / "oracle/browser.py").read_bytes()
+        assert archive.read(RULES_INDEX_IN_ARCHIVE) == RULES.read_bytes()
+    assert "oracle/schema/case.base.schema.json" in names
+    assert {"yaml/__init__.py", "jsonschema/__init__.py", "rpds.py"} <= names
+    assert not [name for name in names if name.endswith((".so", ".pyc", ".pyd"))]
+    assert not [name for name in names if name.startswith("oracle/mkdocs_hook")]
+
+
+def test_the_loader_gives_the_same_messages_with_the_browsers_rpds_stand_in() -> None:
+    """In the browser, jsonschema runs on a pure-Python rpds; its answers must not change."""
+    script = """
+import json, sys
+from pathlib import Path
+stand_in = '--stand-in' in sys.argv
+if stand_in:
+    import pyrsistent_as_rpds.pure
+    sys.modules['rpds'] = pyrsistent_as_rpds.pure
+from oracle.loader import load_case, load_rules_index, CaseError
+rules = load_rules_index(Path('rules/index.yaml'))
+out = []
+for path in sorted(Path('cases').glob('*/*.yaml')) + sorted(Path(sys.argv[1]).glob('*.yaml')):
+    try:
+        out.append(load_case(path, rules).id)
+    except CaseError as error:
+        out.append(error.problem)
+import rpds
+assert getattr(rpds, 'is_pure_pyrsistent_as_rpds', False) == stand_in
+print(json.dumps(out))
+"""
+    bad = ROOT / ".pytest_cache" / "stand-in-cases"
+    bad.mkdir(parents=True, exist_ok=True)
+    samples = {
+        "unknown-key.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclams: []\n",
+        "bad-variant.yaml": "id: a\nsituation: s\nwhy: w\nvariant: chess\nclaims: []\n",
+        "bad-type.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclaims: 3\n",
+        "bad-stone.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclaims: [{stone: 12}]\n",
+    }
+    for name, text in samples.items():
+        (bad / name).write_text(text, encoding="utf-8")
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(bad), *flag],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for flag in ([], ["--stand-in"])
+    ]
+    plain, stand_in = (json.loads(run) for run in runs)
+    assert plain == stand_in
+    assert any("unknown key 'clams'" in answer for answer in plain)
+
+
+def test_a_site_build_without_the_runtime_says_how_to_install_it(tmp_path: Path) -> None:
+    with pytest.raises(BundleError, match="npm ci"):
+        pyodide_folder(tmp_path)
+    assert pyodide_folder(ROOT).name == "pyodide"
+
+
+def test_the_page_lists_every_card_by_the_engines_names() -> None:
+    cards = browser.card_names({})
+    assert [card["name"] for card in cards["clan"]][:2] == ["red 1", "red 2"]
+    assert len(cards["clan"]) == 54 and len(cards["tactics"]) == 10
+    assert card_name(63) in [card["name"] for card in cards["tactics"]]
+
+
+def test_a_request_the_page_should_never_send_is_refused() -> None:
+    with pytest.raises(browser.PageError):
+        browser.call("delete_everything", "{}")
+    with pytest.raises(browser.PageError):
+        browser.call("ask_text", "[]")
+    answer = json.loads(browser.call("ask_text", json.dumps({"text": "id: [\n"})))
+    assert not answer["ok"] and answer["line"]
+
+
+def test_a_loaded_case_path_is_only_a_scratch_file() -> None:
+    browser.ask_text({"text": (ROOT / "cases/claims/01-incomplete-side.yaml").read_text()})
+    scratch = browser._case_path()
+    assert scratch.parent.name == "asked" and ROOT not in scratch.parents
+    assert load_case(scratch).id == "incomplete-side"
