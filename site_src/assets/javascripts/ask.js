@@ -242,8 +242,13 @@ async function main() {
       button.className = "oracle-palette-card";
       button.dataset.card = card.name;
       if (kind === "tactics") button.dataset.tactic = "";
-      button.setAttribute("aria-label", card.name);
-      button.innerHTML = card.html; // the engine's card drawing
+      // The engine's drawing of the card, for the eye; its name, for a screen reader.
+      button.innerHTML = card.html;
+      button.firstElementChild.setAttribute("aria-hidden", "true");
+      const name = document.createElement("span");
+      name.className = "oracle-sr-only";
+      name.textContent = card.name;
+      button.append(name);
       button.addEventListener("click", () => addCard(card.name));
       palette.append(button);
     }
