@@ -120,6 +120,7 @@ class Visit:
         self.page = page
         self.errors: list[str] = []
         self.external: list[str] = []
+        self.requested: list[str] = []
         page.on(
             "console",
             lambda message: self.errors.append(message.text) if message.type == "error" else None,
@@ -127,6 +128,7 @@ class Visit:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
 
         def route(route: Any) -> None:
+            self.requested.append(route.request.url)
             host = urlparse(route.request.url).hostname
             if host in ("127.0.0.1", "localhost"):
                 route.continue_()
@@ -242,6 +244,8 @@ def test_pages_load_without_errors_or_outside_requests(
     visit.page.goto(f"{site_url}/{path}")
     visit.page.wait_for_load_state("networkidle")
     assert visit.page.locator("h1").count() >= 1
+    heavy = [url for url in visit.requested if "pyodide" in url or "oracle-engine" in url]
+    assert not heavy, "only the two engine pages load the runtime"
     visit.clean()
 
 
@@ -677,8 +681,10 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
 
 
 def test_the_play_page_deals_a_seeded_game_and_takes_a_move_by_its_controls(
-    visit: Visit, site_url: str
+    browser: Browser, site_url: str
 ) -> None:
+    context = browser.new_context(viewport=PHONE)
+    visit = Visit(context.new_page())
     page = visit.page
     engine_page(page, f"{site_url}/play.html")
     page.fill("#game-seed", "12")
@@ -693,8 +699,11 @@ def test_the_play_page_deals_a_seeded_game_and_takes_a_move_by_its_controls(
     log = page.locator("#game-log li").all_inner_texts()
     assert log[0] == f"Turn 1, you: {state['hand'][0]} on 1"
     assert any("the computer" in line for line in log)
+    assert page.evaluate("document.activeElement.closest('#game') !== null")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not axe_violations(page)
     visit.clean()
+    context.close()
 
 
 @pytest.mark.slow
@@ -800,3 +809,38 @@ def test_a_seeded_game_is_played_to_its_end_through_the_page_and_replays_in_pyth
     assert state.is_over
     assert result_text(state) in result
     assert parse_record(record).result == result_text(state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_engine_pages_in_use_pass_axe_and_fit_the_screen(
+    browser: Browser, site_url: str, viewport: ViewportSize, scheme: str
+) -> None:
+    """axe over the pages with an answer, a refusal and a game shown, in both themes."""
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+    visit = Visit(context.new_page())
+    page = visit.page
+    engine_page(page, f"{site_url}/ask.html")
+    page.check("input[name=variant][value=tactics]")
+    page.fill("#stone-3-you", "red 1, blue 1, green 1")
+    page.fill("#stone-3-them", "red 3, blue 3")
+    page.check("#stone-3-claim")
+    page.get_by_role("button", name="Ask the engine").click()
+    wait_for_answer(page)
+    found = {"answer": axe_violations(page)}
+    page.fill("#stone-3-them", "red 1")
+    page.get_by_role("button", name="Ask the engine").click()
+    page.wait_for_selector("#ask-problem:not([hidden])")
+    found["refusal"] = axe_violations(page)
+    widths = [page.evaluate("document.documentElement.scrollWidth")]
+    engine_page(page, f"{site_url}/play.html")
+    page.get_by_role("button", name="Deal").click()
+    page.wait_for_selector("#game:not([hidden])")
+    page.locator("#game-hand button").first.click()
+    found["game"] = axe_violations(page)
+    widths.append(page.evaluate("document.documentElement.scrollWidth"))
+    visit.clean()
+    context.close()
+    assert not any(found.values()), found
+    assert max(widths) <= viewport["width"]

@@ -215,10 +215,8 @@ async function main() {
     input.addEventListener("focus", () => chooseTarget(input.id));
     input.addEventListener("input", markUsed);
   }
-  for (const fieldset of app.querySelectorAll(".oracle-stone-form")) {
-    fieldset.querySelector("legend").addEventListener("click", () => {
-      chooseTarget(`stone-${fieldset.dataset.stone}-you`);
-    });
+  for (const pick of app.querySelectorAll(".oracle-stone-pick")) {
+    pick.addEventListener("click", () => chooseTarget(pick.dataset.target));
   }
   for (const radio of app.querySelectorAll('input[name="variant"]')) radio.addEventListener("change", showVariant);
   $("ask-form").addEventListener("submit", askForm);

@@ -30,6 +30,18 @@ function describeStatus(view) {
 async function move(request) {
   const answer = await engine.ask("game_move", { game: game.game, ...request });
   show(answer);
+  focusNextStep();
+}
+
+// After a move, the keyboard lands where the next choice is made.
+function focusNextStep() {
+  const next = game.over || !game.your_turn
+    ? $("game-status")
+    : $("game-claim-stones").querySelector("input")
+      || $("game-hand").querySelector("button:not([disabled])")
+      || $("game-other").querySelector("button")
+      || $("game-legal");
+  next.focus();
 }
 
 function show(view) {
