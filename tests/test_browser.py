@@ -635,7 +635,7 @@ def python_verdicts(report: CaseReport) -> list[tuple[int, str]]:
 def wait_for_answer(page: Page, previous: str | None = None) -> None:
     page.wait_for_function(
         "previous => { const answer = document.getElementById('ask-answer');"
-        " const problem = document.getElementById('ask-problem');"
+        " const problem = document.getElementById('ask-problem-box');"
         " return (!answer.hidden && answer.dataset.verdicts !== previous) || !problem.hidden; }",
         arg=previous,
     )
@@ -660,8 +660,9 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
     # An impossible board: the loader's message, on the box it comes from.
     page.fill("#stone-8-them", "green 3, green 8, red 1")
     page.get_by_role("button", name="Ask the engine").click()
-    page.wait_for_selector("#ask-problem:not([hidden])")
+    page.wait_for_selector("#ask-problem-box:not([hidden])")
     assert "red 1 appears twice" in page.inner_text("#ask-problem")
+    assert "them: [green 3, green 8, red 1]" in page.text_content("#ask-problem-case")
     assert page.get_attribute("#stone-8-them", "aria-invalid") == "true"
     # Fixed by clicking: the box takes the palette's cards, and the claim is asked again.
     page.fill("#stone-8-them", "")
@@ -670,7 +671,7 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
     page.get_by_role("button", name="green 8", exact=True).click()
     assert page.input_value("#stone-8-them") == "green 3, green 8"
     page.get_by_role("button", name="Ask the engine").click()
-    page.wait_for_selector("#ask-problem[hidden]", state="attached")
+    page.wait_for_selector("#ask-problem-box[hidden]", state="attached")
     wait_for_answer(page)
     assert shown_verdicts(page) == python_verdicts(report)
     text = page.inner_text("#answer-case")
@@ -721,7 +722,7 @@ def test_the_ask_page_judges_every_published_claim_case_as_python_does(
         page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
         page.get_by_role("button", name="Load and judge it").click()
         wait_for_answer(page, "waiting")
-        assert page.is_hidden("#ask-problem"), (report.case.id, page.inner_text("#ask-problem"))
+        assert page.is_hidden("#ask-problem-box"), (report.case.id, page.inner_text("#ask-problem"))
         assert shown_verdicts(page) == python_verdicts(report), report.case.id
         # The board as the form now holds it gives the same verdicts again.
         page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
@@ -749,7 +750,7 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     page.check("#stone-4-claim")
     page.get_by_role("button", name="Ask the engine").click()
     wait_for_answer(page)
-    assert page.is_hidden("#ask-problem"), page.inner_text("#ask-problem")
+    assert page.is_hidden("#ask-problem-box"), page.inner_text("#ask-problem")
     page.get_by_role("button", name="Copy as a case file").click()
     page.wait_for_function("document.getElementById('copy-status').textContent === 'Copied.'")
     copied = page.evaluate("navigator.clipboard.readText()")
@@ -831,7 +832,7 @@ def test_the_engine_pages_in_use_pass_axe_and_fit_the_screen(
     found = {"answer": axe_violations(page)}
     page.fill("#stone-3-them", "red 1")
     page.get_by_role("button", name="Ask the engine").click()
-    page.wait_for_selector("#ask-problem:not([hidden])")
+    page.wait_for_selector("#ask-problem-box:not([hidden])")
     found["refusal"] = axe_violations(page)
     widths = [page.evaluate("document.documentElement.scrollWidth")]
     engine_page(page, f"{site_url}/play.html")

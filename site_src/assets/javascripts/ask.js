@@ -105,7 +105,7 @@ function fillForm(form) {
 }
 
 function clearProblem() {
-  $("ask-problem").hidden = true;
+  $("ask-problem-box").hidden = true;
   for (const element of app.querySelectorAll("[aria-invalid]")) {
     element.removeAttribute("aria-invalid");
     element.removeAttribute("aria-errormessage");
@@ -115,7 +115,16 @@ function clearProblem() {
 function showProblem(answer, where) {
   const problem = $("ask-problem");
   problem.textContent = `${where}: ${answer.message}`;
-  problem.hidden = false;
+  $("ask-problem-box").hidden = false;
+  const source = $("ask-problem-source");
+  source.hidden = !answer.case_text || !answer.line;
+  if (answer.case_text) {
+    const lines = answer.case_text.replace(/\n$/, "").split("\n");
+    const width = String(lines.length).length;
+    $("ask-problem-case").textContent = lines
+      .map((line, index) => `${String(index + 1).padStart(width)}  ${line}`)
+      .join("\n");
+  }
   const field = answer.field && (answer.field === "claims" ? $("stone-1-claim") : $(answer.field));
   if (field) {
     const control = field.matches("input, select, textarea") ? field : field.querySelector("input, select");
