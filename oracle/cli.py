@@ -21,8 +21,19 @@ import yaml
 from engine import Game
 from engine.game import Phase, play_random_game
 from oracle.casewriter import case_text
+from oracle.conform import (
+    CommandEngine,
+    Result,
+    add_arguments,
+    engine_command,
+    junit_xml,
+    report,
+    run,
+    select,
+)
 from oracle.diagram import board_text
 from oracle.editor_schema import stale_editor_schema
+from oracle.export import engine_version, export_json, export_jsonl, published_records, read_export
 from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
 from oracle.model import RulesIndex, TurnExpectation
 from oracle.render import (
@@ -33,8 +44,9 @@ from oracle.render import (
     site_pages,
     topic_pages,
     unshown_topics,
+    verified_catalogue,
 )
-from oracle.verify import describe_verdict, verify_case
+from oracle.verify import CaseReport, describe_verdict, verify_case
 from oracle.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.yamlsource import SourceError, shown_path
 
@@ -359,6 +371,57 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _published(root: Path) -> tuple[CaseReport, ...]:
+    try:
+        return verified_catalogue(root).published
+    except CatalogueError as error:
+        raise SystemExit(
+            "schotten-oracle: the catalogue is not verified:\n" + "\n".join(error.problems)
+        ) from None
+
+
+def export(args: argparse.Namespace) -> int:
+    """Write every published case, with its verified answers, as JSON or JSON Lines."""
+    root = find_root(Path(args.root).resolve())
+    records = published_records(_published(root))
+    writer = export_jsonl if args.format == "jsonl" else export_json
+    text = writer(records, engine_version())
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {len(records)} cases to {args.output}", file=sys.stderr)
+    return 0
+
+
+def conform(args: argparse.Namespace) -> int:
+    """Run the catalogue through another engine; exit 1 if any case fails."""
+    command = engine_command(args.engine)
+    if not command:
+        print(
+            "schotten-oracle conform: give the engine after --, e.g. conform -- ./my-engine",
+            file=sys.stderr,
+        )
+        return 2
+    if args.catalogue is not None:
+        try:
+            records = read_export(args.catalogue.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            print(f"schotten-oracle conform: {args.catalogue}: {error}", file=sys.stderr)
+            return 2
+    else:
+        records = published_records(_published(find_root(Path.cwd())))
+    chosen = select(records, args.keyword)
+    if not chosen:
+        print(f"schotten-oracle conform: no case matches -k {args.keyword!r}", file=sys.stderr)
+        return 2
+    results = run(CommandEngine(command, args.timeout), chosen)
+    report(results, args.quiet)
+    if args.junit is not None:
+        args.junit.write_text(junit_xml(results, " ".join(command)), encoding="utf-8")
+    return 1 if any(result.result is Result.FAIL for result in results) else 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser, with one sub-command per job."""
     main = argparse.ArgumentParser(
@@ -405,6 +468,24 @@ def parser() -> argparse.ArgumentParser:
     )
     replay_parser.add_argument("record", help="the record file, e.g. games/walkthrough.txt")
     replay_parser.set_defaults(run=replay)
+    export_parser = commands.add_parser(
+        "export",
+        help="write the published catalogue as JSON (or JSON Lines) for other engines",
+        description="Write every published case as plain data: its position, its questions and"
+        " the verified answers, the rule ids and the misreadings it catches.",
+    )
+    export_parser.add_argument("--format", choices=["json", "jsonl"], default="json")
+    export_parser.add_argument("-o", "--output", help="the file to write (default: stdout)")
+    export_parser.add_argument("--root", default=".", help="the project folder (default: here)")
+    export_parser.set_defaults(run=export)
+    conform_parser = commands.add_parser(
+        "conform",
+        help="run the catalogue through another engine: conform -- COMMAND ...",
+        description="Start COMMAND, send it every published case (a JSON line each) and compare"
+        " its answers with the catalogue's; print pass, fail or unsupported per case.",
+    )
+    add_arguments(conform_parser)
+    conform_parser.set_defaults(run=conform)
     return main
 
 

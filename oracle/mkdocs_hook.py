@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from oracle.render import (
     RULES_INDEX,
     CatalogueError,
     EngineApp,
+    conformance,
     fill_markers,
     generated_blocks,
     render_case_pages,
@@ -35,6 +37,9 @@ from oracle.render import (
 )
 
 _state: dict[str, Any] = {}
+
+DOWNLOADS = "downloads"
+EXPORT_SCHEMA = "schotten-totten-catalogue.schema.json"
 
 log = logging.getLogger("mkdocs.hooks.oracle")
 
@@ -78,8 +83,15 @@ def on_pre_build(config: MkDocsConfig) -> None:
     )
     _state["runtime"] = (runtime, engine_app.runtime)
     _state["archive"] = (archive, engine_app.bundle)
+    try:
+        runs = conformance(catalogue)
+    except CatalogueError as error:
+        raise PluginError(
+            f"the catalogue's export does not hold ({label}):\n" + "\n".join(error.problems)
+        ) from None
+    _state["conformance"] = runs
     _state["blocks"] = generated_blocks(
-        catalogue, Path(config.docs_dir) / "_templates", root, engine_app
+        catalogue, Path(config.docs_dir) / "_templates", root, engine_app, runs
     )
     _state["used"] = set()
     _state["shown"] = set()
@@ -106,6 +118,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(File.generated(config, runtime_uri + name, abs_src_path=str(runtime / name)))
     archive, archive_uri = _state["archive"]
     files.append(File.generated(config, archive_uri, content=archive.content))
+    # The catalogue for other engines, made from the verified cases at this build.
+    for name, text in _state["conformance"].texts().items():
+        files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=text))
+    schema = resources.files("oracle").joinpath("schema/export.schema.json").read_text("utf-8")
+    files.append(File.generated(config, f"{DOWNLOADS}/{EXPORT_SCHEMA}", content=schema))
     return files
 
 

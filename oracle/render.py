@@ -12,12 +12,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
 from engine import Formation, parse_cards
 from engine.misreadings import MISREADINGS
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
+from oracle.conform import CaseResult, Result, adapter_engine, run
+from oracle.export import engine_version, export_json, export_jsonl, published_records
 from oracle.loader import load_cases, load_rules_index
 from oracle.misreading_matrix import Outcome, misreading_matrix, outcome
 from oracle.model import RuleEntry, RulesIndex
@@ -248,6 +251,7 @@ def generated_blocks(
     templates: Path,
     root: Path | None = None,
     engine_app: EngineApp | None = None,
+    conformance_runs: Conformance | None = None,
 ) -> dict[str, Block]:
     """What each page marker turns into, rendered on demand (recorded games under ``root``)."""
 
@@ -279,7 +283,17 @@ def generated_blocks(
             )
         return render_engine_app(argument, engine_app, templates, page), set()
 
+    def conformance_matrix(argument: str | None, page: str) -> tuple[str, set[str]]:
+        runs = conformance_runs if conformance_runs is not None else conformance(catalogue)
+        return render_conformance(runs, templates, page), set()
+
+    def example_adapter(argument: str | None, page: str) -> tuple[str, set[str]]:
+        source = (templates.parent / EXAMPLE_ADAPTER).read_text(encoding="utf-8")
+        return f"```python\n{source}```", set()
+
     return {
+        "conformance-matrix": conformance_matrix,
+        "example-adapter": example_adapter,
         "engine-app": app,
         "verdict-table": verdict_table,
         "rulings": rulings,
@@ -291,6 +305,101 @@ def generated_blocks(
             set(),
         ),
     }
+
+
+@dataclass(frozen=True)
+class EngineRun:
+    """One engine's run over the exported catalogue, as the conformance page shows it."""
+
+    name: str
+    title: str
+    results: tuple[CaseResult, ...]
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """The export of the published catalogue and the runs through it, made at every build."""
+
+    records: tuple[dict[str, Any], ...]
+    runs: tuple[EngineRun, ...]
+    version: str
+
+    def texts(self) -> dict[str, str]:
+        """The export's files, by name."""
+        return {
+            EXPORT_JSON: export_json(self.records, self.version),
+            EXPORT_JSONL: export_jsonl(self.records, self.version),
+        }
+
+
+EXPORT_JSON = "schotten-totten-catalogue.json"
+EXPORT_JSONL = "schotten-totten-catalogue.jsonl"
+REFERENCE = "reference"
+EXAMPLE_ADAPTER = "downloads/example_adapter.py"
+"""The example adapter of the conformance page, under ``site_src/``: shown on it and offered."""
+
+
+def conformance(catalogue: Catalogue) -> Conformance:
+    """Export the published cases, run our engine and each misreading through the protocol.
+
+    The build fails (:class:`CatalogueError`) unless our engine passes every case and each
+    misreading fails exactly the cases the misreading matrix says it changes.
+    """
+    records = tuple(published_records(catalogue.published))
+    runs = [EngineRun(REFERENCE, "This engine", tuple(run(adapter_engine(), records)))]
+    for name, reading in MISREADINGS.items():
+        runs.append(EngineRun(name, reading.title, tuple(run(adapter_engine(name), records))))
+    problems = [
+        f"the export of case {result.case_id!r} does not replay: {result.describe()}"
+        for result in runs[0].results
+        if result.result is not Result.PASS
+    ]
+    flips = {
+        name: {
+            row.report.case.id
+            for row in misreading_matrix(catalogue.published)
+            if row.outcomes[name] is Outcome.FLIPS
+        }
+        for name in MISREADINGS
+    }
+    for engine_run in runs[1:]:
+        failed = {r.case_id for r in engine_run.results if r.result is Result.FAIL}
+        if failed != flips[engine_run.name]:
+            problems.append(
+                f"misreading {engine_run.name!r} through the conformance runner fails"
+                f" {sorted(failed)}, but the matrix says {sorted(flips[engine_run.name])}"
+            )
+    if problems:
+        raise CatalogueError(problems)
+    return Conformance(records, tuple(runs), engine_version())
+
+
+def render_conformance(result: Conformance, templates: Path, page: str) -> str:
+    """The conformance matrix: engines down, topics across; counts, and links to failures."""
+    topics = list(dict.fromkeys(record["topic"] for record in result.records))
+    links = {
+        record["id"]: link_from(page, f"cases/{record['topic']}/{record['id']}.md")
+        for record in result.records
+    }
+    rows = []
+    for engine_run in result.runs:
+        cells = []
+        for topic in topics:
+            mine = [r for r in engine_run.results if r.topic == topic]
+            counts = {outcome: sum(r.result is outcome for r in mine) for outcome in Result}
+            failing = [(r.case_id, links[r.case_id]) for r in mine if r.result is Result.FAIL]
+            cells.append(
+                (counts[Result.PASS], counts[Result.FAIL], counts[Result.UNSUPPORTED], failing)
+            )
+        totals = {
+            outcome: sum(r.result is outcome for r in engine_run.results) for outcome in Result
+        }
+        rows.append((engine_run, cells, totals))
+    return (
+        template_environment(templates)
+        .get_template("conformance_matrix.md.j2")
+        .render(topics=topics, rows=rows, cases=len(result.records), Result=Result)
+    )
 
 
 @dataclass(frozen=True)

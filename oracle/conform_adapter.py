@@ -1,0 +1,131 @@
+"""Our engine behind the conformance protocol, and each misreading behind it too.
+
+Run as ``python -m oracle.conform_adapter [--misreading NAME]``: it reads one request a line on
+standard input and writes one answer a line (see :mod:`oracle.conform` for the protocol). A
+request's ``case`` holds a case file's keys without its expectations, so the adapter reads it
+with the very loader the catalogue uses, and answers with the engine; under a misreading it
+answers as :mod:`oracle.misreading_matrix` says a player reading the rules that way would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from engine.game import Phase
+from engine.misreadings import MISREADINGS, RULES, Reading
+from oracle.export import QUESTIONS, engine_answers
+from oracle.loader import CaseError, load_case
+from oracle.model import Case
+
+QUESTION_KEYS = {"claims", "plays", "turn", "deal", "match"}
+
+
+class RequestError(ValueError):
+    """A request this adapter cannot read."""
+
+
+def case_from_request(case: Any, folder: Path) -> Case:
+    """The request's case, read by the loader like any case file (JSON is YAML)."""
+    if not isinstance(case, dict):
+        raise RequestError("the request's case is not an object")
+    document: dict[str, Any] = {
+        "id": "conformance-question",
+        "situation": "A question sent by the conformance runner",
+        "why": "The runner compares the answer with the catalogue's",
+        "draft": True,
+    }
+    for key, value in case.items():
+        if key == "turn" and isinstance(value, dict):
+            value = {"moves": value.get("moves", [])}
+        document[key] = value
+    path = folder / "asked" / "conformance-question.yaml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    try:
+        return load_case(path)
+    except CaseError as error:
+        raise RequestError(error.located) from None
+
+
+def answer(case: Case, reading: Reading = RULES) -> dict[str, Any]:
+    """The answers ``reading`` gives to the case's questions, and what it does not judge."""
+    asked = [key for key in QUESTIONS if _asks(case, key)]
+    if reading is RULES:
+        return {"answers": engine_answers(case)[0]}
+    if reading.claims_before_playing:
+        table = case.table
+        if table is None or table.step is not Phase.PLAY or table.expert:
+            return {"unsupported": asked}
+        if not (case.plays or case.turn):
+            return {"unsupported": asked}
+        misread = replace(case, table=replace(table, expert=True, step=Phase.CLAIM))
+        # The claim step moves to the start of the turn, so the log is reordered: not judged.
+        return {"answers": engine_answers(misread)[0], "unsupported": ["turn.log"]}
+    if not case.claims or not case.asks_about_claims_only:
+        return {"unsupported": asked}
+    played_first = dict(case.played_first)
+    verdicts = {
+        str(claim.stone): reading.claim_granted(
+            case.position, claim.stone, played_first.get(claim.stone)
+        )
+        for claim in case.claims
+    }
+    if any(granted is None for granted in verdicts.values()):
+        return {"unsupported": asked}
+    return {
+        "answers": {
+            "claims": {
+                stone: "granted" if granted else "refused" for stone, granted in verdicts.items()
+            }
+        }
+    }
+
+
+def _asks(case: Case, key: str) -> bool:
+    return (
+        bool(getattr(case, key)) if key in ("claims", "plays") else getattr(case, key) is not None
+    )
+
+
+def respond(line: str, reading: Reading, folder: Path) -> dict[str, Any]:
+    """The answer line to one request line."""
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as error:
+        return {"id": None, "error": f"the request is not JSON: {error}"}
+    if not isinstance(request, dict):
+        return {"id": None, "error": "the request is not a JSON object"}
+    identifier = request.get("id")
+    try:
+        case = case_from_request(request.get("case"), folder)
+    except RequestError as error:
+        return {"id": identifier, "error": str(error)}
+    return {"id": identifier, **answer(case, reading)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Answer requests from standard input until it closes."""
+    parser = argparse.ArgumentParser(
+        prog="python -m oracle.conform_adapter",
+        description="Answer conformance requests with the engine, or under a misreading.",
+    )
+    parser.add_argument(
+        "--misreading", choices=sorted(MISREADINGS), help="answer as this misreading"
+    )
+    args = parser.parse_args(argv)
+    reading = MISREADINGS[args.misreading] if args.misreading else RULES
+    with tempfile.TemporaryDirectory(prefix="oracle-conform-") as folder:
+        for line in sys.stdin:
+            if line.strip():
+                print(json.dumps(respond(line, reading, Path(folder))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

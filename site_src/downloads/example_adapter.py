@@ -1,0 +1,51 @@
+"""A claim-only engine behind the conformance protocol: it judges stone claims, nothing else.
+
+Run it from the project folder: schotten-oracle conform -- python example_adapter.py
+To test your own engine, replace judge_claims() with a call into it.
+"""
+
+import json
+import sys
+
+from engine import JOKERS, Player, Position, StoneState, claim_verdicts, parse_card
+from engine.formations import CombatMode
+
+WHO = {"you": Player.A, "them": Player.B}
+
+
+def judge_claims(case):
+    """Each claimed stone's verdict, "granted" or "refused" (here, by the reference engine)."""
+    jokers = iter(JOKERS)  # a case names both Jokers "joker"
+
+    def cards(names):
+        return [next(jokers) if name == "joker" else parse_card(name) for name in names]
+
+    stones = {}
+    for stone in case["position"]["stones"]:
+        stones[stone["stone"]] = StoneState(
+            (cards(stone.get("you", [])), cards(stone.get("them", []))),
+            WHO.get(stone.get("completed_first")),
+            frozenset(CombatMode(mode) for mode in stone.get("modes", [])),
+            WHO.get(stone.get("claimed_by")),
+        )
+    position = Position.from_stones(
+        stones,
+        hand=cards(case["position"]["hand"]),
+        discards=cards(case["position"].get("discards", [])),
+        variant=case["variant"],
+        jokers_played=[WHO[who] for who in case["position"].get("jokers_played", [])],
+    )
+    verdicts = claim_verdicts(position, [claim["stone"] for claim in case["claims"]])
+    return {str(verdict.stone): verdict.verdict.value for verdict in verdicts}
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    case = request["case"]
+    answer = {"id": request["id"], "answers": {}, "unsupported": []}
+    for question in ("plays", "turn", "deal", "match"):
+        if question in case:
+            answer["unsupported"].append(question)
+    if "claims" in case:
+        answer["answers"]["claims"] = judge_claims(case)
+    print(json.dumps(answer), flush=True)
