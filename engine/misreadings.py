@@ -12,6 +12,7 @@ has to change a rule, never a shortcut; boards too large to enumerate are left u
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations, pairwise, product
 from math import comb
 
@@ -107,8 +108,12 @@ class Reading:
     ) -> bool | None:
         """Whether a player reading the rules this way grants the claim; None if unjudgeable.
 
-        ``played_first`` is who laid the first card at the stone, when the case says so.
+        ``played_first`` is who laid the first card at the stone, when the case says so. The
+        answers are remembered: the judge enumerates, and the same boards are asked again.
         """
+        return _claim_granted(self, position, stone, played_first)
+
+    def _judge(self, position: Position, stone: int, played_first: Player | None) -> bool | None:
         state = position.stone(stone)
         me, them = position.viewer, position.viewer.other
         if state.claimed_by is not None:
@@ -172,6 +177,13 @@ class Reading:
 
 class _TooLarge(Exception):
     """Too many completions to enumerate."""
+
+
+@lru_cache(maxsize=4096)
+def _claim_granted(
+    reading: Reading, position: Position, stone: int, played_first: Player | None
+) -> bool | None:
+    return reading._judge(position, stone, played_first)
 
 
 def _identities(troop: Card) -> tuple[Card, ...]:

@@ -369,8 +369,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("engine", nargs=argparse.REMAINDER, help="-- COMMAND ... (the engine)")
 
 
-def report(results: Sequence[CaseResult], quiet: bool, out: Any = sys.stdout) -> None:
+def report(results: Sequence[CaseResult], quiet: bool, out: Any = None) -> None:
     """One line per case (failures only with ``quiet``), then the summary."""
+    out = out or sys.stdout
     for result in results:
         if result.result is Result.FAIL or not quiet:
             print(result.describe(), file=out)

@@ -102,11 +102,18 @@ def respond(line: str, reading: Reading, folder: Path) -> dict[str, Any]:
     if not isinstance(request, dict):
         return {"id": None, "error": "the request is not a JSON object"}
     identifier = request.get("id")
+    key = json.dumps(request.get("case"), sort_keys=True)
     try:
-        case = case_from_request(request.get("case"), folder)
+        if key not in _read:
+            _read[key] = case_from_request(request.get("case"), folder)
+        case = _read[key]
     except RequestError as error:
         return {"id": identifier, "error": str(error)}
     return {"id": identifier, **answer(case, reading)}
+
+
+_read: dict[str, Case] = {}
+"""Cases already read, by their request: the build asks every engine about the same cases."""
 
 
 def main(argv: list[str] | None = None) -> int:

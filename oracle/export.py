@@ -20,7 +20,7 @@ from typing import Any
 import engine
 from engine import Game, GameState, IllegalMove, Player, Position, card_name, claim_verdicts
 from engine.match import Match, RoundResult, round_points
-from oracle.misreading_matrix import misreading_matrix
+from oracle.misreading_matrix import MatrixRow, misreading_matrix
 from oracle.model import Case, DealQuestion, MatchQuestion, Table, TurnQuestion
 from oracle.verify import CaseReport
 
@@ -275,9 +275,13 @@ def engine_version() -> str:
     )
 
 
-def published_records(reports: Sequence[CaseReport]) -> list[dict[str, Any]]:
-    """The published cases as records, each with the misreadings it catches."""
-    caught = {row.report.case.id: row.caught for row in misreading_matrix(tuple(reports))}
+def published_records(
+    reports: Sequence[CaseReport], matrix: Sequence[MatrixRow] | None = None
+) -> list[dict[str, Any]]:
+    """The published cases as records, each with the misreadings it catches (from ``matrix``,
+    worked out here when not given)."""
+    rows = misreading_matrix(tuple(reports)) if matrix is None else matrix
+    caught = {row.report.case.id: row.caught for row in rows}
     return catalogue_records(reports, caught)
 
 

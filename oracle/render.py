@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from oracle.casepages import case_page_uri, link_from, render_case_page, table_d
 from oracle.conform import CaseResult, Result, adapter_engine, run
 from oracle.export import engine_version, export_json, export_jsonl, published_records
 from oracle.loader import load_cases, load_rules_index
-from oracle.misreading_matrix import Outcome, misreading_matrix, outcome
+from oracle.misreading_matrix import MatrixRow, Outcome, misreading_matrix, outcome
 from oracle.model import RuleEntry, RulesIndex
 from oracle.odds_cache import cached_formation_counts
 from oracle.verify import CaseReport, verify_case
@@ -63,6 +64,11 @@ class Catalogue:
     def published(self) -> tuple[CaseReport, ...]:
         """The verified, non-draft cases, in table order."""
         return tuple(report for report in self.reports if report.publishable)
+
+    @cached_property
+    def matrix(self) -> tuple[MatrixRow, ...]:
+        """Every published case under every misreading (worked out once)."""
+        return misreading_matrix(self.published)
 
     @property
     def drafts(self) -> tuple[CaseReport, ...]:
@@ -345,7 +351,8 @@ def conformance(catalogue: Catalogue) -> Conformance:
     The build fails (:class:`CatalogueError`) unless our engine passes every case and each
     misreading fails exactly the cases the misreading matrix says it changes.
     """
-    records = tuple(published_records(catalogue.published))
+    matrix = catalogue.matrix
+    records = tuple(published_records(catalogue.published, matrix))
     runs = [EngineRun(REFERENCE, "This engine", tuple(run(adapter_engine(), records)))]
     for name, reading in MISREADINGS.items():
         runs.append(EngineRun(name, reading.title, tuple(run(adapter_engine(name), records))))
@@ -355,11 +362,7 @@ def conformance(catalogue: Catalogue) -> Conformance:
         if result.result is not Result.PASS
     ]
     flips = {
-        name: {
-            row.report.case.id
-            for row in misreading_matrix(catalogue.published)
-            if row.outcomes[name] is Outcome.FLIPS
-        }
+        name: {row.report.case.id for row in matrix if row.outcomes[name] is Outcome.FLIPS}
         for name in MISREADINGS
     }
     for engine_run in runs[1:]:
@@ -562,7 +565,7 @@ def _matrix_cell(result: Outcome, guarded: bool) -> str:
 def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -> str:
     """The misreadings, each with the cases that catch it, and the matrix of cases against them,
     one table per topic."""
-    rows = misreading_matrix(catalogue.published)
+    rows = catalogue.matrix
     readings = list(MISREADINGS.values())
     catching = {
         reading.name: [

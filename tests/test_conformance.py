@@ -1,0 +1,252 @@
+"""The export and the conformance runner: our engine passes, each misreading fails exactly the
+cases the misreading matrix says, and a broken engine gets a clear error per case, never a stall."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from engine.misreadings import MISREADINGS
+from oracle.cli import main
+from oracle.conform import (
+    CommandEngine,
+    Result,
+    compare,
+    junit_xml,
+    run,
+    select,
+    summary,
+)
+from oracle.export import (
+    FORMAT,
+    VERSION,
+    export_json,
+    export_jsonl,
+    published_records,
+    read_export,
+)
+from oracle.loader import load_rules_index
+from oracle.misreading_matrix import Outcome, misreading_matrix
+from oracle.render import EXAMPLE_ADAPTER, Catalogue, CatalogueError, conformance
+from oracle.verify import CaseReport
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "oracle/schema/export.schema.json").read_text(encoding="utf-8"))
+ADAPTER = [sys.executable, "-m", "oracle.conform_adapter"]
+
+
+@pytest.fixture(scope="session")
+def records(published: tuple[CaseReport, ...]) -> tuple[dict[str, Any], ...]:
+    """The export's records of the publishable catalogue, made once a run."""
+    return tuple(published_records(published))
+
+
+def test_the_export_matches_its_schema_in_both_forms(records: tuple[dict[str, Any], ...]) -> None:
+    validator = jsonschema.Draft7Validator(SCHEMA)
+    document = json.loads(export_json(records, "test"))
+    assert not list(validator.iter_errors(document))
+    assert document["format"] == FORMAT and document["version"] == VERSION
+    lines = export_jsonl(records, "test").splitlines()
+    head = json.loads(lines[0])
+    assert head == {"format": FORMAT, "version": VERSION, "engine": "test", "count": len(records)}
+    case_schema = {**SCHEMA, "$ref": "#/definitions/case"}
+    for line in lines[1:]:
+        assert not list(jsonschema.Draft7Validator(case_schema).iter_errors(json.loads(line)))
+    assert read_export("\n".join(lines)) == read_export(export_json(records, "test"))
+
+
+def test_the_export_carries_every_published_case_and_its_misreadings(
+    published: tuple[CaseReport, ...], records: tuple[dict[str, Any], ...]
+) -> None:
+    assert [record["id"] for record in records] == [report.case.id for report in published]
+    rows = {row.report.case.id: row for row in misreading_matrix(published)}
+    for record in records:
+        assert record["catches"] == list(rows[record["id"]].caught)
+        assert set(record["guards_against"]) <= set(record["catches"])
+    kinds = {key for record in records for key in record["answers"]}
+    assert kinds == {"claims", "plays", "turn", "deal", "match"}
+
+
+def test_our_engine_passes_every_case_through_the_protocol_as_a_subprocess(
+    records: tuple[dict[str, Any], ...], tmp_path: Path
+) -> None:
+    results = run(CommandEngine(ADAPTER, timeout=30), records)
+    assert all(result.result is Result.PASS for result in results), [
+        result.describe() for result in results if result.result is not Result.PASS
+    ]
+    report = ElementTree.fromstring(junit_xml(results, "reference"))
+    assert report.get("tests") == str(len(records)) and report.get("failures") == "0"
+
+
+def test_each_misreading_fails_exactly_the_cases_the_matrix_says(
+    published: tuple[CaseReport, ...],
+) -> None:
+    runs = conformance(Catalogue(published, load_rules_index(ROOT / "rules/index.yaml")))
+    rows = misreading_matrix(published)
+    assert [engine_run.name for engine_run in runs.runs] == ["reference", *MISREADINGS]
+    for engine_run in runs.runs[1:]:
+        failed = {r.case_id for r in engine_run.results if r.result is Result.FAIL}
+        flips = {
+            row.report.case.id for row in rows if row.outcomes[engine_run.name] is Outcome.FLIPS
+        }
+        assert failed == flips and failed, engine_run.name
+        unsupported = {r.case_id for r in engine_run.results if r.result is Result.UNSUPPORTED}
+        not_applicable = {
+            row.report.case.id
+            for row in rows
+            if row.outcomes[engine_run.name] is Outcome.NOT_APPLICABLE
+        }
+        assert not_applicable <= unsupported, engine_run.name
+
+
+def test_the_build_refuses_an_export_our_engine_does_not_replay(
+    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import oracle.render
+
+    def tampered(reports: Any, matrix: Any = None) -> list[dict[str, Any]]:
+        records = published_records(reports, matrix)
+        first = next(r for r in records if "claims" in r["answers"])
+        stone, verdict = next(iter(first["answers"]["claims"].items()))
+        first["answers"]["claims"][stone] = "granted" if verdict == "refused" else "refused"
+        return records
+
+    monkeypatch.setattr(oracle.render, "published_records", tampered)
+    catalogue = Catalogue(published, load_rules_index(ROOT / "rules/index.yaml"))
+    with pytest.raises(CatalogueError, match="does not replay"):
+        conformance(catalogue)
+
+
+def test_a_misreading_through_the_subprocess_fails_with_both_answers(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    chosen = select(records, "last-three-in-your-hand")
+    [result] = run(CommandEngine([*ADAPTER, "--misreading", "hand-is-proof"]), chosen)
+    assert result.result is Result.FAIL
+    assert result.describe() == (
+        'last-three-in-your-hand: fail: claims.3: expected "refused", the engine said "granted"'
+    )
+
+
+BROKEN = {
+    "crashes": "import sys\nsys.stdin.readline()\nraise SystemExit('engine fell over')\n",
+    "garbage": "import sys\nfor line in sys.stdin:\n    print('hello there', flush=True)\n",
+    "hangs": "import sys, time\nfor line in sys.stdin:\n    time.sleep(60)\n",
+    "wrong-id": (
+        "import json, sys\nfor line in sys.stdin:\n"
+        "    print(json.dumps({'id': 'someone-else', 'answers': {}}), flush=True)\n"
+    ),
+    "silent-exit": "import sys\nsys.stdin.readline()\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("crashes", "exited without answering (it said: engine fell over)"),
+        ("garbage", "not JSON: 'hello there'"),
+        ("hangs", "no answer within 0.5 s"),
+        ("wrong-id", "answered for 'someone-else'"),
+        ("silent-exit", "exited without answering"),
+    ],
+)
+def test_a_broken_engine_gets_a_clear_error_per_case_and_never_stalls(
+    kind: str, words: str, records: tuple[dict[str, Any], ...], tmp_path: Path
+) -> None:
+    script = tmp_path / f"{kind}.py"
+    script.write_text(BROKEN[kind], encoding="utf-8")
+    chosen = list(records[:3])
+    started = time.monotonic()
+    timeout = 0.5 if kind == "hangs" else 20  # a loaded machine is slow to start Python
+    results = run(CommandEngine([sys.executable, str(script)], timeout=timeout), chosen)
+    assert time.monotonic() - started < 30
+    assert [result.result for result in results] == [Result.FAIL] * 3
+    for result in results:
+        assert result.problem is not None and words in result.problem, result.problem
+
+
+def test_an_engine_that_cannot_start_is_a_failure_not_a_traceback(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    [result] = run(CommandEngine(["/nonexistent/engine"]), records[:1])
+    assert result.result is Result.FAIL and "cannot start '/nonexistent/engine'" in str(
+        result.problem
+    )
+
+
+def test_unsupported_questions_are_reported_apart_from_failures() -> None:
+    expected = {"claims": {"3": "refused"}, "turn": {"winner": "you", "log": ["you: pass"]}}
+    response = {"answers": {"claims": {"3": "refused"}}, "unsupported": ["turn"]}
+    results = {q.name: q.result for q in compare(expected, response)}
+    assert results == {
+        "claims.3": Result.PASS,
+        "turn.winner": Result.UNSUPPORTED,
+        "turn.log": Result.UNSUPPORTED,
+    }
+    partial = {"answers": {"turn": {"winner": "you"}}, "unsupported": ["turn.log"]}
+    results = {q.name: q.result for q in compare(expected, partial)}
+    assert results["turn.winner"] is Result.PASS and results["turn.log"] is Result.UNSUPPORTED
+    assert results["claims.3"] is Result.FAIL  # neither answered nor declared unsupported
+
+
+def test_the_example_adapter_on_the_page_answers_claims_and_leaves_the_rest_out(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    adapter = ROOT / "site_src" / EXAMPLE_ADAPTER
+    results = run(CommandEngine([sys.executable, str(adapter)], timeout=30), records)
+    assert not [result.describe() for result in results if result.result is Result.FAIL]
+    claims_only = [r for r in records if set(r["answers"]) == {"claims"}]
+    assert sum(result.result is Result.PASS for result in results) == len(claims_only)
+    assert "fail" not in summary(results).split(", ")[1] or " 0 fail" in summary(results)
+
+
+def test_the_command_line_exports_and_runs_an_engine_with_a_selection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    exported = tmp_path / "catalogue.jsonl"
+    assert main(["export", "--format", "jsonl", "-o", str(exported)]) == 0
+    capsys.readouterr()
+    junit = tmp_path / "results.xml"
+    status = main(
+        [
+            "conform",
+            "--catalogue",
+            str(exported),
+            "-k",
+            "claims",
+            "--junit",
+            str(junit),
+            "--",
+            *ADAPTER,
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert out.splitlines()[-1].startswith("conformance: ")
+    assert " 0 fail" in out.splitlines()[-1]
+    assert ElementTree.parse(junit).getroot().get("failures") == "0"
+    status = main(
+        ["conform", "-q", "-k", "claims", "--", *ADAPTER, "--misreading", "runs-wrap-around"]
+    )
+    out = capsys.readouterr().out
+    assert status == 1 and "fail: claims." in out
+    assert main(["conform", "--", ""][:2]) == 2
+    assert "give the engine after --" in capsys.readouterr().err
+
+
+def test_a_broken_export_file_is_refused_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(textwrap.dedent('{"format": "something else", "cases": []}'), encoding="utf-8")
+    assert main(["conform", "--catalogue", str(bad), "--", *ADAPTER]) == 2
+    assert "not a schotten-totten-oracle-catalogue export" in capsys.readouterr().err
