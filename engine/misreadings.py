@@ -33,6 +33,10 @@ class Reading:
     title = "The rules as written"
     belief = ""
     claims_before_playing = False
+    blocked_games_end = True
+    """Whether a game in which nobody can go on ends (the blocked game's award)."""
+    allowed_rules: frozenset[str] = frozenset()
+    """Rules of play this reading ignores: a move the engine refuses under one is legal here."""
 
     def __repr__(self) -> str:
         return f"MISREADINGS[{self.name!r}]" if self.name in MISREADINGS else "Reading()"
@@ -59,6 +63,23 @@ class Reading:
         """Whether sorted distinct ``values`` make a run."""
         return all(b - a == 1 for a, b in pairwise(values))
 
+    def is_run(self, values_in_play_order: Sequence[int]) -> bool:
+        """Whether a side's values, in the order they were played, make a run."""
+        distinct = sorted(set(values_in_play_order))
+        return len(distinct) == len(values_in_play_order) and self.consecutive(distinct)
+
+    def wild_values(self, troop: Card) -> tuple[int, ...]:
+        """The values an elite troop may stand for."""
+        return tuple(WILD_VALUES[troop])
+
+    def early_claims(self) -> bool:
+        """Whether a claim may be proved against a side that is still incomplete."""
+        return True
+
+    def taken_stones_closed(self) -> bool:
+        """Whether a claimed stone is closed to further claims."""
+        return True
+
     def totals_only(self, modes: Collection[CombatMode]) -> bool:
         """Whether only totals count (Blind-Man's Bluff)."""
         return CombatMode.BLIND_MANS_BLUFF in modes
@@ -68,22 +89,29 @@ class Reading:
         return False
 
     def tie_goes_to(
-        self, completed_first: Player | None, played_first: Player | None
+        self, completed_first: Player | None, played_first: Player | None, claimant: Player
     ) -> Player | None:
         """Who wins a tie of two complete sides."""
         return completed_first
+
+    def identities(self, troop: Card) -> tuple[Card, ...]:
+        """The Clan cards an elite troop may stand for."""
+        return tuple(
+            make_card(colour, value) for colour in range(6) for value in self.wild_values(troop)
+        )
 
     # ---------------------------------------------------------------- judging
 
     def strength(self, cards: Sequence[Card], modes: Collection[CombatMode]) -> int:
         """A side of Clan cards as one comparable value, under this reading."""
-        values = sorted(card % 9 + 1 for card in cards)
+        in_order = [card % 9 + 1 for card in cards]
+        values = sorted(in_order)
         total = sum(values)
         if self.totals_only(modes):
             return total
         same_colour = len({card // 9 for card in cards}) == 1
         distinct = sorted(set(values))
-        run = len(distinct) == len(values) and self.consecutive(distinct)
+        run = self.is_run(in_order)
         if run and same_colour:
             formation = Formation.COLOUR_RUN
         elif len(distinct) == 1:
@@ -100,7 +128,7 @@ class Reading:
         """A complete side's strength, each elite troop at its best identity."""
         clan = tuple(card for card in side if card < len(CARDS))
         troops = [card for card in side if card >= len(CARDS)]
-        choices = [_identities(troop) for troop in troops]
+        choices = [self.identities(troop) for troop in troops]
         return max(self.strength(clan + chosen, modes) for chosen in product(*choices))
 
     def claim_granted(
@@ -116,7 +144,7 @@ class Reading:
     def _judge(self, position: Position, stone: int, played_first: Player | None) -> bool | None:
         state = position.stone(stone)
         me, them = position.viewer, position.viewer.other
-        if state.claimed_by is not None:
+        if state.claimed_by is not None and self.taken_stones_closed():
             return False
         capacity = self.capacity(state.modes)
         mine, theirs = state.side(me), state.side(them)
@@ -130,8 +158,10 @@ class Reading:
             completed_first = state.completed_first
             if completed_first is None and len(mine) == len(theirs) == state.capacity:
                 return None  # a tie the position leaves open
-            winner = self.tie_goes_to(completed_first, played_first)
+            winner = self.tie_goes_to(completed_first, played_first, me)
             return None if winner is None else winner is me
+        if not self.early_claims():
+            return False
         unseen = self.out_of_sight(position)
         troops = self.troops(position, them)
         try:
@@ -169,7 +199,9 @@ class Reading:
                 if sum(card in JOKERS for card in extra) > 1:
                     continue
                 for added in combinations(cards, missing - used):
-                    score = self.side_strength((*placed, *extra, *added), modes)
+                    # The opponent lays the cards they add in the order that suits them best.
+                    rising = sorted(added, key=lambda card: card % 9)
+                    score = self.side_strength((*placed, *extra, *rising), modes)
                     if best is None or score > best:
                         best = score
         return best
@@ -184,10 +216,6 @@ def _claim_granted(
     reading: Reading, position: Position, stone: int, played_first: Player | None
 ) -> bool | None:
     return reading._judge(position, stone, played_first)
-
-
-def _identities(troop: Card) -> tuple[Card, ...]:
-    return tuple(make_card(colour, value) for colour in range(6) for value in WILD_VALUES[troop])
 
 
 class HandIsProof(Reading):
@@ -227,9 +255,108 @@ class TieToFirstPlayer(Reading):
     belief = "a tie of two complete sides goes to the player who laid the first card there"
 
     def tie_goes_to(
-        self, completed_first: Player | None, played_first: Player | None
+        self, completed_first: Player | None, played_first: Player | None, claimant: Player
     ) -> Player | None:
         return played_first
+
+
+class TieToClaimant(Reading):
+    name = "tie-to-claimant"
+    title = "Ties go to whoever claims"
+    belief = "a tie of two complete sides goes to the player who claims the stone first"
+
+    def tie_goes_to(
+        self, completed_first: Player | None, played_first: Player | None, claimant: Player
+    ) -> Player | None:
+        return claimant
+
+
+class TieToSecondPlayer(Reading):
+    name = "tie-to-second-player"
+    title = "Ties go to whoever completed second"
+    belief = (
+        "a tie of two complete sides goes to the player who completed their side last, as"
+        " if the later card had the last word"
+    )
+
+    def tie_goes_to(
+        self, completed_first: Player | None, played_first: Player | None, claimant: Player
+    ) -> Player | None:
+        return None if completed_first is None else completed_first.other
+
+
+class RunsInRisingOrder(Reading):
+    name = "runs-in-rising-order"
+    title = "A run counts only in rising order"
+    belief = "the cards of a run must be laid in rising order, so 5, then 4, then 6 is no run"
+
+    def is_run(self, values_in_play_order: Sequence[int]) -> bool:
+        return all(b - a == 1 for a, b in pairwise(values_in_play_order))
+
+
+class PairWithNeighbourIsRun(Reading):
+    name = "pair-with-neighbour-is-run"
+    title = "A pair and its neighbour make a run"
+    belief = "3-3-4 covers neighbouring values, so it counts as a run"
+
+    def is_run(self, values_in_play_order: Sequence[int]) -> bool:
+        distinct = sorted(set(values_in_play_order))
+        return len(distinct) >= 2 and self.consecutive(distinct)
+
+
+class ColourAndRunAboveThreeOfAKind(Reading):
+    name = "colour-and-run-above-three-of-a-kind"
+    title = "A colour and a run beat three of a kind"
+    belief = "three of a kind ranks just above a sum, below a run and a colour, as in poker"
+
+    def rank(self, formation: Formation) -> int:
+        order = {
+            Formation.SUM: 0,
+            Formation.SAME_VALUE: 1,
+            Formation.RUN: 2,
+            Formation.COLOUR: 3,
+            Formation.COLOUR_RUN: 4,
+        }
+        return order[formation]
+
+
+class JokerOnlyNine(Reading):
+    name = "joker-only-nine"
+    title = "A Joker is only a 9"
+    belief = "a Joker takes any colour but always the value 9, the highest"
+
+    def wild_values(self, troop: Card) -> tuple[int, ...]:
+        return (9,) if troop in JOKERS else tuple(WILD_VALUES[troop])
+
+
+class NoEarlyClaim(Reading):
+    name = "no-early-claim"
+    title = "No claim before both sides are complete"
+    belief = "a stone can only be claimed once both sides hold all their cards"
+
+    def early_claims(self) -> bool:
+        return False
+
+
+class TakenStonesStayOpen(Reading):
+    name = "taken-stones-stay-open"
+    title = "A claimed stone stays open"
+    belief = "a claimed stone can still take cards, and be claimed again by the other player"
+
+    allowed_rules = frozenset({"claim.claimed-stone-closed"})
+
+    def taken_stones_closed(self) -> bool:
+        return False
+
+
+class BlockedGamesNeverEnd(Reading):
+    name = "blocked-games-never-end"
+    title = "A blocked game never ends"
+    belief = (
+        "the game ends only with five stones or three adjacent ones, even when nobody can"
+        " play a card or prove a stone"
+    )
+    blocked_games_end = False
 
 
 class TieAgainstOpenSideRefused(Reading):
@@ -288,6 +415,15 @@ MISREADINGS: Mapping[str, Reading] = {
         RunsWrapAround(),
         ColourBeatsThreeOfAKind(),
         TieToFirstPlayer(),
+        TieToClaimant(),
+        TieToSecondPlayer(),
+        RunsInRisingOrder(),
+        PairWithNeighbourIsRun(),
+        ColourAndRunAboveThreeOfAKind(),
+        JokerOnlyNine(),
+        NoEarlyClaim(),
+        TakenStonesStayOpen(),
+        BlockedGamesNeverEnd(),
         TieAgainstOpenSideRefused(),
         UnplayedTacticsIgnored(),
         ThreeCardsUnderMudFight(),

@@ -338,8 +338,8 @@ class Position:
         players = {p for p in Player if self.has_played_joker(p)}
         if len(players) > visible:
             raise PositionError(
-                f"{len(players)} players have played a Joker, but {visible} Joker"
-                f"{'' if visible == 1 else 's'} lie face up",
+                f"{len(players)} players have played a Joker, but only {visible} Joker"
+                f"{' lies' if visible == 1 else 's lie'} face up (on a side or in the discards)",
                 part="jokers_played",
             )
 

@@ -82,12 +82,37 @@ def _load_text(text: str) -> Case:
 
 
 def _error(error: CaseError, fields: dict[int, str] | None = None) -> dict[str, Any]:
-    where = f"line {error.line}: " if error.line else ""
     found: dict[str, Any] = {"ok": False, "line": error.line, "problem": error.problem}
-    found["message"] = f"{where}{error.problem}"
+    found["message"] = f"line {error.line}: {error.problem}" if error.line else error.problem
     if fields is not None and error.line in fields:
         found["field"] = fields[error.line]
+        found["message"] = f"{field_label(fields[error.line])}: {error.problem}"
     return found
+
+
+def field_label(field_id: str) -> str:
+    """A form field as the page names it: ``Stone 5, their cards``."""
+    named = {
+        "variant": "The game",
+        "hand": "Your hand",
+        "discards": "The face-up discards",
+        "jokers_played": "Jokers played",
+        "claims": "The claims",
+    }
+    if field_id in named:
+        return named[field_id]
+    parts = field_id.split("-", 2)
+    if len(parts) == 2:
+        return f"Stone {parts[1]}"
+    what = {
+        "you": "your cards",
+        "them": "their cards",
+        "completed_first": "completed first",
+        "claimed_by": "claimed by",
+        "modes": "combat modes",
+        "claim": "the claim",
+    }
+    return f"Stone {parts[1]}, {what.get(parts[2], parts[2])}"
 
 
 # ------------------------------------------------------------------------------ the board form
@@ -244,7 +269,7 @@ def _report(report: CaseReport) -> dict[str, Any]:
         ],
         "verdict_label": report.verdict_label,
         "verified": report.verified,
-        "problems": report.explained_problems() if not report.verified else [],
+        "problems": report.explained_problems(case.path.parent) if not report.verified else [],
     }
 
 
@@ -300,7 +325,7 @@ def _view(number: int, session: _GameSession, notice: str = "") -> dict[str, Any
     position = state.position(you)
     legal = [str(move) for move in state.legal_moves()] if state.current_player is you else []
     open_stones = [
-        n for n, stone in zip(STONES, position.stones, strict=True) if not stone.claimed_by
+        n for n, stone in zip(STONES, position.stones, strict=True) if stone.claimed_by is None
     ]
     winner = None if state.winner is None else WHO[Player.A if state.winner is you else Player.B]
     return {
@@ -332,6 +357,7 @@ def _view(number: int, session: _GameSession, notice: str = "") -> dict[str, Any
         "their_hand_size": len(state.hands[you.other]),
         "decks": {deck.value: len(cards) for deck, cards in state.decks.items()},
         "board": board_html(position),
+        "their_moves": _their_last_moves(state, you),
         "log": [
             {
                 "turn": event.turn,
@@ -343,6 +369,17 @@ def _view(number: int, session: _GameSession, notice: str = "") -> dict[str, Any
         ],
         "record": record_text(state),
     }
+
+
+def _their_last_moves(state: GameState, you: Player) -> list[str]:
+    """The moves the computer chose since your last move, in order (its forced steps left out)."""
+    moves: list[str] = []
+    for event in reversed(state.events):
+        if event.player is you:
+            break
+        if not event.forced:
+            moves.append(event.text)
+    return moves[::-1]
 
 
 def _plays_by_card(state: GameState, you: Player) -> dict[str, list[int]]:
@@ -408,7 +445,7 @@ def game_move(request: dict[str, Any]) -> dict[str, Any]:
         else:
             state.apply_text(str(request.get("move", "")))
     except IllegalMove as error:
-        reason = f"{error.problem} (rule {error.rule})"
+        reason = f"{error.problem} (the rule: {error.rule})"
         return {**_view(number, session), "ok": False, "problem": f"{error.move}: {reason}"}
     except MoveSyntaxError as error:
         return {**_view(number, session), "ok": False, "problem": str(error)}

@@ -33,8 +33,9 @@ from oracle.conform import (
 )
 from oracle.diagram import board_text
 from oracle.editor_schema import stale_editor_schema
-from oracle.export import engine_version, export_json, export_jsonl, published_records, read_export
+from oracle.export import engine_version, export_json, export_jsonl, read_export
 from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
+from oracle.misreading_matrix import published_records
 from oracle.model import RulesIndex, TurnExpectation
 from oracle.render import (
     CASES_DIR,

@@ -13,17 +13,14 @@ import argparse
 import json
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from engine.game import Phase
 from engine.misreadings import MISREADINGS, RULES, Reading
 from oracle.export import QUESTIONS, engine_answers
 from oracle.loader import CaseError, load_case
+from oracle.misreading_matrix import misread
 from oracle.model import Case
-
-QUESTION_KEYS = {"claims", "plays", "turn", "deal", "match"}
 
 
 class RequestError(ValueError):
@@ -55,42 +52,24 @@ def case_from_request(case: Any, folder: Path) -> Case:
 
 def answer(case: Case, reading: Reading = RULES) -> dict[str, Any]:
     """The answers ``reading`` gives to the case's questions, and what it does not judge."""
-    asked = [key for key in QUESTIONS if _asks(case, key)]
     if reading is RULES:
         return {"answers": engine_answers(case)[0]}
-    if reading.claims_before_playing:
-        table = case.table
-        if table is None or table.step is not Phase.PLAY or table.expert:
-            return {"unsupported": asked}
-        if not (case.plays or case.turn):
-            return {"unsupported": asked}
-        misread = replace(case, table=replace(table, expert=True, step=Phase.CLAIM))
-        # The claim step moves to the start of the turn, so the log is reordered: not judged.
-        return {"answers": engine_answers(misread)[0], "unsupported": ["turn.log"]}
-    if not case.claims or not case.asks_about_claims_only:
-        return {"unsupported": asked}
-    played_first = dict(case.played_first)
-    verdicts = {
-        str(claim.stone): reading.claim_granted(
-            case.position, claim.stone, played_first.get(claim.stone)
-        )
-        for claim in case.claims
-    }
-    if any(granted is None for granted in verdicts.values()):
-        return {"unsupported": asked}
+    response = misread(case, reading)
+    if response is None:  # the misreading says nothing here
+        return {"unsupported": [key for key in QUESTIONS if key in _asked_keys(case)]}
+    return response
+
+
+def _asked_keys(case: Case) -> set[str]:
     return {
-        "answers": {
-            "claims": {
-                stone: "granted" if granted else "refused" for stone, granted in verdicts.items()
-            }
-        }
+        key
+        for key in QUESTIONS
+        if (
+            bool(getattr(case, key))
+            if key in ("claims", "plays")
+            else getattr(case, key) is not None
+        )
     }
-
-
-def _asks(case: Case, key: str) -> bool:
-    return (
-        bool(getattr(case, key)) if key in ("claims", "plays") else getattr(case, key) is not None
-    )
 
 
 def respond(line: str, reading: Reading, folder: Path) -> dict[str, Any]:

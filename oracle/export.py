@@ -20,7 +20,6 @@ from typing import Any
 import engine
 from engine import Game, GameState, IllegalMove, Player, Position, card_name, claim_verdicts
 from engine.match import Match, RoundResult, round_points
-from oracle.misreading_matrix import MatrixRow, misreading_matrix
 from oracle.model import Case, DealQuestion, MatchQuestion, Table, TurnQuestion
 from oracle.verify import CaseReport
 
@@ -275,16 +274,6 @@ def engine_version() -> str:
     )
 
 
-def published_records(
-    reports: Sequence[CaseReport], matrix: Sequence[MatrixRow] | None = None
-) -> list[dict[str, Any]]:
-    """The published cases as records, each with the misreadings it catches (from ``matrix``,
-    worked out here when not given)."""
-    rows = misreading_matrix(tuple(reports)) if matrix is None else matrix
-    caught = {row.report.case.id: row.caught for row in rows}
-    return catalogue_records(reports, caught)
-
-
 def header(engine_version: str, count: int) -> dict[str, Any]:
     """What the export is: its format, version, the engine that answered, how many cases."""
     return {"format": FORMAT, "version": VERSION, "engine": engine_version, "count": count}
@@ -342,7 +331,6 @@ __all__ = [
     "export_json",
     "export_jsonl",
     "position_data",
-    "published_records",
     "read_export",
     "request_of",
     "table_data",

@@ -1,20 +1,26 @@
 """Every published case under every misreading: which misreadings would change its answer.
 
 A misreading is *caught* by a case when a player reading the rules that way would answer the
-case differently from the engine. The matrix is what the misreadings page shows, and what the
-tests check: every misreading must be caught by some case, and every case that says it guards
-against a misreading must catch it.
+case differently from the engine. :func:`misread` gives that player's answers, shaped as the
+conformance protocol's (:mod:`oracle.conform`), so the matrix the misreadings page shows is
+exactly what the runner finds with each misreading behind the protocol. The tests check that
+every misreading is caught by some case, and that every case that says it guards against a
+misreading catches it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any
 
-from engine.game import Phase
+from engine.game import VICTORIES, Phase
 from engine.misreadings import MISREADINGS, Reading
+from oracle.conform import Result, compare
+from oracle.export import QUESTIONS, catalogue_records, engine_answers, expected_answers
 from oracle.model import Case
-from oracle.verify import CaseReport, verify_case
+from oracle.verify import CaseReport
 
 
 class Outcome(Enum):
@@ -25,51 +31,87 @@ class Outcome(Enum):
     NOT_APPLICABLE = "n/a"
 
 
-GAME_FACTS = ("the stones held", "the winner", "whose turn it is", "your hand", "the discards")
-"""What a turn decides, compared under a misreading; the log is not, since the timing of the
-claim step alone reorders it."""
+def _asked(case: Case) -> list[str]:
+    return [
+        key
+        for key in QUESTIONS
+        if (
+            bool(getattr(case, key))
+            if key in ("claims", "plays")
+            else getattr(case, key) is not None
+        )
+    ]
 
 
-def answers(report: CaseReport) -> tuple[object, ...]:
-    """The engine's answers to a case, comparable with a misreading's: verdicts, the legality of
-    each move asked about, whether the turn could be played, and what it decided."""
-    claims = tuple(check.verdict.granted for check in report.checks)
-    games = tuple(
-        check.actual.split(" under ")[0]  # legal or illegal; the rule named may differ
-        for check in report.game_checks
-        if check.what.startswith("move ")
-        or (check.what in GAME_FACTS and check.expected is not None)  # what the case asserts
-    )
-    return (report.engine_error is not None, claims, games)
-
-
-def misread_answers(case: Case, report: CaseReport, reading: Reading) -> tuple[object, ...] | None:
-    """The case's answers under ``reading``, or None where the misreading does not apply."""
+def misread(case: Case, reading: Reading) -> dict[str, Any] | None:
+    """The answers a player reading the rules as ``reading`` gives, as the protocol's response
+    (``answers`` and ``unsupported``), or None where the misreading says nothing about the case.
+    """
     if reading.claims_before_playing:
-        if case.table is None or case.table.step is not Phase.PLAY or case.table.expert:
+        table = case.table
+        if table is None or table.step is not Phase.PLAY or table.expert:
             return None
         if not (case.plays or case.turn):
             return None
-        misread = replace(case, table=replace(case.table, expert=True, step=Phase.CLAIM))
-        return answers(verify_case(misread))
+        moved = replace(case, table=replace(table, expert=True, step=Phase.CLAIM))
+        # The claim step moves to the start of the turn, so the log is reordered: not judged.
+        return {"answers": engine_answers(moved)[0], "unsupported": ["turn.log"]}
+    if not reading.blocked_games_end:
+        if case.turn is None:
+            return None
+        answers = engine_answers(case)[0]
+        state = case.game_state()
+        for text, _ in case.turn.moves:
+            state.apply_text(text)
+        if state.is_over and state.outcome not in VICTORIES:
+            # The game would go on: nobody wins yet; what else happens is not modelled.
+            others = [f"turn.{fact}" for fact in ("log", "held", "hand", "discards", "next")]
+            return {"answers": {**answers, "turn": {"winner": "nobody"}}, "unsupported": others}
+        return {"answers": answers}
+    if reading.allowed_rules and case.plays and not case.turn:
+        answers, detail = engine_answers(case)
+        answers["plays"] = [
+            "legal"
+            if legality == "illegal" and why.get("rule") in reading.allowed_rules
+            else legality
+            for legality, why in zip(answers["plays"], detail["plays"], strict=True)
+        ]
+        if case.claims:
+            claims = _misread_claims(case, reading)
+            if claims is None:
+                return None
+            answers["claims"] = claims
+        return {"answers": answers}
     if not case.claims or not case.asks_about_claims_only:
         return None
+    claims = _misread_claims(case, reading)
+    return None if claims is None else {"answers": {"claims": claims}}
+
+
+def _misread_claims(case: Case, reading: Reading) -> dict[str, str] | None:
     played_first = dict(case.played_first)
-    claims = tuple(
-        reading.claim_granted(case.position, claim.stone, played_first.get(claim.stone))
+    verdicts = {
+        str(claim.stone): reading.claim_granted(
+            case.position, claim.stone, played_first.get(claim.stone)
+        )
         for claim in case.claims
-    )
-    if any(granted is None for granted in claims):
+    }
+    if any(granted is None for granted in verdicts.values()):
         return None
-    return (False, claims, answers(report)[2])
+    return {stone: "granted" if granted else "refused" for stone, granted in verdicts.items()}
 
 
 def outcome(report: CaseReport, reading: Reading) -> Outcome:
     """Whether ``reading`` changes the answer to ``report``'s case."""
-    misread = misread_answers(report.case, report, reading)
-    if misread is None:
+    response = misread(report.case, reading)
+    if response is None:
         return Outcome.NOT_APPLICABLE
-    return Outcome.SAME if misread == answers(report) else Outcome.FLIPS
+    results = compare(expected_answers(report.case)[0], response)
+    if any(result.result is Result.FAIL for result in results):
+        return Outcome.FLIPS
+    if all(result.result is Result.UNSUPPORTED for result in results):
+        return Outcome.NOT_APPLICABLE
+    return Outcome.SAME
 
 
 @dataclass(frozen=True)
@@ -91,3 +133,23 @@ def misreading_matrix(reports: tuple[CaseReport, ...]) -> tuple[MatrixRow, ...]:
         MatrixRow(report, {name: outcome(report, reading) for name, reading in MISREADINGS.items()})
         for report in reports
     )
+
+
+def published_records(
+    reports: Sequence[CaseReport], matrix: Sequence[MatrixRow] | None = None
+) -> list[dict[str, Any]]:
+    """The published cases as export records, each with the misreadings it catches (from
+    ``matrix``, worked out here when not given)."""
+    rows = misreading_matrix(tuple(reports)) if matrix is None else matrix
+    caught: Mapping[str, Sequence[str]] = {row.report.case.id: row.caught for row in rows}
+    return catalogue_records(reports, caught)
+
+
+__all__ = [
+    "MatrixRow",
+    "Outcome",
+    "misread",
+    "misreading_matrix",
+    "outcome",
+    "published_records",
+]

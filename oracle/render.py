@@ -21,9 +21,15 @@ from engine import Formation, parse_cards
 from engine.misreadings import MISREADINGS
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.conform import CaseResult, Result, adapter_engine, run
-from oracle.export import engine_version, export_json, export_jsonl, published_records
+from oracle.export import engine_version, export_json, export_jsonl
 from oracle.loader import load_cases, load_rules_index
-from oracle.misreading_matrix import MatrixRow, Outcome, misreading_matrix, outcome
+from oracle.misreading_matrix import (
+    MatrixRow,
+    Outcome,
+    misreading_matrix,
+    outcome,
+    published_records,
+)
 from oracle.model import RuleEntry, RulesIndex
 from oracle.odds_cache import cached_formation_counts
 from oracle.verify import CaseReport, verify_case
@@ -534,11 +540,20 @@ MATRIX_HEADINGS = {
     "runs-wrap-around": "Runs wrap",
     "colour-beats-three-of-a-kind": "Colour over three of a kind",
     "tie-to-first-player": "Tie to the first player",
+    "tie-to-claimant": "Tie to the claimant",
+    "tie-to-second-player": "Tie to the second to finish",
     "tie-against-open-side-refused": "Tie refused against an open side",
     "unplayed-tactics-ignored": "Unplayed Tactic cards ignored",
     "three-cards-under-mud-fight": "Three cards under Mud Fight",
     "formations-under-bluff": "Formations under Bluff",
     "claims-before-playing": "Claims before playing",
+    "runs-in-rising-order": "Runs in rising order",
+    "pair-with-neighbour-is-run": "3-3-4 is a run",
+    "colour-and-run-above-three-of-a-kind": "Colour and run over three of a kind",
+    "joker-only-nine": "Joker only a 9",
+    "no-early-claim": "No early claim",
+    "taken-stones-stay-open": "Taken stones stay open",
+    "blocked-games-never-end": "Blocked games never end",
 }
 """Short column headings for the matrix; the full title shows on hover and in the list above."""
 

@@ -661,12 +661,17 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
     page.fill("#stone-8-them", "green 3, green 8, red 1")
     page.get_by_role("button", name="Ask the engine").click()
     page.wait_for_selector("#ask-problem-box:not([hidden])")
-    assert "red 1 appears twice" in page.inner_text("#ask-problem")
+    assert page.inner_text("#ask-problem").startswith(
+        "Your board: Stone 8, their cards: red 1 appears"
+    )
+    beside = page.locator("#stone-8-them-error")
+    assert beside.is_visible() and "red 1 appears twice" in beside.inner_text()
+    assert page.get_attribute("#stone-8-them", "aria-describedby") == "stone-8-them-error"
     assert "them: [green 3, green 8, red 1]" in (page.text_content("#ask-problem-case") or "")
     assert page.get_attribute("#stone-8-them", "aria-invalid") == "true"
     # Fixed by clicking: the box takes the palette's cards, and the claim is asked again.
     page.fill("#stone-8-them", "")
-    page.focus("#stone-8-them")
+    page.get_by_label("Cards go to").select_option(label="Stone 8, their cards")
     page.get_by_role("button", name="green 3", exact=True).click()
     page.get_by_role("button", name="green 8", exact=True).click()
     assert page.input_value("#stone-8-them") == "green 3, green 8"
@@ -790,7 +795,7 @@ def test_a_seeded_game_is_played_to_its_end_through_the_page_and_replays_in_pyth
                 arg=before,
             )
             if page.is_visible("#game-problem"):
-                assert "(rule " in page.inner_text("#game-problem")
+                assert "(the rule: " in page.inner_text("#game-problem")
                 page.get_by_role("button", name="Claim nothing").click()
         elif page.locator("#game-hand button:not([disabled])").count():
             page.locator("#game-hand button:not([disabled])").last.click()

@@ -30,11 +30,10 @@ from oracle.export import (
     VERSION,
     export_json,
     export_jsonl,
-    published_records,
     read_export,
 )
 from oracle.loader import load_rules_index
-from oracle.misreading_matrix import Outcome, misreading_matrix
+from oracle.misreading_matrix import Outcome, misreading_matrix, published_records
 from oracle.render import EXAMPLE_ADAPTER, Catalogue, CatalogueError, conformance
 from oracle.verify import CaseReport
 

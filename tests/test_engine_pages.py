@@ -113,6 +113,8 @@ def test_an_impossible_board_gets_the_loaders_message_on_its_own_field(
     assert answer["field"] == field, answer
     assert words in answer["message"]
     assert "\n" not in answer["message"]
+    if field != "claims":
+        assert answer["message"].startswith(browser.field_label(field) + ": ")
 
 
 def test_a_pasted_file_gets_the_loaders_own_message_with_its_line() -> None:
@@ -151,7 +153,7 @@ def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> d
             view = browser.game_move({"game": view["game"], "claim": view["open_stones"]})
             if not view["ok"]:
                 refused += 1
-                assert "(rule claim." in view["problem"] or "(rule " in view["problem"]
+                assert "(the rule: claim." in view["problem"]
                 view = browser.game_move({"game": view["game"], "claim": []})
             continue
         move = rng.choice(view["legal"])
@@ -191,7 +193,7 @@ def test_a_claim_that_cannot_be_proved_is_refused_with_the_engines_reason() -> N
             attempt = browser.game_move({"game": view["game"], "claim": unprovable})
             if not attempt["ok"]:
                 assert attempt["problem"].startswith("claim ")
-                assert "(rule " in attempt["problem"]
+                assert "(the rule: claim." in attempt["problem"]
                 return
             view = attempt
             continue

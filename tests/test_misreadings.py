@@ -91,7 +91,8 @@ def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path
     text = case.read_text()
     case.write_text(
         text.replace(
-            "guards_against: [colour-beats-three-of-a-kind]", "guards_against: [hand-is-proof]"
+            "guards_against: [colour-beats-three-of-a-kind, colour-and-run-above-three-of-a-kind]",
+            "guards_against: [hand-is-proof]",
         )
     )
     problems = build_catalogue(project_copy).problems

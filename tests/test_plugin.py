@@ -371,6 +371,9 @@ BAD_FILES = [
         """,
         "unknown misreading 'hand-as-proof'; did you mean 'hand-is-proof'? (the misreadings:"
         " hand-is-proof, runs-wrap-around, colour-beats-three-of-a-kind, tie-to-first-player,"
+        " tie-to-claimant, tie-to-second-player, runs-in-rising-order,"
+        " pair-with-neighbour-is-run, colour-and-run-above-three-of-a-kind, joker-only-nine,"
+        " no-early-claim, taken-stones-stay-open, blocked-games-never-end,"
         " tie-against-open-side-refused, unplayed-tactics-ignored, three-cards-under-mud-fight,"
         " formations-under-bluff, claims-before-playing)",
         id="unknown-misreading",

@@ -20,6 +20,21 @@ function showVariant() {
   for (const button of app.querySelectorAll(".oracle-palette-cards [data-tactic]")) {
     button.hidden = !tactics;
   }
+  for (const option of $("palette-target").options) {
+    option.hidden = option.value === "discards" && !tactics;
+  }
+  if (!tactics && target === "discards") chooseTarget("hand");
+}
+
+function fillTargets() {
+  const select = $("palette-target");
+  for (const input of app.querySelectorAll("input[data-cards]")) {
+    const option = document.createElement("option");
+    option.value = input.id;
+    option.textContent = boxLabel(input.id);
+    select.append(option);
+  }
+  select.addEventListener("change", () => chooseTarget(select.value));
 }
 
 function boxLabel(id) {
@@ -31,7 +46,7 @@ function boxLabel(id) {
 
 function chooseTarget(id) {
   target = id;
-  $("palette-target").textContent = boxLabel(id);
+  $("palette-target").value = id;
   for (const input of app.querySelectorAll("input[data-cards]")) {
     input.classList.toggle("oracle-target", input.id === id);
   }
@@ -56,10 +71,13 @@ function markUsed() {
 function addCard(name) {
   const input = $(target);
   const names = namesIn(input.value);
-  if (names.includes(name)) {
-    input.value = names.filter((other) => other !== name).join(", ");
-  } else {
+  // The two Jokers share a name: a box may take it twice before a click takes one back.
+  const room = name === "joker" ? names.filter((other) => other === name).length < 2 : !names.includes(name);
+  if (room) {
     input.value = [...names, name].join(", ");
+  } else {
+    const at = names.lastIndexOf(name);
+    input.value = names.filter((_, index) => index !== at).join(", ");
   }
   markUsed();
 }
@@ -108,8 +126,9 @@ function clearProblem() {
   $("ask-problem-box").hidden = true;
   for (const element of app.querySelectorAll("[aria-invalid]")) {
     element.removeAttribute("aria-invalid");
-    element.removeAttribute("aria-errormessage");
+    element.removeAttribute("aria-describedby");
   }
+  for (const message of app.querySelectorAll(".oracle-field-error")) message.remove();
 }
 
 function showProblem(answer, where) {
@@ -129,8 +148,14 @@ function showProblem(answer, where) {
   if (field) {
     const control = field.matches("input, select, textarea") ? field : field.querySelector("input, select");
     if (control) {
+      // The message also stands beside the box, where the eye and the screen reader are.
+      const beside = document.createElement("span");
+      beside.className = "oracle-field-error";
+      beside.id = `${control.id || "field"}-error`;
+      beside.textContent = answer.message;
+      (control.closest("label") || control).after(beside);
       control.setAttribute("aria-invalid", "true");
-      control.setAttribute("aria-errormessage", "ask-problem");
+      control.setAttribute("aria-describedby", beside.id);
       control.focus();
     }
   }
@@ -161,6 +186,7 @@ function showReport(report, caseText, pasted) {
     lines.append(list);
   }
   const agreement = $("answer-agreement");
+  agreement.classList.toggle("oracle-problem", pasted && !report.verified);
   if (!pasted) agreement.textContent = "";
   else if (report.verified) agreement.textContent = report.has_table && !report.asks_claims_only
     ? "The engine agrees with every answer the case expects. The board form above shows its position only; the case's table (their hand, the decks) stays in the pasted text."
@@ -220,14 +246,20 @@ async function copyCase() {
 }
 
 async function main() {
+  // Clicking or typing in a box makes it the palette's target; merely tabbing through does not.
   for (const input of app.querySelectorAll("input[data-cards]")) {
-    input.addEventListener("focus", () => chooseTarget(input.id));
-    input.addEventListener("input", markUsed);
+    input.addEventListener("click", () => chooseTarget(input.id));
+    input.addEventListener("input", () => { chooseTarget(input.id); markUsed(); });
   }
   for (const pick of app.querySelectorAll(".oracle-stone-pick")) {
     pick.addEventListener("click", () => chooseTarget(pick.dataset.target));
   }
-  for (const radio of app.querySelectorAll('input[name="variant"]')) radio.addEventListener("change", showVariant);
+  for (const radio of app.querySelectorAll('input[name="variant"]')) {
+    radio.addEventListener("change", () => {
+      showVariant();
+      $("ask-answer").hidden = true; // the answer was for the other game
+    });
+  }
   $("ask-form").addEventListener("submit", askForm);
   $("clear-button").addEventListener("click", () => {
     for (const input of app.querySelectorAll("#ask-form input[type=text]")) input.value = "";
@@ -237,13 +269,17 @@ async function main() {
   });
   $("paste-button").addEventListener("click", () => askText($("paste-text").value, "The pasted case"));
   $("copy-button").addEventListener("click", copyCase);
+  fillTargets();
   chooseTarget(target);
   showVariant();
   await engine.ready;
   const cards = await engine.ask("cards", {});
   const palette = $("palette-cards");
+  const seen = new Set();
   for (const [kind, list] of [["clan", cards.clan], ["tactics", cards.tactics]]) {
     for (const card of list) {
+      if (seen.has(card.name)) continue; // one button for both Jokers
+      seen.add(card.name);
       const button = document.createElement("button");
       button.type = "button";
       button.className = "oracle-palette-card";

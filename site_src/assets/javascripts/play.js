@@ -22,9 +22,10 @@ function button(text, onClick, label) {
 function describeStatus(view) {
   const decks = Object.entries(view.decks).map(([deck, size]) => `${deck} deck ${size}`).join(", ");
   const held = `You hold ${view.held.you.length ? view.held.you.join(", ") : "no stone"}, the computer ${view.held.them.length ? view.held.them.join(", ") : "no stone"}`;
-  if (view.over) return `Game over. ${view.result}`;
+  const theirs = view.their_moves.length ? `The computer: ${view.their_moves.join("; ")}. ` : "";
+  if (view.over) return `${theirs}Game over. ${view.result}`;
   const whose = view.your_turn ? `your ${view.phase} step` : "the computer's turn";
-  return `Turn ${view.turn}, ${whose}. ${held}; ${decks}; the computer holds ${view.their_hand_size} cards.`;
+  return `${theirs}Turn ${view.turn}, ${whose}. ${held}; ${decks}; the computer holds ${view.their_hand_size} cards.`;
 }
 
 async function move(request) {
@@ -95,6 +96,7 @@ function show(view) {
     select.append(option);
   }
   $("legal-button").disabled = select.options.length === 0;
+  $("game-legal-row").hidden = select.options.length === 0;
   $("game-over").hidden = !view.over;
   $("game-result").textContent = view.result;
   const log = $("game-log");
@@ -104,6 +106,7 @@ function show(view) {
     item.textContent = `Turn ${event.turn}, ${event.who}: ${event.text}${event.forced ? " (forced)" : ""}`;
     log.append(item);
   }
+  log.scrollTop = log.scrollHeight; // the newest moves in view
   $("game-record").textContent = view.record;
   const link = $("game-download");
   URL.revokeObjectURL(link.href);
