@@ -897,6 +897,7 @@ class GameState:
             self._check_strategist(move)
         elif isinstance(move, Banshee):
             self._check_open(move, move.stone)
+            self._check_not_a_combat_mode(move, move.card)
             if move.card not in self.stones[move.stone - 1].sides[me.other]:
                 raise IllegalMove(
                     move,
@@ -942,8 +943,18 @@ class GameState:
             )
         self._check_room(move, move.stone, "turn.play-card")
 
+    def _check_not_a_combat_mode(self, move: Move, card: Card) -> None:
+        """A combat mode lies on the stone, not on a side: no ruse can move or remove it."""
+        if card in COMBAT_MODE_CARDS:
+            raise IllegalMove(
+                move,
+                f"{card_name(card)} is a combat mode: no ruse can move or remove one",
+                "tactics.ruse-targets",
+            )
+
     def _check_strategist(self, move: Strategist) -> None:
         self._check_open(move, move.source)
+        self._check_not_a_combat_mode(move, move.card)
         if move.card not in self.stones[move.source - 1].sides[self.current_player]:
             raise IllegalMove(
                 move,
@@ -957,6 +968,7 @@ class GameState:
 
     def _check_traitor(self, move: Traitor) -> None:
         self._check_open(move, move.source)
+        self._check_not_a_combat_mode(move, move.card)
         if move.card not in self.stones[move.source - 1].sides[self.current_player.other]:
             raise IllegalMove(
                 move,
