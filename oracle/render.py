@@ -17,7 +17,8 @@ from typing import Any
 
 import jinja2
 
-from engine import Formation, parse_cards
+from engine import Formation, formation_of, parse_cards
+from engine.cards import CARDS
 from engine.misreadings import MISREADINGS
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.conform import CaseResult, Result, adapter_engine, run
@@ -304,6 +305,7 @@ def generated_blocks(
         return f"```python\n{source}```", set()
 
     return {
+        "rank-grid": lambda argument, page: (render_rank_grid(catalogue, templates, page), set()),
         "conformance-matrix": conformance_matrix,
         "example-adapter": example_adapter,
         "engine-app": app,
@@ -317,6 +319,47 @@ def generated_blocks(
             set(),
         ),
     }
+
+
+@dataclass(frozen=True)
+class RankPair:
+    """A claim between two complete sides of Clan cards, with no combat mode: the rank grid."""
+
+    mine: Formation
+    theirs: Formation
+    report: CaseReport
+    verdict: str
+
+
+def rank_pairs(reports: Iterable[CaseReport]) -> list[RankPair]:
+    """Every claim of the catalogue that pits one plain formation against another."""
+    pairs = []
+    for report in reports:
+        position = report.case.position
+        for check in report.checks:
+            stone = position.stone(check.verdict.stone)
+            sides = (stone.sides[position.viewer], stone.sides[position.viewer.other])
+            plain_sides = all(len(side) == 3 and max(side) < len(CARDS) for side in sides)
+            if plain_sides and not stone.modes:
+                mine, theirs = (formation_of(side) for side in sides)
+                pairs.append(RankPair(mine, theirs, report, check.verdict.verdict.label))
+    return pairs
+
+
+def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """The grid of formations against formations, each cell linking its cases."""
+    order = sorted(Formation, reverse=True)
+    cells: dict[tuple[Formation, Formation], list[tuple[str, str, str]]] = {}
+    for pair in rank_pairs(catalogue.published):
+        link = link_from(page, case_page_uri(pair.report.case))
+        cells.setdefault((pair.mine, pair.theirs), []).append(
+            (pair.verdict, pair.report.case.id, link)
+        )
+    return (
+        template_environment(templates)
+        .get_template("rank_grid.md.j2")
+        .render(order=order, cells=cells)
+    )
 
 
 @dataclass(frozen=True)
