@@ -17,9 +17,10 @@ from typing import Any
 
 import jinja2
 
-from engine import Formation, formation_of, parse_cards
+from engine import Formation, Tactic, card_name, formation_of, parse_cards
 from engine.cards import CARDS
 from engine.misreadings import MISREADINGS
+from oracle.board_html import TACTIC_TITLES
 from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.conform import CaseResult, Result, adapter_engine, run
 from oracle.export import engine_version, export_json, export_jsonl
@@ -305,6 +306,11 @@ def generated_blocks(
         return f"```python\n{source}```", set()
 
     return {
+        "catalogue-summary": lambda argument, page: (catalogue_summary(catalogue), set()),
+        "tactic-coverage": lambda argument, page: (
+            render_tactic_coverage(catalogue, templates, page),
+            set(),
+        ),
         "rank-grid": lambda argument, page: (render_rank_grid(catalogue, templates, page), set()),
         "conformance-matrix": conformance_matrix,
         "example-adapter": example_adapter,
@@ -359,6 +365,77 @@ def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
         template_environment(templates)
         .get_template("rank_grid.md.j2")
         .render(order=order, cells=cells)
+    )
+
+
+TACTIC_USES = ("legal", "illegal", "proof")
+"""What the catalogue shows of each Tactic card: a legal use, an illegal one, and its effect on
+a proof (the card on the board where a claim is judged, or played in a turn that claims or
+asserts the stones held)."""
+
+
+def tactic_card_cases(reports: Iterable[CaseReport]) -> dict[str, dict[str, list[CaseReport]]]:
+    """For each kind of Tactic card, the published cases that show each of its uses."""
+    names = sorted({card_name(int(tactic)) for tactic in Tactic})
+    found: dict[str, dict[str, list[CaseReport]]] = {
+        name: {use: [] for use in TACTIC_USES} for name in names
+    }
+
+    def add(name: str, use: str, report: CaseReport) -> None:
+        if report not in found[name][use]:
+            found[name][use].append(report)
+
+    for report in reports:
+        case = report.case
+        for check in report.game_checks:
+            if check.what.startswith("move "):
+                move = check.what[len("move ") :].strip("'\"").lower()
+                for name in names:
+                    if move.startswith(name):
+                        add(name, "legal" if check.actual == "legal" else "illegal", report)
+        turn_moves = [text.lower() for text, _ in case.turn.moves] if case.turn else []
+        claims_in_turn = case.turn is not None and (
+            case.turn.expect.held is not None
+            or any(m.startswith("claim ") and m != "claim nothing" for m in turn_moves)
+        )
+        for move in turn_moves:
+            for name in names:
+                if move.startswith(name):
+                    add(name, "legal", report)
+                    if claims_in_turn:
+                        add(name, "proof", report)
+        if report.checks:
+            position = case.position
+            seen = {card_name(card) for card in position.discards}
+            for stone in position.stones:
+                seen |= {card_name(card) for side in stone.sides for card in side}
+                seen |= {mode.value for mode in stone.modes}
+            for name in names:
+                if name in seen:
+                    add(name, "proof", report)
+    return found
+
+
+def render_tactic_coverage(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """Each kind of Tactic card with the cases that play it legally, refuse it, and weigh it in a
+    proof."""
+    rows = []
+    for name, uses in tactic_card_cases(catalogue.published).items():
+        cells = [
+            [(report.case.id, link_from(page, case_page_uri(report.case))) for report in uses[use]]
+            for use in TACTIC_USES
+        ]
+        rows.append((TACTIC_TITLES[name], cells))
+    return template_environment(templates).get_template("tactic_coverage.md.j2").render(rows=rows)
+
+
+def catalogue_summary(catalogue: Catalogue) -> str:
+    """One sentence: how many cases are published, in how many topics."""
+    published = catalogue.published
+    topics = len({report.case.topic for report in published})
+    return (
+        f"The catalogue publishes **{len(published)} cases** in {topics} topics, every one"
+        " replayed by the engine at this build."
     )
 
 
