@@ -125,11 +125,20 @@ class Reading:
         return self.rank(formation) * RANK_WEIGHT + total
 
     def side_strength(self, side: Sequence[Card], modes: Collection[CombatMode]) -> int:
-        """A complete side's strength, each elite troop at its best identity."""
-        clan = tuple(card for card in side if card < len(CARDS))
-        troops = [card for card in side if card >= len(CARDS)]
-        choices = [self.identities(troop) for troop in troops]
-        return max(self.strength(clan + chosen, modes) for chosen in product(*choices))
+        """A complete side's strength, each elite troop at its best identity.
+
+        Remembered per reading: the judge scores the same sides again and again, across the
+        completions of one claim and across claims.
+        """
+        key = (tuple(side), frozenset(modes))
+        memo = self.__dict__.setdefault("_strengths", {})
+        if key not in memo:
+            clan = tuple(card for card in side if card < len(CARDS))
+            troops = [card for card in side if card >= len(CARDS)]
+            choices = [self.identities(troop) for troop in troops]
+            memo[key] = max(self.strength(clan + chosen, modes) for chosen in product(*choices))
+        strength: int = memo[key]
+        return strength
 
     def claim_granted(
         self, position: Position, stone: int, played_first: Player | None = None

@@ -19,7 +19,7 @@ from typing import Any
 from engine.misreadings import MISREADINGS, RULES, Reading
 from oracle.export import QUESTIONS, engine_answers
 from oracle.loader import CaseError, load_case
-from oracle.misreading_matrix import misread
+from oracle.misreading_matrix import remembered_misread, save_remembered
 from oracle.model import Case
 
 
@@ -54,7 +54,7 @@ def answer(case: Case, reading: Reading = RULES) -> dict[str, Any]:
     """The answers ``reading`` gives to the case's questions, and what it does not judge."""
     if reading is RULES:
         return {"answers": engine_answers(case)[0]}
-    response = misread(case, reading)
+    response = remembered_misread(case, reading)
     if response is None:  # the misreading says nothing here
         return {"unsupported": [key for key in QUESTIONS if key in _asked_keys(case)]}
     return response
@@ -107,9 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     reading = MISREADINGS[args.misreading] if args.misreading else RULES
     with tempfile.TemporaryDirectory(prefix="oracle-conform-") as folder:
-        for line in sys.stdin:
-            if line.strip():
-                print(json.dumps(respond(line, reading, Path(folder))), flush=True)
+        try:
+            for line in sys.stdin:
+                if line.strip():
+                    print(json.dumps(respond(line, reading, Path(folder))), flush=True)
+        finally:
+            save_remembered()
     return 0
 
 

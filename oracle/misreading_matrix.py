@@ -10,16 +10,28 @@ misreading catches it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import engine
 from engine.game import VICTORIES, Phase
 from engine.misreadings import MISREADINGS, Reading
 from oracle.conform import Result, compare
-from oracle.export import QUESTIONS, catalogue_records, engine_answers, expected_answers
+from oracle.export import (
+    QUESTIONS,
+    catalogue_records,
+    engine_answers,
+    expected_answers,
+    request_of,
+)
 from oracle.model import Case
+from oracle.odds_cache import cache_folder, save_json
 from oracle.verify import CaseReport
 
 
@@ -101,12 +113,16 @@ def _misread_claims(case: Case, reading: Reading) -> dict[str, str] | None:
     return {stone: "granted" if granted else "refused" for stone, granted in verdicts.items()}
 
 
-def outcome(report: CaseReport, reading: Reading) -> Outcome:
-    """Whether ``reading`` changes the answer to ``report``'s case."""
-    response = misread(report.case, reading)
+def outcome(
+    report: CaseReport, reading: Reading, expected: dict[str, Any] | None = None
+) -> Outcome:
+    """Whether ``reading`` changes the answer to ``report``'s case (whose ``expected`` answers
+    may be given, to work them out once for every reading)."""
+    response = remembered_misread(report.case, reading)
     if response is None:
         return Outcome.NOT_APPLICABLE
-    results = compare(expected_answers(report.case)[0], response)
+    wanted = expected_answers(report.case)[0] if expected is None else expected
+    results = compare(wanted, response)
     if any(result.result is Result.FAIL for result in results):
         return Outcome.FLIPS
     if all(result.result is Result.UNSUPPORTED for result in results):
@@ -129,10 +145,63 @@ class MatrixRow:
 
 def misreading_matrix(reports: tuple[CaseReport, ...]) -> tuple[MatrixRow, ...]:
     """Every case under every misreading, in catalogue order."""
-    return tuple(
-        MatrixRow(report, {name: outcome(report, reading) for name, reading in MISREADINGS.items()})
-        for report in reports
-    )
+    rows = []
+    for report in reports:
+        expected = expected_answers(report.case)[0]
+        outcomes = {
+            name: outcome(report, reading, expected) for name, reading in MISREADINGS.items()
+        }
+        rows.append(MatrixRow(report, outcomes))
+    save_remembered()
+    return tuple(rows)
+
+
+# ------------------------------------------------------------------------------ remembering
+# The misreadings' judge enumerates completions, which takes seconds over the catalogue, and
+# every site build asks for the same answers twice (the matrix, and each misreading behind the
+# conformance protocol), as do many tests. So each answer is kept in the user's cache folder,
+# in a file named by a digest of the code it depends on, keyed by the reading and the case's
+# request: a change to either works the answer out again.
+
+_remembered: dict[str, Any] = {}
+_unsaved: list[bool] = []
+
+
+def remembered_misread(case: Case, reading: Reading) -> dict[str, Any] | None:
+    """:func:`misread`, from the cache when this code has answered this case before."""
+    if not _remembered:
+        try:
+            _remembered.update(json.loads(_store().read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            _remembered["version"] = _code_digest()
+    request = json.dumps(request_of(case), sort_keys=True)
+    key = hashlib.sha256(f"{reading.name}\0{request}".encode()).hexdigest()
+    if key not in _remembered:
+        _remembered[key] = {"response": misread(case, reading)}
+        _unsaved.append(True)
+    response: dict[str, Any] | None = _remembered[key]["response"]
+    return response
+
+
+def save_remembered() -> None:
+    """Keep the answers worked out in this process for the next one."""
+    if _unsaved:
+        save_json(_store(), _remembered)
+        _unsaved.clear()
+
+
+def _store() -> Path:
+    return cache_folder() / f"misreadings-{_code_digest()}.json"
+
+
+@cache
+def _code_digest() -> str:
+    """A digest of the engine and of the oracle modules a misread answer depends on."""
+    digest = hashlib.sha256()
+    for folder in (Path(engine.__file__).parent, Path(__file__).parent):
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def published_records(
@@ -152,4 +221,6 @@ __all__ = [
     "misreading_matrix",
     "outcome",
     "published_records",
+    "remembered_misread",
+    "save_remembered",
 ]

@@ -36,12 +36,28 @@ def engine_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_file() -> Path:
-    """Where the counts of this engine version are kept."""
+def cache_folder() -> Path:
+    """The user's cache folder for the oracle's derived data."""
     folder = os.environ.get("SCHOTTEN_ORACLE_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "schotten-oracle"
     )
-    return Path(folder) / f"formation-counts-{engine_version()}.json"
+    return Path(folder)
+
+
+def cache_file() -> Path:
+    """Where the counts of this engine version are kept."""
+    return cache_folder() / f"formation-counts-{engine_version()}.json"
+
+
+def save_json(path: Path, data: object) -> None:
+    """Write ``data`` to ``path`` atomically; without a writable cache, do nothing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
+            json.dump(data, f, sort_keys=True)
+        os.replace(f.name, path)
+    except OSError:
+        pass  # no cache: the data is worked out again next time
 
 
 _loaded: dict[str, dict[str, int]] = {}
@@ -66,11 +82,4 @@ def cached_formation_counts(placed: Sequence[Card] = (), size: int = 3) -> Count
 
 
 def _save() -> None:
-    path = cache_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
-            json.dump(_loaded, f, sort_keys=True)
-        os.replace(f.name, path)
-    except OSError:
-        pass  # no cache: the counts are computed again next time
+    save_json(cache_file(), _loaded)

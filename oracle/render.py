@@ -31,6 +31,7 @@ from oracle.misreading_matrix import (
     misreading_matrix,
     outcome,
     published_records,
+    save_remembered,
 )
 from oracle.model import RuleEntry, RulesIndex
 from oracle.odds_cache import cached_formation_counts
@@ -482,6 +483,7 @@ def conformance(catalogue: Catalogue) -> Conformance:
     runs = [EngineRun(REFERENCE, "This engine", tuple(run(adapter_engine(), records)))]
     for name, reading in MISREADINGS.items():
         runs.append(EngineRun(name, reading.title, tuple(run(adapter_engine(name), records))))
+    save_remembered()
     problems = [
         f"the export of case {result.case_id!r} does not replay: {result.describe()}"
         for result in runs[0].results

@@ -641,6 +641,7 @@ def wait_for_answer(page: Page, previous: str | None = None) -> None:
     )
 
 
+@pytest.mark.slow  # the runtime's start costs seconds of CPU: CI runs these, editors opt in
 def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
     visit: Visit, site_url: str, published: tuple[CaseReport, ...]
 ) -> None:
@@ -686,6 +687,7 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
     visit.clean()
 
 
+@pytest.mark.slow
 def test_the_play_page_deals_a_seeded_game_and_takes_a_move_by_its_controls(
     browser: Browser, site_url: str
 ) -> None:

@@ -54,7 +54,7 @@ def test_every_ordered_pair_of_formations_is_judged_and_ranks_decide(
 
 def early_claims(published: tuple[CaseReport, ...]) -> set[tuple[Formation, int, str, str]]:
     """(your formation, their cards, the combat mode, the verdict) of every early claim."""
-    found = set()
+    found: set[tuple[Formation, int, str, str]] = set()
     for report in published:
         position = report.case.position
         for check in report.checks:
