@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.misreadings import MISREADINGS, RULES, Reading
-from oracle.export import QUESTIONS, engine_answers
+from oracle.export import engine_answers
 from oracle.loader import CaseError, load_case
-from oracle.misreading_matrix import remembered_misread, save_remembered
+from oracle.misreading_matrix import asked_questions, remembered_misread, save_remembered
 from oracle.model import Case
 
 
@@ -56,20 +56,8 @@ def answer(case: Case, reading: Reading = RULES) -> dict[str, Any]:
         return {"answers": engine_answers(case)[0]}
     response = remembered_misread(case, reading)
     if response is None:  # the misreading says nothing here
-        return {"unsupported": [key for key in QUESTIONS if key in _asked_keys(case)]}
+        return {"unsupported": asked_questions(case)}
     return response
-
-
-def _asked_keys(case: Case) -> set[str]:
-    return {
-        key
-        for key in QUESTIONS
-        if (
-            bool(getattr(case, key))
-            if key in ("claims", "plays")
-            else getattr(case, key) is not None
-        )
-    }
 
 
 def respond(line: str, reading: Reading, folder: Path) -> dict[str, Any]:

@@ -43,7 +43,8 @@ class Outcome(Enum):
     NOT_APPLICABLE = "n/a"
 
 
-def _asked(case: Case) -> list[str]:
+def asked_questions(case: Case) -> list[str]:
+    """The questions a case asks, by their keys in a request (``claims``, ``turn``...)."""
     return [
         key
         for key in QUESTIONS
