@@ -414,13 +414,19 @@ def conform(args: argparse.Namespace) -> int:
         records = published_records(_published(find_root(Path.cwd())))
     chosen = select(records, args.keyword)
     if not chosen:
-        print(f"schotten-oracle conform: no case matches -k {args.keyword!r}", file=sys.stderr)
+        shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)
+        print(f"schotten-oracle conform: no case matches {shown}", file=sys.stderr)
         return 2
     results = run(CommandEngine(command, args.timeout), chosen)
     report(results, args.quiet)
     if args.junit is not None:
         args.junit.write_text(junit_xml(results, " ".join(command)), encoding="utf-8")
-    return 1 if any(result.result is Result.FAIL for result in results) else 0
+    if any(result.result is Result.FAIL for result in results):
+        return 1
+    if not any(result.result is Result.PASS for result in results):
+        print("schotten-oracle conform: no case passed: the engine supports none of them")
+        return 1
+    return 0
 
 
 def parser() -> argparse.ArgumentParser:

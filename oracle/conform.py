@@ -23,9 +23,12 @@ that case with the reason, and the engine is started again for the next one.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import queue
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,6 +43,11 @@ from xml.sax.saxutils import escape, quoteattr
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 10.0
+GIVE_UP_AFTER = 5
+"""Engine problems in a row (crashes, silences, garbage) after which the run stops asking."""
+QUESTIONS = ("claims", "plays", "turn", "deal", "match")
+NO_ANSWER = object()
+UNKNOWN_KEY = object()
 
 
 class Result(Enum):
@@ -98,6 +106,7 @@ class CommandEngine:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
+                start_new_session=True,  # its own process group: stopping it stops its children
             )
         except OSError as error:
             raise EngineProblem(f"cannot start {self.command[0]!r}: {error}") from None
@@ -135,13 +144,23 @@ class CommandEngine:
                 f"the engine exited before reading the case{self._said()}"
             ) from None
         deadline = time.monotonic() + self.timeout
+        exited_at: float | None = None
         while True:
             left = deadline - time.monotonic()
             try:
-                line = self.lines.get(timeout=max(left, 0))
+                line = self.lines.get(timeout=min(max(left, 0), 0.1))
             except queue.Empty:
-                self._stop()
-                raise EngineProblem(f"no answer within {self.timeout:g} s") from None
+                # An engine that exited while a child of its own holds the pipe open never
+                # closes it: once it is gone, a short grace for its last line is enough.
+                if exited_at is None and process.poll() is not None:
+                    exited_at = time.monotonic()
+                if exited_at is not None and time.monotonic() - exited_at > 0.3:
+                    line = None
+                elif left <= 0:
+                    self._stop()
+                    raise EngineProblem(f"no answer within {self.timeout:g} s") from None
+                else:
+                    continue
             if line is None:
                 self._stop()
                 raise EngineProblem(f"the engine exited without answering{self._said()}")
@@ -158,6 +177,8 @@ class CommandEngine:
 
     def _stop(self) -> None:
         if self.process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.kill()
             self.process.wait()
             self.process = None
@@ -169,6 +190,9 @@ class CommandEngine:
                 self.process.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)  # whatever it left behind
         self._stop()
 
 
@@ -211,6 +235,8 @@ class CaseResult:
     questions: tuple[QuestionResult, ...] = ()
     problem: str | None = None
     seconds: float = 0.0
+    engine_problem: bool = False
+    """The engine gave no usable answer at all (a crash, a silence, a line that is no answer)."""
 
     def describe(self) -> str:
         """One line: the result, and why it failed."""
@@ -219,11 +245,21 @@ class CaseResult:
         failed = [q for q in self.questions if q.result is Result.FAIL]
         if not failed:
             return f"{self.case_id}: {self.result.value}"
-        parts = [
-            f"{q.name}: expected {json.dumps(q.expected)}, the engine said {json.dumps(q.actual)}"
-            for q in failed
-        ]
+        parts = [_describe_failure(q) for q in failed]
         return f"{self.case_id}: fail: " + "; ".join(parts)
+
+
+def _describe_failure(question: QuestionResult) -> str:
+    if question.actual is UNKNOWN_KEY:
+        return f"{question.name}: no such question (the questions: {', '.join(QUESTIONS)})"
+    if question.actual is NO_ANSWER:
+        return (
+            f"{question.name}: expected {json.dumps(question.expected)}, the engine gave no answer"
+        )
+    return (
+        f"{question.name}: expected {json.dumps(question.expected)},"
+        f" the engine said {json.dumps(question.actual)}"
+    )
 
 
 def _unsupported(name: str, declared: set[str]) -> bool:
@@ -240,11 +276,17 @@ def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[Questio
         if _unsupported(name, declared):
             results.append(QuestionResult(name, Result.UNSUPPORTED, want))
         elif not present:
-            results.append(QuestionResult(name, Result.FAIL, want, "no answer"))
+            results.append(QuestionResult(name, Result.FAIL, want, NO_ANSWER))
         else:
             result = Result.PASS if got == want else Result.FAIL
             results.append(QuestionResult(name, result, want, got))
 
+    for key in sorted(set(answers) if isinstance(answers, dict) else set()):
+        if key not in QUESTIONS:
+            results.append(QuestionResult(f"answers.{key}", Result.FAIL, None, UNKNOWN_KEY))
+    for name in sorted(declared):
+        if name.split(".")[0] not in QUESTIONS:
+            results.append(QuestionResult(f"unsupported.{name}", Result.FAIL, None, UNKNOWN_KEY))
     for key, want in expected.items():
         got = answers.get(key) if isinstance(answers, dict) else None
         if key == "claims":
@@ -272,7 +314,9 @@ def run_case(engine: Engine, record: dict[str, Any]) -> CaseResult:
     try:
         response = engine.ask(request)
     except EngineProblem as problem:
-        return CaseResult(record["id"], record["topic"], Result.FAIL, problem=str(problem))
+        return CaseResult(
+            record["id"], record["topic"], Result.FAIL, problem=str(problem), engine_problem=True
+        )
     seconds = time.monotonic() - started
     if "error" in response:
         unread = f"the engine could not read the case: {str(response['error'])[:300]}"
@@ -288,9 +332,27 @@ def run_case(engine: Engine, record: dict[str, Any]) -> CaseResult:
 
 
 def run(engine: Engine, records: Sequence[dict[str, Any]]) -> list[CaseResult]:
-    """Every case through ``engine``, in order; the engine is closed afterwards."""
+    """Every case through ``engine``, in order; the engine is closed afterwards.
+
+    After :data:`GIVE_UP_AFTER` engine problems in a row the remaining cases fail unasked, so an
+    engine that cannot start does not cost a timeout per case.
+    """
+    results: list[CaseResult] = []
+    in_a_row = 0
     try:
-        return [run_case(engine, record) for record in records]
+        for record in records:
+            if in_a_row >= GIVE_UP_AFTER:
+                problem = (
+                    f"not asked: the engine failed {in_a_row} cases in a row without answering"
+                )
+                results.append(
+                    CaseResult(record["id"], record["topic"], Result.FAIL, problem=problem)
+                )
+                continue
+            result = run_case(engine, record)
+            in_a_row = in_a_row + 1 if result.engine_problem else 0
+            results.append(result)
+        return results
     finally:
         engine.close()
 
@@ -305,12 +367,33 @@ def adapter_engine(reading: str | None = None) -> FunctionEngine:
     return FunctionEngine(lambda line: json.dumps(respond(line, chosen, folder)))
 
 
-def select(records: Sequence[dict[str, Any]], expression: str | None) -> list[dict[str, Any]]:
-    """The cases whose id or topic contains ``expression`` (words joined by ``or``)."""
-    if not expression:
+def select(
+    records: Sequence[dict[str, Any]], expressions: Sequence[str] | str | None
+) -> list[dict[str, Any]]:
+    """The cases a ``-k`` selects: each expression is one or more alternatives joined by ``or``;
+    an alternative matches a case whose topic or id holds it as whole hyphenated words
+    (``early`` matches ``early-claims-with-a-run``, ``three-of-a-kind`` matches the cases of that
+    formation), whatever the case of the letters."""
+    if not expressions:
         return list(records)
-    words = [word.strip() for word in re.split(r"\s+or\s+", expression) if word.strip()]
-    return [r for r in records if any(w in r["id"] or w == r["topic"] for w in words)]
+    if isinstance(expressions, str):
+        expressions = [expressions]
+    alternatives = [
+        word.strip().lower()
+        for expression in expressions
+        for word in re.split(r"\s+or\s+", expression)
+        if word.strip()
+    ]
+
+    def holds(name: str, word: str) -> bool:
+        parts, wanted = name.lower().split("-"), word.split("-")
+        return any(parts[i : i + len(wanted)] == wanted for i in range(len(parts)))
+
+    return [
+        record
+        for record in records
+        if any(holds(record["id"], word) or holds(record["topic"], word) for word in alternatives)
+    ]
 
 
 def summary(results: Sequence[CaseResult]) -> str:
@@ -357,7 +440,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="an export (JSON or JSON Lines) to run; default: the published catalogue here",
     )
-    parser.add_argument("-k", dest="keyword", help="only cases whose id or topic holds this")
+    parser.add_argument(
+        "-k",
+        dest="keyword",
+        action="append",
+        help="only cases whose topic or id holds these whole words (a or b: either; repeatable)",
+    )
     parser.add_argument("--junit", type=Path, help="also write a JUnit XML report here")
     parser.add_argument(
         "--timeout",

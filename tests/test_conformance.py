@@ -17,7 +17,9 @@ import pytest
 from engine.misreadings import MISREADINGS
 from oracle.cli import main
 from oracle.conform import (
+    GIVE_UP_AFTER,
     CommandEngine,
+    FunctionEngine,
     Result,
     compare,
     junit_xml,
@@ -249,3 +251,59 @@ def test_a_broken_export_file_is_refused_with_its_reason(
     bad.write_text(textwrap.dedent('{"format": "something else", "cases": []}'), encoding="utf-8")
     assert main(["conform", "--catalogue", str(bad), "--", *ADAPTER]) == 2
     assert "not a schotten-totten-oracle-catalogue export" in capsys.readouterr().err
+
+
+def test_k_selects_whole_words_of_the_topic_or_id_whatever_the_case(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    early = select(records, "EARLY")
+    assert early and all(r["topic"] == "early-claims" or "early" in r["id"] for r in early)
+    assert {r["topic"] for r in select(records, "early-claims")} == {"early-claims"}
+    turns = select(records, "turns")
+    assert "recruiter-draws-three-returns-two" not in {r["id"] for r in turns}
+    both = select(records, ["three-of-a-kind", "deal or match"])
+    kinds = {key for r in both for key in r["answers"]}
+    assert {"deal", "match", "claims"} <= kinds
+
+
+def test_a_misspelt_answer_or_unsupported_key_is_named(records: tuple[dict[str, Any], ...]) -> None:
+    response = {"answers": {"claimz": {"3": "refused"}}, "unsupported": ["claim"]}
+    results = {q.name: q.result for q in compare({"claims": {"3": "refused"}}, response)}
+    assert results["answers.claimz"] is Result.FAIL and results["unsupported.claim"] is Result.FAIL
+    [case] = run(
+        FunctionEngine(lambda line: json.dumps({"id": json.loads(line)["id"], "answers": {}})),
+        select(records, "last-three-in-your-hand"),
+    )
+    assert case.describe().endswith('claims.3: expected "refused", the engine gave no answer')
+
+
+def test_an_engine_that_keeps_failing_is_given_up_on_and_its_children_do_not_outlive_it(
+    records: tuple[dict[str, Any], ...], tmp_path: Path
+) -> None:
+    marker = tmp_path / "child.pid"
+    script = tmp_path / "spawns.sh"
+    script.write_text(f"sleep 300 & echo $! > {marker}\nread line\nexit 3\n", encoding="utf-8")
+    started = time.monotonic()
+    results = run(CommandEngine(["bash", str(script)], timeout=20), list(records[:8]))
+    assert time.monotonic() - started < 30
+    assert [r.result for r in results] == [Result.FAIL] * 8
+    assert all("not asked" in str(r.problem) for r in results[GIVE_UP_AFTER:])
+    child = int(marker.read_text())
+    time.sleep(0.2)
+    assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text()
+
+
+def test_conform_fails_a_run_in_which_no_case_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    nothing = tmp_path / "nothing.py"
+    nothing.write_text(
+        "import json, sys\nfor line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    asked = [k for k in r['case'] if k in ('claims', 'plays', 'turn', 'deal', 'match')]\n"
+        "    print(json.dumps({'id': r['id'], 'unsupported': asked}), flush=True)\n",
+        encoding="utf-8",
+    )
+    assert main(["conform", "-k", "deal", "--", sys.executable, str(nothing)]) == 1
+    assert "no case passed" in capsys.readouterr().out
