@@ -1,0 +1,202 @@
+"""How many small rule changes the tests notice: a mutation run over the engine's rule code.
+
+A small AST mutator changes one thing at a time in ``engine/claims.py``, ``formations.py``,
+``position.py``, ``game.py``, ``tactics.py`` and ``match.py``: a comparison flipped, a
+constant off by one, ``and`` swapped for ``or``, a ``not`` dropped, a statement deleted. For a
+seeded sample of those mutants, in a copy of the project, it runs the catalogue alone
+(``pytest cases``) and then the whole default suite without the browser, and prints the share
+each one catches and every mutant that survives both, for a reader to judge (a survivor may be
+equivalent to the original, or a rule nothing checks).
+
+    .venv/bin/python bench/mutation_bench.py [--mutants 40] [--seed 1] [--files claims formations]
+
+It is slow by nature (a test run per mutant, stopping at the first failure, about two minutes a
+surviving mutant on this machine): opt-in, never part of ``make test``. A mutant whose test run
+outlasts ``--timeout`` counts as caught, since it made something loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_FILES = ("claims", "formations", "position", "game", "tactics", "match")
+COPIED = ("engine", "oracle", "tests", "cases", "rules", "site_src", "games")
+FLIPS = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change: which file, which node (by its order in a walk), what is done to it."""
+
+    module: str
+    index: int
+    kind: str
+    line: int
+    description: str
+
+
+def _sites(tree: ast.AST) -> Iterator[tuple[int, ast.AST, str, str]]:
+    """Every place a mutation applies, with what it would do."""
+    for index, node in enumerate(ast.walk(tree)):
+        if isinstance(node, ast.Compare) and type(node.ops[0]) in FLIPS:
+            before = type(node.ops[0]).__name__
+            yield index, node, "compare", f"{before} -> {FLIPS[type(node.ops[0])].__name__}"
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+        ):
+            yield index, node, "constant", f"{node.value} -> {node.value + 1}"
+        elif isinstance(node, ast.BoolOp):
+            after = "or" if isinstance(node.op, ast.And) else "and"
+            yield index, node, "boolop", f"{'and' if after == 'or' else 'or'} -> {after}"
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield index, node, "not", "not x -> x"
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return, ast.Raise)):
+            is_docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            if not is_docstring:
+                yield index, node, "delete", f"delete {type(node).__name__.lower()}"
+
+
+def mutate(source: str, index: int, kind: str) -> str:
+    """The source with the mutation at the ``index``-th node of a walk applied."""
+    tree = ast.parse(source)
+    target = next(node for i, node in enumerate(ast.walk(tree)) if i == index)
+    if kind == "compare" and isinstance(target, ast.Compare):
+        target.ops[0] = FLIPS[type(target.ops[0])]()
+    elif kind == "constant" and isinstance(target, ast.Constant):
+        assert isinstance(target.value, int)
+        target.value = target.value + 1
+    elif kind == "boolop" and isinstance(target, ast.BoolOp):
+        target.op = ast.Or() if isinstance(target.op, ast.And) else ast.And()
+    elif kind == "not" and isinstance(target, ast.UnaryOp):
+        replacement = target.operand
+        for parent in ast.walk(tree):
+            for field, value in ast.iter_fields(parent):
+                if value is target:
+                    setattr(parent, field, replacement)
+                elif isinstance(value, list) and target in value:
+                    value[value.index(target)] = replacement
+    elif kind == "delete":
+        for parent in ast.walk(tree):
+            for _field, value in ast.iter_fields(parent):
+                if isinstance(value, list) and target in value:
+                    value[value.index(target)] = ast.Pass()
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def mutants(modules: list[str]) -> list[Mutant]:
+    """Every mutant of the rule files."""
+    found = []
+    for module in modules:
+        source = (ROOT / "engine" / f"{module}.py").read_text(encoding="utf-8")
+        for index, node, kind, description in _sites(ast.parse(source)):
+            line = getattr(node, "lineno", 0)
+            found.append(Mutant(module, index, kind, line, description))
+    return found
+
+
+def copy_project(target: Path) -> None:
+    for name in COPIED:
+        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "mkdocs.yml", "package.json", "package-lock.json"):
+        shutil.copy(ROOT / name, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules")
+
+
+def caught(copy: Path, arguments: list[str], timeout: float) -> bool:
+    """Whether pytest, run in ``copy`` with these arguments, fails. A run that outlasts
+    ``timeout`` counts as failing: the mutant made something loop, which CI would notice."""
+    environment = {**os.environ, "PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1"}
+    environment.pop("ORACLE_REQUIRE_BROWSER", None)
+    command = [str(ROOT / ".venv" / "bin" / "pytest"), "-x", "-q", "-p", "no:cacheprovider"]
+    try:
+        done = subprocess.run(
+            [*command, *arguments],
+            cwd=copy,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return True
+    return done.returncode != 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mutants", type=int, default=40, help="how many to sample (40)")
+    parser.add_argument("--seed", type=int, default=1, help="the sample's seed (1)")
+    parser.add_argument("--files", nargs="+", default=list(RULE_FILES), choices=RULE_FILES)
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60,
+        help="seconds before a catalogue run counts as hung, hence caught (60; the suite: 10x)",
+    )
+    args = parser.parse_args()
+    every = mutants(args.files)
+    sample = random.Random(args.seed).sample(every, min(args.mutants, len(every)))
+    by_catalogue = by_suite = 0
+    survivors: list[Mutant] = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="oracle-mutants-") as folder:
+        copy = Path(folder)
+        copy_project(copy)
+        for number, mutant in enumerate(sample, 1):
+            path = copy / "engine" / f"{mutant.module}.py"
+            original = (ROOT / "engine" / f"{mutant.module}.py").read_text(encoding="utf-8")
+            path.write_text(mutate(original, mutant.index, mutant.kind), encoding="utf-8")
+            try:
+                in_catalogue = caught(copy, ["cases"], args.timeout)
+                in_suite = in_catalogue or caught(
+                    copy, ["tests", "cases", "-m", "not slow and not browser"], 10 * args.timeout
+                )
+            finally:
+                path.write_text(original, encoding="utf-8")
+            by_catalogue += in_catalogue
+            by_suite += in_suite
+            if not in_suite:
+                survivors.append(mutant)
+            state = "catalogue" if in_catalogue else "suite" if in_suite else "SURVIVES"
+            print(
+                f"{number:3d}/{len(sample)} engine/{mutant.module}.py:{mutant.line}"
+                f" {mutant.description:28s} {state}",
+                flush=True,
+            )
+    total = len(sample)
+    print(f"\n{len(every)} mutants in {', '.join(args.files)}; {total} sampled (seed {args.seed})")
+    print(f"caught by the catalogue alone: {by_catalogue}/{total} ({by_catalogue / total:.0%})")
+    print(f"caught by the whole suite:     {by_suite}/{total} ({by_suite / total:.0%})")
+    print(f"time: {time.monotonic() - started:.0f} s")
+    if survivors:
+        print("\nsurvivors (equivalent, or a rule nothing checks):")
+        for mutant in survivors:
+            print(f"  engine/{mutant.module}.py:{mutant.line}: {mutant.description}")
+
+
+if __name__ == "__main__":
+    main()
