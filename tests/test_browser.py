@@ -388,6 +388,10 @@ DESKTOP = ViewportSize(width=1280, height=900)
 def axe_violations(page: Page) -> list[str]:
     """The serious and critical axe-core violations of the page, one line each."""
     page.add_script_tag(path=str(AXE))
+    # A header title fading in after a scroll would be judged half-transparent: let it finish.
+    page.evaluate(
+        "async () => { await Promise.all(document.getAnimations().map(a => a.finished)); }"
+    )
     found: list[dict[str, Any]] = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
         ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
