@@ -37,6 +37,8 @@ from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES,
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
+_Key = tuple[int, Player, tuple[Card, ...]]
+
 
 class Deck(Enum):
     """The two decks: the Clan deck, and in the tactics variant the Tactic deck."""
@@ -59,6 +61,41 @@ class Phase(Enum):
     RECRUITER_DRAW = "recruiter draw"
     RECRUITER_RETURN = "recruiter return"
     OVER = "over"
+
+
+class Termination(Enum):
+    """How a game ended: a victory on the border, or the stalemate award and what it gave."""
+
+    FIVE_STONES = "five stones"
+    THREE_ADJACENT_STONES = "three adjacent stones"
+    STALEMATE_AWARD = "stalemate award"
+    AWARD_GIVES_BOTH_A_WIN = "draw: the award gives both players a win"
+    NOBODY_WINS_AFTER_THE_AWARD = "draw: nobody has a win after the award"
+
+    @property
+    def is_victory(self) -> bool:
+        """Whether a player won on the border, as opposed to by the stalemate ruling."""
+        return self in (Termination.FIVE_STONES, Termination.THREE_ADJACENT_STONES)
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether nobody won: the award gave both players a win, or neither."""
+        return self in (Termination.AWARD_GIVES_BOTH_A_WIN, Termination.NOBODY_WINS_AFTER_THE_AWARD)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended and who won (None for a draw). ``str`` gives the reason in words."""
+
+    termination: Termination
+    winner: Player | None = None
+
+    @property
+    def is_victory(self) -> bool:
+        return self.termination.is_victory
+
+    def __str__(self) -> str:
+        return self.termination.value
 
 
 class IllegalMove(ValueError):
@@ -187,6 +224,9 @@ class Traitor:
 Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Traitor
 """Every kind of move. ``str(move)`` is its notation, read back by :meth:`GameState.parse_move`."""
 
+_PLAYS = tuple(tuple(Play(card, stone) for stone in range(10)) for card in range(64))
+"""Every play of a card to a stone, made once: listing the legal moves only looks them up."""
+
 RUSE_OF_MOVE: dict[type, Tactic] = {
     Recruit: Tactic.RECRUITER,
     Strategist: Tactic.STRATEGIST,
@@ -299,8 +339,7 @@ class GameState:
     phase: Phase
     turn: int
     clock: int
-    winner: Player | None
-    outcome: str
+    outcome: Outcome | None
     moves: list[Move]
     events: list[Event]
 
@@ -311,6 +350,9 @@ class GameState:
     _could_claim_this_turn: bool
     _dealt: bool
     _idle_turns: int
+    _version: int
+    _legal: tuple[_Key, tuple[Move, ...]] | None
+    _provable: dict[_Key, tuple[int, ...]]
 
     @classmethod
     def _blank(
@@ -329,13 +371,15 @@ class GameState:
         state.phase = Phase.CLAIM if game.expert else Phase.PLAY
         state.turn = 1
         state.clock = 0
-        state.winner = None
-        state.outcome = ""
+        state.outcome = None
         state.moves = []
         state.events = []
         state._recruits_left = state._returns_left = state._idle_turns = 0
         state._played_this_turn = state._could_claim_this_turn = False
         state._dealt = False
+        state._version = 0
+        state._legal = None
+        state._provable = {}
         return state
 
     @classmethod
@@ -521,6 +565,11 @@ class GameState:
         return self.phase is Phase.OVER
 
     @property
+    def winner(self) -> Player | None:
+        """The player who won, once the game is over; None while it goes on or for a draw."""
+        return self.outcome.winner if self.outcome is not None else None
+
+    @property
     def variant(self) -> Variant:
         return self.game.variant
 
@@ -546,12 +595,20 @@ class GameState:
         return (1, -1) if self.winner is Player.A else (-1, 1)
 
     def legal_moves(self) -> list[Move]:
-        """Every move the current player may make now, in a fixed order."""
-        return list(self._legal_moves())
+        """Every move the current player may make now, in a fixed order.
+
+        This list is the one definition of what is legal: :meth:`apply` accepts exactly these.
+        """
+        return list(self._listed())
 
     def apply(self, move: Move) -> None:
-        """Carry out ``move`` for the current player, or raise :class:`IllegalMove`."""
-        self._check(move)
+        """Carry out ``move`` for the current player if :meth:`legal_moves` lists it, or raise
+        :class:`IllegalMove` saying which rule forbids it."""
+        move = self._as_listed(move)
+        if move not in self._listed():
+            raise self.why_illegal(move) or IllegalMove(
+                move, "it is not among the legal moves now", "turn.order"
+            )
         player = self.current_player
         if isinstance(move, Claim):  # a claim step only waits for a choice when one is provable
             self._could_claim_this_turn = True
@@ -559,6 +616,35 @@ class GameState:
         self.events.append(Event(self.turn, player, str(move)))
         self._carry_out(move)
         self._settle()
+        self._legal = None
+
+    def why_illegal(self, move: Move) -> IllegalMove | None:
+        """The reason ``move`` is refused here, in words and a rule id; None if nothing forbids
+        it. It explains refusals only: a test checks it agrees with :meth:`legal_moves`."""
+        try:
+            self._check(self._as_listed(move))
+        except IllegalMove as refusal:
+            return refusal
+        return None
+
+    def _listed(self) -> tuple[Move, ...]:
+        """The legal moves, in order, kept until the state changes."""
+        key = self._cache_key(self.current_player)
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, tuple(self._legal_moves()))
+        return self._legal[1]
+
+    def _cache_key(self, player: Player) -> _Key:
+        """What a cached answer about ``player``'s options depends on: the state's version, bumped
+        whenever a move or step changes it, and the hand (in case a caller rearranged it)."""
+        return (self._version, player, tuple(self.hands[player]))
+
+    def _as_listed(self, move: Move) -> Move:
+        """``move`` as the list writes it: a Joker played or returned is the first one in hand."""
+        if isinstance(move, Play | Return) and move.card in JOKERS:
+            card = self._card_in(move.card, self.hands[self.current_player])
+            return Play(card, move.stone) if isinstance(move, Play) else Return(card)
+        return move
 
     def apply_text(self, text: str) -> Move:
         """Read ``text`` as a move (:meth:`parse_move`), apply it, and return it."""
@@ -586,14 +672,16 @@ class GameState:
             if a is not None and b is not None:
                 first = Player.A if a < b else Player.B
             stones.append(
-                StoneState(
+                StoneState._without_checks(
                     (tuple(stone.sides[0]), tuple(stone.sides[1])),
                     first,
                     frozenset(stone.modes),
                     stone.claimed_by,
                 )
             )
-        return Position(
+        # The state keeps every card in one place (check_invariants); a test checks this
+        # position equals one built with every check.
+        return Position._without_checks(
             tuple(stones),
             tuple(self.discards),
             tuple(self.hands[player]),
@@ -616,6 +704,14 @@ class GameState:
             for stone in self.stones
         ):
             return ()
+        key = self._cache_key(player)
+        if key not in self._provable:
+            self._provable = {key: self._prove_stones(player)} | {
+                other: stones for other, stones in self._provable.items() if other[0] == key[0]
+            }
+        return self._provable[key]
+
+    def _prove_stones(self, player: Player) -> tuple[int, ...]:
         position = self.position(player)
         return tuple(
             number
@@ -637,6 +733,7 @@ class GameState:
         other.jokers_played = set(self.jokers_played)
         other.moves = list(self.moves)
         other.events = list(self.events)
+        other._provable = dict(self._provable)
         return other
 
     def __repr__(self) -> str:
@@ -755,7 +852,7 @@ class GameState:
         for card in hand:
             if card < len(CARDS):
                 for target in room:
-                    yield Play(card, target)
+                    yield _PLAYS[card][target]
         if not self.variant.has_tactics or not self._within_tactic_limit(me):
             return
         open_stones = self._open_stones()
@@ -764,10 +861,10 @@ class GameState:
                 if card in JOKERS and self._joker_on_side(me):
                     continue
                 for target in room:
-                    yield Play(card, target)
+                    yield _PLAYS[card][target]
             elif card in COMBAT_MODE_CARDS:
                 for number, _ in open_stones:
-                    yield Play(card, number)
+                    yield _PLAYS[card][number]
             elif card == Tactic.RECRUITER:
                 yield Recruit()
             elif card == Tactic.STRATEGIST:
@@ -840,7 +937,8 @@ class GameState:
 
     def _check(self, move: Move) -> None:
         if self.phase is Phase.OVER:
-            rule = "turn.victory" if self.outcome in VICTORIES else "stalemate.game-ends"
+            victory = self.outcome is not None and self.outcome.is_victory
+            rule = "turn.victory" if victory else "stalemate.game-ends"
             raise IllegalMove(move, "the game is over", rule)
         me = self.current_player
         card = getattr(move, "card", 0)
@@ -1017,6 +1115,7 @@ class GameState:
     # ------------------------------------------------------------------ carrying a move out
 
     def _carry_out(self, move: Move) -> None:
+        self._version += 1
         me = self.current_player
         if isinstance(move, Claim):
             for number in move.stones:
@@ -1102,9 +1201,9 @@ class GameState:
 
     def _check_victory(self, player: Player) -> bool:
         if self._has_won(player):
-            held = self.stones_held(player)
-            self.winner = player
-            self.outcome = VICTORIES[0] if len(held) >= 5 else VICTORIES[1]
+            five = len(self.stones_held(player)) >= 5
+            how = Termination.FIVE_STONES if five else Termination.THREE_ADJACENT_STONES
+            self.outcome = Outcome(how, player)
             self.phase = Phase.OVER
             return True
         return False
@@ -1113,6 +1212,7 @@ class GameState:
         return has_won(set(self.stones_held(player)))
 
     def _end_turn(self) -> None:
+        self._version += 1
         if self._played_this_turn or self._could_claim_this_turn:
             self._idle_turns = 0
         else:
@@ -1127,6 +1227,7 @@ class GameState:
 
     def _stalemate(self) -> None:
         """Nobody can go on: award the open stones, then look for a winner."""
+        self._version += 1
         for number, stone in self._open_stones():
             complete = [len(stone.sides[p]) == stone.capacity for p in Player]
             if complete[0] != complete[1]:
@@ -1142,12 +1243,11 @@ class GameState:
         winners = [player for player in Player if self._has_won(player)]
         self.phase = Phase.OVER
         if len(winners) == 1:
-            self.winner = winners[0]
-            self.outcome = "stalemate award"
+            self.outcome = Outcome(Termination.STALEMATE_AWARD, winners[0])
         elif winners:
-            self.outcome = "draw: the award gives both players a win"
+            self.outcome = Outcome(Termination.AWARD_GIVES_BOTH_A_WIN)
         else:
-            self.outcome = "draw: nobody has a win after the award"
+            self.outcome = Outcome(Termination.NOBODY_WINS_AFTER_THE_AWARD)
 
     # ------------------------------------------------------------------ forced steps
 
@@ -1228,8 +1328,6 @@ class GameState:
             for mode in stone.modes:
                 yield MODE_CARDS[mode]
 
-
-VICTORIES = ("five stones", "three adjacent stones")
 
 CLAIM_RULES = {
     Reason.STONE_CLAIMED: "claim.claimed-stone-closed",
@@ -1318,7 +1416,7 @@ def result_text(state: GameState) -> str:
     if not state.is_over:
         return "still playing"
     if state.winner is None:
-        return state.outcome
+        return str(state.outcome)
     return f"{state.winner.name} wins ({state.outcome})"
 
 
@@ -1411,6 +1509,7 @@ __all__ = [
     "IllegalMove",
     "Move",
     "MoveSyntaxError",
+    "Outcome",
     "Pass",
     "Phase",
     "Play",
@@ -1419,6 +1518,7 @@ __all__ = [
     "Return",
     "Strategist",
     "TableError",
+    "Termination",
     "Traitor",
     "parse_record",
     "play_random_game",

@@ -196,6 +196,22 @@ class StoneState:
         if not all(isinstance(mode, CombatMode) for mode in self.modes):
             raise PositionError(f"modes must be CombatMode values, not {set(self.modes)!r}")
 
+    @classmethod
+    def _without_checks(
+        cls,
+        sides: tuple[tuple[Card, ...], tuple[Card, ...]],
+        completed_first: Player | None,
+        modes: frozenset[CombatMode],
+        claimed_by: Player | None,
+    ) -> StoneState:
+        """A stone whose maker already keeps it valid, built without the constructor's checks."""
+        stone = object.__new__(cls)
+        object.__setattr__(stone, "sides", sides)
+        object.__setattr__(stone, "completed_first", completed_first)
+        object.__setattr__(stone, "modes", modes)
+        object.__setattr__(stone, "claimed_by", claimed_by)
+        return stone
+
     @property
     def capacity(self) -> int:
         """Cards needed for a complete side: 3, or 4 under Mud Fight."""
@@ -293,6 +309,36 @@ class Position:
                 raise MisplacedCompletionOrder(number)
             if both_complete and stone.completed_first is None and self._sides_tie(stone):
                 raise MissingCompletionOrder(number)
+
+    @classmethod
+    def _without_checks(
+        cls,
+        stones: tuple[StoneState, ...],
+        discards: tuple[Card, ...],
+        hand: tuple[Card, ...],
+        viewer: Player,
+        variant: Variant,
+        jokers_played: frozenset[Player],
+    ) -> Position:
+        """A position its maker already keeps valid (a game state's view of itself), built
+        without the constructor's checks, which cost several times the proof it serves."""
+        position = object.__new__(cls)
+        table = mask_of(discards)
+        for stone in stones:
+            table |= mask_of(stone.sides[0]) | mask_of(stone.sides[1])
+            for mode in stone.modes:
+                table |= 1 << MODE_CARDS[mode]
+        for name, value in (
+            ("stones", stones),
+            ("discards", discards),
+            ("hand", hand),
+            ("viewer", viewer),
+            ("variant", variant),
+            ("jokers_played", jokers_played),
+            ("_table_mask", table),
+        ):
+            object.__setattr__(position, name, value)
+        return position
 
     def _check_tactic_cards(self) -> None:
         """Tactic cards only in the tactics variant, each where it can lie, one Joker a player."""

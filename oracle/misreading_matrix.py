@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.game import VICTORIES, Phase
+from engine.game import Phase
 from engine.misreadings import MISREADINGS, Reading
 from oracle.conform import Result, compare
 from oracle.export import (
@@ -76,7 +76,7 @@ def misread(case: Case, reading: Reading) -> dict[str, Any] | None:
         state = case.game_state()
         for text, _ in case.turn.moves:
             state.apply_text(text)
-        if state.is_over and state.outcome not in VICTORIES:
+        if state.outcome is not None and not state.outcome.is_victory:
             # The game would go on: nobody wins yet; what else happens is not modelled.
             others = [f"turn.{fact}" for fact in ("log", "held", "hand", "discards", "next")]
             return {"answers": {**answers, "turn": {"winner": "nobody"}}, "unsupported": others}

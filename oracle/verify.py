@@ -214,7 +214,10 @@ def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
     expect, lines, checks = turn.expect, turn.expect_lines, []
     outcome = _outcome(state)
     ending = {"you": "you win", "them": "they win"}.get(outcome)
-    ending = f"{ending} ({state.outcome})" if ending else state.outcome or None
+    if ending:
+        ending = f"{ending} ({state.outcome})"
+    elif state.outcome is not None:
+        ending = str(state.outcome)
     summary = " → ".join(log + ([ending] if ending else []))
     detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
     checks.append(GameCheck("the turn", turn.line, None, summary, summary, detail))
