@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_FILES = ("claims", "formations", "position", "game", "tactics", "match")
+RULE_FILES = ("claims", "formations", "position", "game", "moves", "tactics", "match")
 COPIED = ("engine", "oracle", "tests", "cases", "rules", "site_src", "games")
 FLIPS = {
     ast.Lt: ast.LtE,

@@ -36,36 +36,31 @@ from engine.formations import (
     strongest_completion,
 )
 from engine.game import (
+    Event,
+    Game,
+    GameState,
+    Outcome,
+    Phase,
+    PlayerView,
+    TableError,
+    Termination,
+)
+from engine.match import Match, RoundResult, round_points
+from engine.moves import (
     Banshee,
     Claim,
     Deck,
     Draw,
-    Event,
-    Game,
-    GameRecord,
-    GameState,
     IllegalMove,
     Move,
     MoveSyntaxError,
-    Outcome,
     Pass,
-    Phase,
     Play,
-    PlayerView,
     Recruit,
     Return,
     Strategist,
-    TableError,
-    Termination,
     Traitor,
-    parse_record,
-    play_random_game,
-    random_move,
-    record_text,
-    replay,
-    result_text,
 )
-from engine.match import Match, RoundResult, round_points
 from engine.position import (
     STONES,
     VARIANTS,
@@ -84,6 +79,15 @@ from engine.position import (
     Variant,
     VariantError,
     variant_named,
+)
+from engine.records import (
+    GameRecord,
+    parse_record,
+    play_random_game,
+    random_move,
+    record_text,
+    replay,
+    result_text,
 )
 from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
 

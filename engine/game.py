@@ -1,5 +1,8 @@
 """A whole game: the shuffle, the deal, turns, the Tactic cards, passing, victory and stalemate.
 
+The moves and their notation live in :mod:`engine.moves`; replay and records in
+:mod:`engine.records`.
+
 :class:`Game` holds the parameters (variant, expert timing, who starts, the seed); a
 :class:`GameState` holds the play and offers a small fixed interface: ``current_player``,
 ``legal_moves()``, ``apply(move)``, ``is_over`` and ``winner``. What a player may see is a
@@ -18,9 +21,27 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 
-from engine.cards import CARDS, Card, CardError, card_name, parse_card
+from engine.cards import CARDS, Card, card_name
 from engine.claims import Reason, claim_verdict
 from engine.formations import CombatMode, side_capacity
+from engine.moves import (
+    PLAYS,
+    RUSE_OF_MOVE,
+    Banshee,
+    Claim,
+    Deck,
+    Draw,
+    IllegalMove,
+    Move,
+    Pass,
+    Play,
+    Recruit,
+    Return,
+    Strategist,
+    Traitor,
+    held_card,
+    read_move,
+)
 from engine.position import (
     MODE_CARDS,
     STONES,
@@ -38,18 +59,6 @@ from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES,
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
 _Key = tuple[int, Player, tuple[Card, ...]]
-
-
-class Deck(Enum):
-    """The two decks: the Clan deck, and in the tactics variant the Tactic deck."""
-
-    CLAN = "clan"
-    TACTICS = "tactics"
-
-    @staticmethod
-    def of(card: Card) -> Deck:
-        """The deck a card belongs to (and returns to, under a Recruiter)."""
-        return Deck.CLAN if card < len(CARDS) else Deck.TACTICS
 
 
 class Phase(Enum):
@@ -98,141 +107,11 @@ class Outcome:
         return self.termination.value
 
 
-class IllegalMove(ValueError):
-    """A move the rules do not allow here. ``rule`` is the id of the rule it breaks."""
-
-    def __init__(self, move: object, problem: str, rule: str) -> None:
-        super().__init__(f"{move}: {problem} ({rule})")
-        self.move, self.problem, self.rule = move, problem, rule
-
-
 class TableError(PositionError):
     """A table that cannot be a game: a card missing or in two places, a fact of the turn unsaid.
 
     ``part`` names the table's key at fault (``table.idle_turns``...), as for a position.
     """
-
-
-class MoveSyntaxError(ValueError):
-    """Move text that cannot be read."""
-
-
-# ---------------------------------------------------------------------------------------- moves
-
-
-def _name(card: Card) -> str:
-    """A card's name, or its number when no card has that number (for error messages)."""
-    return card_name(card) if isinstance(card, int) and 0 <= card < 64 else f"card {card!r}"
-
-
-@dataclass(frozen=True)
-class Play:
-    """Play a card: a Clan card or elite troop onto your side, a combat mode onto the stone."""
-
-    card: Card
-    stone: int
-
-    def __str__(self) -> str:
-        return f"{_name(self.card)} on {self.stone}"
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Play no card this turn."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Claim:
-    """Claim these stones, all in the same step (none at all is a choice too)."""
-
-    stones: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "stones", tuple(sorted(self.stones)))
-
-    def __str__(self) -> str:
-        return f"claim {', '.join(map(str, self.stones))}" if self.stones else "claim nothing"
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Draw the top card of a deck: at the end of the turn, or for a Recruiter."""
-
-    deck: Deck
-
-    def __str__(self) -> str:
-        return f"draw {self.deck.value}"
-
-
-@dataclass(frozen=True)
-class Recruit:
-    """Play the Recruiter: draw up to three cards, then put two back under their decks."""
-
-    def __str__(self) -> str:
-        return "recruiter"
-
-
-@dataclass(frozen=True)
-class Return:
-    """Put a card from hand at the bottom of its deck (the second half of a Recruiter)."""
-
-    card: Card
-
-    def __str__(self) -> str:
-        return f"return {_name(self.card)}"
-
-
-@dataclass(frozen=True)
-class Strategist:
-    """Move one of your own cards from a stone to another stone, or discard it (``to`` None)."""
-
-    card: Card
-    source: int
-    to: int | None
-
-    def __str__(self) -> str:
-        target = "discards" if self.to is None else str(self.to)
-        return f"strategist: {_name(self.card)} from {self.source} to {target}"
-
-
-@dataclass(frozen=True)
-class Banshee:
-    """Discard a card from your opponent's side of a stone."""
-
-    card: Card
-    stone: int
-
-    def __str__(self) -> str:
-        return f"banshee: {_name(self.card)} at {self.stone}"
-
-
-@dataclass(frozen=True)
-class Traitor:
-    """Take a Clan card from your opponent's side of a stone onto your side of a stone."""
-
-    card: Card
-    source: int
-    to: int
-
-    def __str__(self) -> str:
-        return f"traitor: {_name(self.card)} from {self.source} to {self.to}"
-
-
-Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Traitor
-"""Every kind of move. ``str(move)`` is its notation, read back by :meth:`GameState.parse_move`."""
-
-_PLAYS = tuple(tuple(Play(card, stone) for stone in range(10)) for card in range(64))
-"""Every play of a card to a stone, made once: listing the legal moves only looks them up."""
-
-RUSE_OF_MOVE: dict[type, Tactic] = {
-    Recruit: Tactic.RECRUITER,
-    Strategist: Tactic.STRATEGIST,
-    Banshee: Tactic.BANSHEE,
-    Traitor: Tactic.TRAITOR,
-}
 
 
 # ----------------------------------------------------------------------------------------- game
@@ -642,7 +521,7 @@ class GameState:
     def _as_listed(self, move: Move) -> Move:
         """``move`` as the list writes it: a Joker played or returned is the first one in hand."""
         if isinstance(move, Play | Return) and move.card in JOKERS:
-            card = self._card_in(move.card, self.hands[self.current_player])
+            card = held_card(move.card, self.hands[self.current_player])
             return Play(card, move.stone) if isinstance(move, Play) else Return(card)
         return move
 
@@ -748,76 +627,14 @@ class GameState:
 
     def parse_move(self, text: str) -> Move:
         """Read a move written as :func:`str` writes it, with Jokers resolved from the state."""
-        words = " ".join(text.replace(",", " , ").split()).lower()
-        try:
-            return self._parse(words)
-        except CardError as error:
-            raise MoveSyntaxError(f"{text!r}: {error}") from None
-
-    def _parse(self, words: str) -> Move:
         me = self.current_player
-        if words == "pass":
-            return Pass()
-        if words == "recruiter":
-            return Recruit()
-        if words in ("claim nothing", "claim none"):
-            return Claim()
-        if words.startswith("claim "):
-            parts = [part for part in words[6:].replace(",", " ").split() if part != "and"]
-            if not all(part.isdigit() for part in parts):
-                raise MoveSyntaxError(f"{words!r}: write the stones as numbers, 'claim 3, 5'")
-            return Claim(tuple(int(part) for part in parts))
-        if words.startswith("draw "):
-            try:
-                return Draw(Deck(words[5:].strip()))
-            except ValueError:
-                raise MoveSyntaxError(f"{words!r}: the decks are 'clan' and 'tactics'") from None
-        if words.startswith("return "):
-            return Return(self._card_in(parse_card(words[7:]), self.hands[me]))
-        for name, kind in (("strategist", Strategist), ("traitor", Traitor)):
-            if words.startswith(name) and " from " in words:
-                body = words[len(name) :].lstrip(": ")
-                card_text, _, rest = body.partition(" from ")
-                source_text, _, target_text = rest.partition(" to ")
-                source = self._stone_number(source_text, words)
-                owner = me if kind is Strategist else me.other
-                card = self._card_in(parse_card(card_text), self._side(source, owner))
-                if kind is Strategist and target_text.strip() in ("discards", "discard"):
-                    return Strategist(card, source, None)
-                target = self._stone_number(target_text, words)
-                return kind(card, source, target)
-        if words.startswith("banshee") and " at " in words:
-            card_text, _, stone_text = words[7:].lstrip(": ").partition(" at ")
-            stone = self._stone_number(stone_text, words)
-            return Banshee(self._card_in(parse_card(card_text), self._side(stone, me.other)), stone)
-        card_text, found, stone_text = words.rpartition(" on ")
-        if not found:
-            raise MoveSyntaxError(
-                f"{words!r} is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass',"
-                " 'recruiter', 'return red 5', 'strategist: red 5 from 3 to 4',"
-                " 'banshee: red 5 at 3' or 'traitor: red 5 from 3 to 4'"
-            )
-        return Play(
-            self._card_in(parse_card(card_text), self.hands[me]),
-            self._stone_number(stone_text, words),
-        )
 
-    def _side(self, number: int, player: Player) -> list[Card]:
-        return self.stones[check_stone(number) - 1].sides[player] if number in STONES else []
+        def side(number: int, theirs: bool) -> Sequence[Card]:
+            if number not in STONES:
+                return ()
+            return self.stones[check_stone(number) - 1].sides[me.other if theirs else me]
 
-    @staticmethod
-    def _card_in(card: Card, place: Sequence[Card]) -> Card:
-        """The first Joker in ``place`` when the text says ``joker`` (as the moves list it)."""
-        if card in JOKERS:
-            return next((held for held in place if held in JOKERS), card)
-        return card
-
-    @staticmethod
-    def _stone_number(text: str, words: str) -> int:
-        text = text.strip()
-        if not text.isdigit():
-            raise MoveSyntaxError(f"{words!r}: {text!r} is not a stone number")
-        return int(text)
+        return read_move(text, self.hands[me], side)
 
     # ------------------------------------------------------------------ legal moves
 
@@ -852,7 +669,7 @@ class GameState:
         for card in hand:
             if card < len(CARDS):
                 for target in room:
-                    yield _PLAYS[card][target]
+                    yield PLAYS[card][target]
         if not self.variant.has_tactics or not self._within_tactic_limit(me):
             return
         open_stones = self._open_stones()
@@ -861,10 +678,10 @@ class GameState:
                 if card in JOKERS and self._joker_on_side(me):
                     continue
                 for target in room:
-                    yield _PLAYS[card][target]
+                    yield PLAYS[card][target]
             elif card in COMBAT_MODE_CARDS:
                 for number, _ in open_stones:
-                    yield _PLAYS[card][number]
+                    yield PLAYS[card][number]
             elif card == Tactic.RECRUITER:
                 yield Recruit()
             elif card == Tactic.STRATEGIST:
@@ -1383,147 +1200,15 @@ def _award_total(cards: Sequence[Card]) -> int:
     return sum(max(WILD_VALUES[card]) if card in WILD_VALUES else card % 9 + 1 for card in cards)
 
 
-def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
-    """The state after playing ``moves`` (notation or objects) from ``game``'s deal."""
-    state = game.new_initial_state()
-    for move in moves:
-        if isinstance(move, str):
-            state.apply_text(move)
-        else:
-            state.apply(move)
-    return state
-
-
-def random_move(state: GameState, rng: random.Random) -> Move:
-    """A legal move chosen with ``rng``; a claim step claims everything provable."""
-    if state.phase is Phase.CLAIM:
-        return Claim(state.provable_stones())
-    return rng.choice(state.legal_moves())
-
-
-def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -> GameState:
-    """Play ``game`` to the end with random legal moves drawn from ``rng``."""
-    state = game.new_initial_state()
-    for _ in range(max_moves):
-        if state.is_over:
-            return state
-        state.apply(random_move(state, rng))
-    raise RuntimeError(f"no end after {max_moves} moves: {state!r}")
-
-
-def result_text(state: GameState) -> str:
-    """How the game stands, in words: ``A wins (five stones)``, a draw, or still playing."""
-    if not state.is_over:
-        return "still playing"
-    if state.winner is None:
-        return str(state.outcome)
-    return f"{state.winner.name} wins ({state.outcome})"
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A game as text records it: its parameters, the moves chosen, and the result it claims."""
-
-    game: Game
-    moves: tuple[str, ...]
-    move_lines: tuple[int, ...]
-    result: str | None
-
-
-def record_text(state: GameState) -> str:
-    """The game as text: its parameters, one line per turn of the moves chosen, the result."""
-    game = state.game
-    lines = [
-        f"variant: {game.variant.name}",
-        f"seed: {game.seed if isinstance(game.seed, int) else repr(game.seed)}",
-        f"first: {game.first_player.name}",
-        f"expert: {'yes' if game.expert else 'no'}",
-    ]
-    turns: dict[int, list[str]] = {}
-    for event in state.events:
-        if not event.forced:
-            turns.setdefault(event.turn, []).append(f"{event.player.name} {event.text}")
-    for turn, texts in turns.items():
-        lines.append(f"{turn}. {'; '.join(texts)}")
-    if state.is_over:
-        lines.append(f"result: {result_text(state)}")
-    return "\n".join(lines) + "\n"
-
-
-RECORD_KEYS = ("variant", "seed", "first", "expert", "result")
-
-
-def parse_record(text: str) -> GameRecord:
-    """Read :func:`record_text`'s output back. Each move is ``A red 5 on 3`` or just the move."""
-    header: dict[str, str] = {}
-    moves: list[str] = []
-    move_lines: list[int] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, colon, value = line.partition(":")
-        if colon and key in RECORD_KEYS:
-            header[key] = value.strip()
-            continue
-        turn, dot, rest = line.partition(". ")
-        if not dot or not turn.isdigit():
-            raise MoveSyntaxError(f"line {number}: {line!r} is neither a header nor a turn")
-        for part in rest.split(";"):
-            part = part.strip()
-            if part[:2] in ("A ", "B "):
-                part = part[2:]
-            if part:
-                moves.append(part)
-                move_lines.append(number)
-    seed_text = header.get("seed", "0")
-    seed: int | str
-    if len(seed_text) >= 2 and seed_text[0] == seed_text[-1] and seed_text[0] in "'\"":
-        seed = seed_text[1:-1]
-    elif seed_text.lstrip("-").isdigit():
-        seed = int(seed_text)
-    else:
-        seed = seed_text
-    try:
-        first = Player[header.get("first", "A")]
-    except KeyError:
-        raise MoveSyntaxError(f"first: {header['first']!r} is neither A nor B") from None
-    game = Game.named(
-        header.get("variant", "base"),
-        expert=header.get("expert", "no") == "yes",
-        first_player=first,
-        seed=seed,
-    )
-    return GameRecord(game, tuple(moves), tuple(move_lines), header.get("result"))
-
-
 __all__ = [
-    "Banshee",
-    "Claim",
-    "Deck",
-    "Draw",
+    "CLAIM_RULES",
+    "RULES_NAMED",
     "Event",
     "Game",
-    "GameRecord",
     "GameState",
-    "IllegalMove",
-    "Move",
-    "MoveSyntaxError",
     "Outcome",
-    "Pass",
     "Phase",
-    "Play",
     "PlayerView",
-    "Recruit",
-    "Return",
-    "Strategist",
     "TableError",
     "Termination",
-    "Traitor",
-    "parse_record",
-    "play_random_game",
-    "random_move",
-    "record_text",
-    "replay",
-    "result_text",
 ]

@@ -15,7 +15,8 @@ from itertools import combinations
 from engine.cards import CARDS, Card, card_colour, card_value
 from engine.claims import claim_verdict
 from engine.formations import RANK_WEIGHT, side_capacity, strength
-from engine.game import Claim, Deck, Draw, Move, Pass, Phase, Play, PlayerView, Return
+from engine.game import Phase, PlayerView
+from engine.moves import Claim, Deck, Draw, Move, Pass, Play, Return
 
 TACTIC_CHANCE = 0.25
 """How often the opponent plays a Tactic card when it could lay a Clan card instead."""

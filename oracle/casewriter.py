@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable
 
 from engine import GameState, Phase, Player, card_name
-from engine.game import Deck
+from engine.moves import Deck
 
 WHO = ("you", "them")
 

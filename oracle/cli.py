@@ -19,7 +19,8 @@ from pathlib import Path
 import yaml
 
 from engine import Game
-from engine.game import Phase, play_random_game
+from engine.game import Phase
+from engine.records import play_random_game
 from oracle.casewriter import case_text
 from oracle.conform import (
     CommandEngine,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import Card, Game, GameState, Phase, Player, Position, Verdict
-from engine.game import Deck
+from engine.moves import Deck
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,9 @@ from engine import (
     card_name,
     claim_verdicts,
 )
-from engine.game import Deck, GameState, TableError
+from engine.game import GameState, TableError
 from engine.match import RoundResult, round_points
+from engine.moves import Deck
 from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
 from oracle.yamlsource import shown_path
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine import Game, GameState, Phase, Player, card_name
-from engine.game import Deck
+from engine.moves import Deck
 from engine.opponent import choose_move
 from oracle import browser
 from oracle.browser_bundle import (

@@ -36,7 +36,8 @@ from engine import (
     result_text,
 )
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
-from engine.game import RULES_NAMED, Move, Termination
+from engine.game import RULES_NAMED, Termination
+from engine.moves import Move
 from engine.tactics import Tactic
 from oracle.loader import CaseError, load_case, load_rules_index
 

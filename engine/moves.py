@@ -1,0 +1,246 @@
+"""The moves of a game and their notation: what a player can choose, and how it is written.
+
+Each move is a small frozen value; ``str(move)`` is its notation and :func:`read_move` reads it
+back. Whether a move is legal is the game's business (:mod:`engine.game`), not the move's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.cards import CARDS, Card, CardError, card_name, parse_card
+from engine.tactics import JOKERS, Tactic
+
+
+class Deck(Enum):
+    """The two decks: the Clan deck, and in the tactics variant the Tactic deck."""
+
+    CLAN = "clan"
+    TACTICS = "tactics"
+
+    @staticmethod
+    def of(card: Card) -> Deck:
+        """The deck a card belongs to (and returns to, under a Recruiter)."""
+        return Deck.CLAN if card < len(CARDS) else Deck.TACTICS
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here. ``rule`` is the id of the rule it breaks."""
+
+    def __init__(self, move: object, problem: str, rule: str) -> None:
+        super().__init__(f"{move}: {problem} ({rule})")
+        self.move, self.problem, self.rule = move, problem, rule
+
+
+class MoveSyntaxError(ValueError):
+    """Move text that cannot be read."""
+
+
+def _name(card: Card) -> str:
+    """A card's name, or its number when no card has that number (for error messages)."""
+    return card_name(card) if isinstance(card, int) and 0 <= card < 64 else f"card {card!r}"
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play a card: a Clan card or elite troop onto your side, a combat mode onto the stone."""
+
+    card: Card
+    stone: int
+
+    def __str__(self) -> str:
+        return f"{_name(self.card)} on {self.stone}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Play no card this turn."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Claim these stones, all in the same step (none at all is a choice too)."""
+
+    stones: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stones", tuple(sorted(self.stones)))
+
+    def __str__(self) -> str:
+        return f"claim {', '.join(map(str, self.stones))}" if self.stones else "claim nothing"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Draw the top card of a deck: at the end of the turn, or for a Recruiter."""
+
+    deck: Deck
+
+    def __str__(self) -> str:
+        return f"draw {self.deck.value}"
+
+
+@dataclass(frozen=True)
+class Recruit:
+    """Play the Recruiter: draw up to three cards, then put two back under their decks."""
+
+    def __str__(self) -> str:
+        return "recruiter"
+
+
+@dataclass(frozen=True)
+class Return:
+    """Put a card from hand at the bottom of its deck (the second half of a Recruiter)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"return {_name(self.card)}"
+
+
+@dataclass(frozen=True)
+class Strategist:
+    """Move one of your own cards from a stone to another stone, or discard it (``to`` None)."""
+
+    card: Card
+    source: int
+    to: int | None
+
+    def __str__(self) -> str:
+        target = "discards" if self.to is None else str(self.to)
+        return f"strategist: {_name(self.card)} from {self.source} to {target}"
+
+
+@dataclass(frozen=True)
+class Banshee:
+    """Discard a card from your opponent's side of a stone."""
+
+    card: Card
+    stone: int
+
+    def __str__(self) -> str:
+        return f"banshee: {_name(self.card)} at {self.stone}"
+
+
+@dataclass(frozen=True)
+class Traitor:
+    """Take a Clan card from your opponent's side of a stone onto your side of a stone."""
+
+    card: Card
+    source: int
+    to: int
+
+    def __str__(self) -> str:
+        return f"traitor: {_name(self.card)} from {self.source} to {self.to}"
+
+
+Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Traitor
+"""Every kind of move. ``str(move)`` is its notation, read back by :meth:`GameState.parse_move`."""
+
+PLAYS = tuple(tuple(Play(card, stone) for stone in range(10)) for card in range(64))
+"""Every play of a card to a stone, made once (``PLAYS[card][stone]``): listing the legal moves
+only looks them up."""
+
+RUSE_OF_MOVE: dict[type, Tactic] = {
+    Recruit: Tactic.RECRUITER,
+    Strategist: Tactic.STRATEGIST,
+    Banshee: Tactic.BANSHEE,
+    Traitor: Tactic.TRAITOR,
+}
+
+
+def read_move(text: str, hand: Sequence[Card], side: Callable[[int, bool], Sequence[Card]]) -> Move:
+    """Read a move written as :func:`str` writes it. ``hand`` is the mover's hand and
+    ``side(stone, theirs)`` a side of a stone, where a ``joker`` in the text is looked up."""
+    words = " ".join(text.replace(",", " , ").split()).lower()
+    try:
+        return _read_words(words, hand, side)
+    except CardError as error:
+        raise MoveSyntaxError(f"{text!r}: {error}") from None
+
+
+def _read_words(
+    words: str, hand: Sequence[Card], side: Callable[[int, bool], Sequence[Card]]
+) -> Move:
+    if words == "pass":
+        return Pass()
+    if words == "recruiter":
+        return Recruit()
+    if words in ("claim nothing", "claim none"):
+        return Claim()
+    if words.startswith("claim "):
+        parts = [part for part in words[6:].replace(",", " ").split() if part != "and"]
+        if not all(part.isdigit() for part in parts):
+            raise MoveSyntaxError(f"{words!r}: write the stones as numbers, 'claim 3, 5'")
+        return Claim(tuple(int(part) for part in parts))
+    if words.startswith("draw "):
+        try:
+            return Draw(Deck(words[5:].strip()))
+        except ValueError:
+            raise MoveSyntaxError(f"{words!r}: the decks are 'clan' and 'tactics'") from None
+    if words.startswith("return "):
+        return Return(held_card(parse_card(words[7:]), hand))
+    for name, kind in (("strategist", Strategist), ("traitor", Traitor)):
+        if words.startswith(name) and " from " in words:
+            body = words[len(name) :].lstrip(": ")
+            card_text, _, rest = body.partition(" from ")
+            source_text, _, target_text = rest.partition(" to ")
+            source = _stone_number(source_text, words)
+            card = held_card(parse_card(card_text), side(source, kind is Traitor))
+            if kind is Strategist and target_text.strip() in ("discards", "discard"):
+                return Strategist(card, source, None)
+            target = _stone_number(target_text, words)
+            return kind(card, source, target)
+    if words.startswith("banshee") and " at " in words:
+        card_text, _, stone_text = words[7:].lstrip(": ").partition(" at ")
+        stone = _stone_number(stone_text, words)
+        return Banshee(held_card(parse_card(card_text), side(stone, True)), stone)
+    card_text, found, stone_text = words.rpartition(" on ")
+    if not found:
+        raise MoveSyntaxError(
+            f"{words!r} is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass',"
+            " 'recruiter', 'return red 5', 'strategist: red 5 from 3 to 4',"
+            " 'banshee: red 5 at 3' or 'traitor: red 5 from 3 to 4'"
+        )
+    return Play(held_card(parse_card(card_text), hand), _stone_number(stone_text, words))
+
+
+def held_card(card: Card, place: Sequence[Card]) -> Card:
+    """The first Joker in ``place`` when ``card`` is a Joker (the two play alike, and the moves
+    list the first); any other card as it is."""
+    if card in JOKERS:
+        return next((held for held in place if held in JOKERS), card)
+    return card
+
+
+def _stone_number(text: str, words: str) -> int:
+    text = text.strip()
+    if not text.isdigit():
+        raise MoveSyntaxError(f"{words!r}: {text!r} is not a stone number")
+    return int(text)
+
+
+__all__ = [
+    "PLAYS",
+    "RUSE_OF_MOVE",
+    "Banshee",
+    "Claim",
+    "Deck",
+    "Draw",
+    "IllegalMove",
+    "Move",
+    "MoveSyntaxError",
+    "Pass",
+    "Play",
+    "Recruit",
+    "Return",
+    "Strategist",
+    "Traitor",
+    "held_card",
+    "read_move",
+]

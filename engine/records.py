@@ -1,0 +1,136 @@
+"""Games as text: replaying moves, the random driver, and the record a game is written as."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.game import Game, GameState, Phase
+from engine.moves import Claim, Move, MoveSyntaxError
+from engine.position import Player
+
+
+def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
+    """The state after playing ``moves`` (notation or objects) from ``game``'s deal."""
+    state = game.new_initial_state()
+    for move in moves:
+        if isinstance(move, str):
+            state.apply_text(move)
+        else:
+            state.apply(move)
+    return state
+
+
+def random_move(state: GameState, rng: random.Random) -> Move:
+    """A legal move chosen with ``rng``; a claim step claims everything provable."""
+    if state.phase is Phase.CLAIM:
+        return Claim(state.provable_stones())
+    return rng.choice(state.legal_moves())
+
+
+def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -> GameState:
+    """Play ``game`` to the end with random legal moves drawn from ``rng``."""
+    state = game.new_initial_state()
+    for _ in range(max_moves):
+        if state.is_over:
+            return state
+        state.apply(random_move(state, rng))
+    raise RuntimeError(f"no end after {max_moves} moves: {state!r}")
+
+
+def result_text(state: GameState) -> str:
+    """How the game stands, in words: ``A wins (five stones)``, a draw, or still playing."""
+    if not state.is_over:
+        return "still playing"
+    if state.winner is None:
+        return str(state.outcome)
+    return f"{state.winner.name} wins ({state.outcome})"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as text records it: its parameters, the moves chosen, and the result it claims."""
+
+    game: Game
+    moves: tuple[str, ...]
+    move_lines: tuple[int, ...]
+    result: str | None
+
+
+def record_text(state: GameState) -> str:
+    """The game as text: its parameters, one line per turn of the moves chosen, the result."""
+    game = state.game
+    lines = [
+        f"variant: {game.variant.name}",
+        f"seed: {game.seed if isinstance(game.seed, int) else repr(game.seed)}",
+        f"first: {game.first_player.name}",
+        f"expert: {'yes' if game.expert else 'no'}",
+    ]
+    turns: dict[int, list[str]] = {}
+    for event in state.events:
+        if not event.forced:
+            turns.setdefault(event.turn, []).append(f"{event.player.name} {event.text}")
+    for turn, texts in turns.items():
+        lines.append(f"{turn}. {'; '.join(texts)}")
+    if state.is_over:
+        lines.append(f"result: {result_text(state)}")
+    return "\n".join(lines) + "\n"
+
+
+RECORD_KEYS = ("variant", "seed", "first", "expert", "result")
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read :func:`record_text`'s output back. Each move is ``A red 5 on 3`` or just the move."""
+    header: dict[str, str] = {}
+    moves: list[str] = []
+    move_lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if colon and key in RECORD_KEYS:
+            header[key] = value.strip()
+            continue
+        turn, dot, rest = line.partition(". ")
+        if not dot or not turn.isdigit():
+            raise MoveSyntaxError(f"line {number}: {line!r} is neither a header nor a turn")
+        for part in rest.split(";"):
+            part = part.strip()
+            if part[:2] in ("A ", "B "):
+                part = part[2:]
+            if part:
+                moves.append(part)
+                move_lines.append(number)
+    seed_text = header.get("seed", "0")
+    seed: int | str
+    if len(seed_text) >= 2 and seed_text[0] == seed_text[-1] and seed_text[0] in "'\"":
+        seed = seed_text[1:-1]
+    elif seed_text.lstrip("-").isdigit():
+        seed = int(seed_text)
+    else:
+        seed = seed_text
+    try:
+        first = Player[header.get("first", "A")]
+    except KeyError:
+        raise MoveSyntaxError(f"first: {header['first']!r} is neither A nor B") from None
+    game = Game.named(
+        header.get("variant", "base"),
+        expert=header.get("expert", "no") == "yes",
+        first_player=first,
+        seed=seed,
+    )
+    return GameRecord(game, tuple(moves), tuple(move_lines), header.get("result"))
+
+
+__all__ = [
+    "GameRecord",
+    "parse_record",
+    "play_random_game",
+    "random_move",
+    "record_text",
+    "replay",
+    "result_text",
+]
