@@ -11,7 +11,7 @@ strongest down, so the first formation that can be reached at all gives the answ
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
@@ -33,7 +33,8 @@ ELITE_BASE = int(Tactic.JOKER)
 _JOKERS = frozenset(JOKERS)
 
 RANK_WEIGHT = 64
-"""Larger than any total (four 9s make 36), so the formation always outweighs the total."""
+"""Larger than any total (four 9s make 36, :data:`HIGHEST_TOTAL`), so the formation always
+outweighs the total."""
 
 
 class CombatMode(Enum):
@@ -242,6 +243,62 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
     return sorted(choices, key=len, reverse=True)
 
 
+HIGHEST_TOTAL = 36
+"""The highest total a side can reach: four 9s, under Mud Fight."""
+
+_Found = tuple[int, list[Card], list[Card]]
+"""A completion as the search returns it: strength, Clan cards taken from the pool, and the
+identity each elite troop takes, in order."""
+
+
+class _Side:
+    """What a side already holds, worked out once for the search of its best completion."""
+
+    __slots__ = (
+        "allowed",
+        "candidate_colours",
+        "clan_mask",
+        "count",
+        "distinct_values",
+        "high",
+        "low",
+        "other_colour",
+        "placed_total",
+        "pool",
+        "size",
+        "values",
+        "wild_top",
+        "wilds",
+    )
+
+    def __init__(
+        self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
+    ) -> None:
+        self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
+        self.allowed = [WILD_VALUES[card] for card in wilds]
+        self.wild_top = [max(values) for values in self.allowed]
+        self.placed_total = total_of(clan) + sum(self.wild_top)
+        self.values = {card % 9 + 1 for card in clan}
+        colours = {card // 9 for card in clan}
+        self.clan_mask = _mask(clan)
+        self.other_colour = (min(colours) + 1) % 6 if colours else 0
+        self.distinct_values = len(self.values) == len(clan)
+        self.low, self.high = (min(self.values), max(self.values)) if self.values else (9, 1)
+        # A side of two colours can only be a run or a sum; an empty side may take any colour.
+        self.candidate_colours = (
+            list(colours) if len(colours) == 1 else ([] if colours else list(range(6)))
+        )
+
+    def top_identities(self, colour: int) -> list[Card]:
+        """Each elite troop at its highest value, in ``colour`` (for a colour or a sum)."""
+        return [make_card(colour, value) for value in self.wild_top]
+
+
+def _out_of_reach(formation: Formation, beating: int) -> bool:
+    """Whether no side of ``formation``, even at the highest total, beats ``beating``."""
+    return formation * RANK_WEIGHT + HIGHEST_TOTAL <= beating
+
+
 def _strongest(
     clan: Sequence[Card],
     wilds: Sequence[Card],
@@ -250,119 +307,129 @@ def _strongest(
     size: int,
     blind: bool,
     beating: int,
-) -> tuple[int, list[Card], list[Card]] | None:
+) -> _Found | None:
     """The best side made of ``clan``, the elite troops ``wilds`` and ``count`` cards of ``pool``.
 
     Returns (strength, Clan cards taken from the pool, the identity of each wild in order), or
     None when nothing beats ``beating``. Formations are tried from the strongest down, so the first
     one reachable is the best; each is reached by its highest total first.
     """
-    allowed = [WILD_VALUES[card] for card in wilds]
-    wild_top = [max(values) for values in allowed]
-    placed_total = total_of(clan) + sum(wild_top)
-    values = {card % 9 + 1 for card in clan}
-    colours = {card // 9 for card in clan}
-    clan_mask = _mask(clan)
-    other_colour = (min(colours) + 1) % 6 if colours else 0
-
-    def top_identities(colour: int) -> list[Card]:
-        return [make_card(colour, value) for value in wild_top]
-
+    side = _Side(clan, wilds, pool, count, size)
     if blind:
-        top = _top_cards(pool, count)
-        if top is None:
+        return _best_sum(side, beating)
+    for formation, search in _SEARCHES:
+        if _out_of_reach(formation, beating):
             return None
-        total = placed_total + total_of(top)
-        return (total, top, top_identities(other_colour)) if total > beating else None
+        found = search(side, beating)
+        if found is not None:
+            return found
+    return _best_sum(side, beating)
 
-    distinct_values = len(values) == len(clan)
-    low, high = (min(values), max(values)) if values else (9, 1)
-    candidate_colours = list(colours) if len(colours) == 1 else ([] if colours else range(6))
 
-    # Colour run: one colour, consecutive values, the placed cards inside the run; each elite
-    # troop covers a missing value it may take, the pool gives the rest.
+def _best_colour_run(side: _Side, beating: int) -> _Found | None:
+    """One colour, consecutive values, the placed cards inside the run; each elite troop covers
+    a missing value it may take, the pool gives the rest."""
     formation = Formation.COLOUR_RUN
-    if formation * RANK_WEIGHT + 36 <= beating:
+    if not side.distinct_values or not side.candidate_colours:
         return None
-    if distinct_values and candidate_colours and not allowed:
+    size, pool, clan_mask = side.size, side.pool, side.clan_mask
+    starts = _run_starts(size, side.low, side.high, formation, beating)
+    if not side.allowed:
         # Without elite troops: a colour's run is there when all its values are in hand or pool.
         within_reach = [
-            (colour, ((pool | clan_mask) >> (colour * 9)) & 0x1FF) for colour in candidate_colours
+            (colour, ((pool | clan_mask) >> (colour * 9)) & 0x1FF)
+            for colour in side.candidate_colours
         ]
-        for start, total in _run_starts(size, low, high, formation, beating):
+        for start, total in starts:
             run = ((1 << size) - 1) << (start - 1)
             for colour, reach in within_reach:
                 if reach & run == run:
                     needed = (run << (colour * 9)) & ~clan_mask
                     return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
-    elif distinct_values and candidate_colours:
-        for start, total in _run_starts(size, low, high, formation, beating):
-            coverings = _coverings(start, size, values, allowed)
-            run = ((1 << size) - 1) << (start - 1)
-            for colour in candidate_colours:
-                offset = colour * 9
-                gaps = (run << offset) & ~clan_mask
-                for covered, covered_values in coverings:
-                    needed = gaps & ~(covered << offset)
-                    if pool & needed == needed:
-                        chosen = [offset + value - 1 for value in covered_values]
-                        return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
+        return None
+    for start, total in starts:
+        coverings = _coverings(start, size, side.values, side.allowed)
+        run = ((1 << size) - 1) << (start - 1)
+        for colour in side.candidate_colours:
+            offset = colour * 9
+            gaps = (run << offset) & ~clan_mask
+            for covered, covered_values in coverings:
+                needed = gaps & ~(covered << offset)
+                if pool & needed == needed:
+                    chosen = [offset + value - 1 for value in covered_values]
+                    return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
+    return None
 
-    # Same value: every card, elite troops included, of one value.
+
+def _best_same_value(side: _Side, beating: int) -> _Found | None:
+    """Every card, elite troops included, of one value."""
     formation = Formation.SAME_VALUE
-    if formation * RANK_WEIGHT + 36 <= beating:
+    if len(side.values) > 1:
         return None
-    if len(values) <= 1:
-        for value in sorted(values) if values else range(9, 0, -1):
-            total = size * value
-            if formation * RANK_WEIGHT + total <= beating:
-                break
-            available = pool & VALUE_MASKS[value]
-            if available.bit_count() >= count and all(value in own for own in allowed):
-                taken: list[Card] = list(cards_in(available))[:count]
-                chosen = [make_card(index % 6, value) for index in range(len(wilds))]
-                return formation * RANK_WEIGHT + total, taken, chosen
+    for value in sorted(side.values) if side.values else range(9, 0, -1):
+        total = side.size * value
+        if formation * RANK_WEIGHT + total <= beating:
+            return None
+        available = side.pool & VALUE_MASKS[value]
+        if available.bit_count() >= side.count and all(value in own for own in side.allowed):
+            taken: list[Card] = list(cards_in(available))[: side.count]
+            chosen = [make_card(index % 6, value) for index in range(len(side.wilds))]
+            return formation * RANK_WEIGHT + total, taken, chosen
+    return None
 
-    # Colour: one colour; the best total takes the colour's highest cards left.
+
+def _best_colour(side: _Side, beating: int) -> _Found | None:
+    """One colour; the best total takes the colour's highest cards left."""
     formation = Formation.COLOUR
-    if formation * RANK_WEIGHT + 36 <= beating:
-        return None
-    best_colour: tuple[int, list[Card], list[Card]] | None = None
-    for colour in candidate_colours:
-        top = _top_of_one_colour(pool & COLOUR_MASKS[colour], count)
+    best: _Found | None = None
+    for colour in side.candidate_colours:
+        top = _top_of_one_colour(side.pool & COLOUR_MASKS[colour], side.count)
         if top is None:
             continue
-        score = formation * RANK_WEIGHT + placed_total + total_of(top)
-        if score > beating and (best_colour is None or score > best_colour[0]):
-            best_colour = (score, top, top_identities(colour))
-    if best_colour is not None:
-        return best_colour
+        score = formation * RANK_WEIGHT + side.placed_total + total_of(top)
+        if score > beating and (best is None or score > best[0]):
+            best = (score, top, side.top_identities(colour))
+    return best
 
-    # Run: consecutive values in any colours.
+
+def _best_run(side: _Side, beating: int) -> _Found | None:
+    """Consecutive values in any colours; each elite troop may cover a missing value."""
     formation = Formation.RUN
-    if formation * RANK_WEIGHT + 36 <= beating:
+    if not side.distinct_values:
         return None
-    if distinct_values:
-        for start, total in _run_starts(size, low, high, formation, beating):
-            for covered, covered_values in _coverings(start, size, values, allowed):
-                taken = []
-                for value in range(start, start + size):
-                    if value in values or covered >> (value - 1) & 1:
-                        continue
-                    available = pool & VALUE_MASKS[value]
-                    if not available:
-                        break
-                    taken.append(available.bit_length() - 1)
-                else:
-                    chosen = [other_colour * 9 + value - 1 for value in covered_values]
-                    return formation * RANK_WEIGHT + total, taken, chosen
+    for start, total in _run_starts(side.size, side.low, side.high, formation, beating):
+        for covered, covered_values in _coverings(start, side.size, side.values, side.allowed):
+            taken = []
+            for value in range(start, start + side.size):
+                if value in side.values or covered >> (value - 1) & 1:
+                    continue
+                available = side.pool & VALUE_MASKS[value]
+                if not available:
+                    break
+                taken.append(available.bit_length() - 1)
+            else:
+                chosen = [side.other_colour * 9 + value - 1 for value in covered_values]
+                return formation * RANK_WEIGHT + total, taken, chosen
+    return None
 
-    # Sum: the highest cards left, whatever they make (a better formation was ruled out above).
-    top = _top_cards(pool, count)
+
+def _best_sum(side: _Side, beating: int) -> _Found | None:
+    """The highest cards left, whatever they make: under Blind-Man's Bluff only the total counts,
+    and otherwise every better formation was ruled out before."""
+    top = _top_cards(side.pool, side.count)
     if top is None:
         return None
-    total = placed_total + total_of(top)
-    return (total, top, top_identities(other_colour)) if total > beating else None
+    total = side.placed_total + total_of(top)
+    return (total, top, side.top_identities(side.other_colour)) if total > beating else None
+
+
+_SEARCHES: tuple[tuple[Formation, Callable[[_Side, int], _Found | None]], ...] = (
+    (Formation.COLOUR_RUN, _best_colour_run),
+    (Formation.SAME_VALUE, _best_same_value),
+    (Formation.COLOUR, _best_colour),
+    (Formation.RUN, _best_run),
+)
+"""The formations above a sum, strongest first, each with the search for its best side."""
 
 
 def _run_starts(
