@@ -21,7 +21,7 @@ import engine
 from engine import Game, GameState, IllegalMove, Player, Position, card_name, claim_verdicts
 from engine.match import Match, RoundResult, round_points
 from oracle.model import Case, DealQuestion, MatchQuestion, Table, TurnQuestion
-from oracle.verify import CaseReport
+from oracle.verify import CaseReport, ending_words
 
 FORMAT = "schotten-totten-oracle-catalogue"
 VERSION = 1
@@ -101,6 +101,7 @@ def turn_facts(state: GameState) -> dict[str, Any]:
     return {
         "log": [f"{WHO[event.player]}: {event.text}" for event in state.events],
         "winner": winner,
+        "ending": ending_words(state),
         "held": {WHO[player]: sorted(state.stones_held(player)) for player in Player},
         "hand": sorted(_names(state.hands[Player.A])),
         "discards": sorted(_names(state.discards)),
@@ -114,6 +115,7 @@ def asserted_facts(turn: TurnQuestion) -> tuple[str, ...]:
     named = {
         "log": expect.log,
         "winner": expect.winner,
+        "ending": expect.ending,
         "held": expect.held,
         "hand": expect.hand,
         "discards": expect.discards,

@@ -542,6 +542,7 @@ def _turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQuesti
         TurnExpectation(
             log=tuple(expect["log"]) if "log" in expect else None,
             winner=expect.get("winner"),
+            ending=expect.get("ending"),
             held=(tuple(held.get("you", ())), tuple(held.get("them", ())))
             if held is not None
             else None,

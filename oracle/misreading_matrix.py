@@ -78,7 +78,9 @@ def misread(case: Case, reading: Reading) -> dict[str, Any] | None:
             state.apply_text(text)
         if state.outcome is not None and not state.outcome.is_victory:
             # The game would go on: nobody wins yet; what else happens is not modelled.
-            others = [f"turn.{fact}" for fact in ("log", "held", "hand", "discards", "next")]
+            others = [
+                f"turn.{fact}" for fact in ("log", "ending", "held", "hand", "discards", "next")
+            ]
             return {"answers": {**answers, "turn": {"winner": "nobody"}}, "unsupported": others}
         return {"answers": answers}
     if reading.allowed_rules and case.plays and not case.turn:

@@ -80,6 +80,8 @@ class TurnExpectation:
 
     log: tuple[str, ...] | None = None
     winner: str | None = None
+    ending: str | None = None
+    """How the game ended, in the words of :class:`engine.Termination`, or ``none``."""
     held: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     hand: tuple[Card, ...] | None = None
     discards: tuple[Card, ...] | None = None

@@ -241,6 +241,16 @@ def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
     checks.append(
         GameCheck("the winner", lines.get("winner", turn.line), expect.winner, outcome, "", detail)
     )
+    checks.append(
+        GameCheck(
+            "how the game ended",
+            lines.get("ending", turn.line),
+            expect.ending,
+            ending_words(state),
+            "",
+            detail,
+        )
+    )
     held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
     checks.append(
         GameCheck(
@@ -286,6 +296,11 @@ def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
         )
     )
     return checks
+
+
+def ending_words(state: GameState) -> str:
+    """How the game ended, as a case writes it: a :class:`engine.Termination`'s words, or none."""
+    return "none" if state.outcome is None else str(state.outcome)
 
 
 def _outcome(state: GameState) -> str:
