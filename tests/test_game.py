@@ -210,12 +210,18 @@ def soak(game: Game, seeds: range) -> int:
             assert not problems, f"seed {seed}, after {move}: {problems}"
             assert len(state.moves) < 1000, f"seed {seed}: the game does not end"
         assert state.winner is not None or state.outcome.startswith("draw")
-        if state.outcome in VICTORIES:
-            held = set(state.stones_held(state.winner or Player.A))
-            assert len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
-        else:  # the stalemate award: only once nobody could go on
+        if state.winner is not None:  # by a claim or by the award, the winner holds a win
+            held = set(state.stones_held(state.winner))
+            assert _holds_a_win(held), f"seed {seed}: {state.winner.name} wins holding {held}"
+            assert not _holds_a_win(set(state.stones_held(state.winner.other))), f"seed {seed}"
+        if state.outcome not in VICTORIES:  # the stalemate award: only once nobody could go on
             assert not state.someone_can_go_on(), f"seed {seed}: awarded while a player could go on"
     return total
+
+
+def _holds_a_win(held: set[int]) -> bool:
+    """Five stones, or three adjacent ones."""
+    return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
 
 
 def _check_provable(state: GameState, provable: tuple[int, ...], rng: random.Random) -> None:
