@@ -71,8 +71,9 @@ def perft(state: GameState, depth: int) -> int:
 
 PERFT: list[tuple[str, bool, int, int, str, tuple[int, ...], int]] = [
     # variant, expert, seed, moves, step, perft(1), perft(2)..., depth checked by default.
-    # The counts were printed by perft() itself on the engine of commit 85b174f, and agree
-    # with the recorded playthroughs. Each position was picked for what its first step offers.
+    # The counts were printed by perft() on the engine of commit 85b174f (run it from
+    # seeded_position(...)) and hard-coded; a change is a change in legal_moves() somewhere in
+    # the tree. Each position was picked for what its first step offers.
     ("base", False, 0, 0, "play", (54, 2916, 157464), 2),  # the deal
     ("base", False, 0, 33, "claim", (2, 84, 2296, 45120), 2),  # claim 1 stone or nothing
     ("base", False, 5, 20, "play", (54, 2760, 143286), 2),
