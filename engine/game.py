@@ -50,7 +50,6 @@ from engine.position import (
     PositionError,
     StoneState,
     Variant,
-    check_stone,
     variant_named,
 )
 from engine.reachable import has_won, reachability_problems
@@ -519,11 +518,27 @@ class GameState:
         return (self._version, player, tuple(self.hands[player]))
 
     def _as_listed(self, move: Move) -> Move:
-        """``move`` as the list writes it: a Joker played or returned is the first one in hand."""
-        if isinstance(move, Play | Return) and move.card in JOKERS:
-            card = held_card(move.card, self.hands[self.current_player])
+        """``move`` as the list writes it: the two Jokers play alike, so a Joker names the one
+        actually in the place it is taken from (as ``joker`` in the notation does)."""
+        if not isinstance(move, Play | Return | Strategist | Banshee | Traitor):
+            return move
+        if move.card not in JOKERS:
+            return move
+        me = self.current_player
+        if isinstance(move, Play | Return):
+            card = held_card(move.card, self.hands[me])
             return Play(card, move.stone) if isinstance(move, Play) else Return(card)
-        return move
+        if isinstance(move, Banshee):
+            return Banshee(held_card(move.card, self._side(move.stone, me.other)), move.stone)
+        if isinstance(move, Strategist):
+            card = held_card(move.card, self._side(move.source, me))
+            return Strategist(card, move.source, move.to)
+        card = held_card(move.card, self._side(move.source, me.other))
+        return Traitor(card, move.source, move.to)
+
+    def _side(self, number: int, player: Player) -> Sequence[Card]:
+        """``player``'s side of stone ``number``, or nothing when there is no such stone."""
+        return self.stones[number - 1].sides[player] if number in STONES else ()
 
     def apply_text(self, text: str) -> Move:
         """Read ``text`` as a move (:meth:`parse_move`), apply it, and return it."""
@@ -630,9 +645,7 @@ class GameState:
         me = self.current_player
 
         def side(number: int, theirs: bool) -> Sequence[Card]:
-            if number not in STONES:
-                return ()
-            return self.stones[check_stone(number) - 1].sides[me.other if theirs else me]
+            return self._side(number, me.other if theirs else me)
 
         return read_move(text, self.hands[me], side)
 

@@ -215,16 +215,14 @@ def soak(game: Game, seeds: range) -> int:
             assert len(state.moves) < 1000, f"seed {seed}: the game does not end"
         assert state.outcome is not None
         assert (state.winner is None) == state.outcome.termination.is_draw
-        if state.outcome.is_victory:
-            assert state.winner is not None
+        if state.winner is not None:  # by a claim or by the award, the winner holds a win
             held = set(state.stones_held(state.winner))
-            adjacent = any({n, n + 1, n + 2} <= held for n in range(1, 8))
-            if state.outcome.termination is Termination.FIVE_STONES:
-                assert len(held) >= 5, f"seed {seed}: {held}"
-            else:
-                assert adjacent and len(held) < 5, f"seed {seed}: {held}"
-            loser = set(state.stones_held(state.winner.other))
-            assert len(loser) < 5 and not any({n, n + 1, n + 2} <= loser for n in range(1, 8))
+            assert _holds_a_win(held), f"seed {seed}: {state.winner.name} wins holding {held}"
+            assert not _holds_a_win(set(state.stones_held(state.winner.other))), f"seed {seed}"
+        if state.outcome.termination is Termination.FIVE_STONES:
+            assert len(held) >= 5, f"seed {seed}: {held}"
+        elif state.outcome.termination is Termination.THREE_ADJACENT_STONES:
+            assert len(held) < 5, f"seed {seed}: {held}"
         else:  # the stalemate award: only once nobody could go on
             assert not state.someone_can_go_on(), f"seed {seed}: awarded while a player could go on"
     return total
@@ -247,6 +245,11 @@ def _check_view_is_a_valid_position(state: GameState) -> None:
         )
         assert checked == seen
         assert checked.on_table_mask() == seen.on_table_mask()
+
+
+def _holds_a_win(held: set[int]) -> bool:
+    """Five stones, or three adjacent ones."""
+    return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
 
 
 def _check_provable(state: GameState, provable: tuple[int, ...], rng: random.Random) -> None:
