@@ -173,7 +173,9 @@ def main() -> None:
             try:
                 in_catalogue = caught(copy, ["cases"], args.timeout)
                 in_suite = in_catalogue or caught(
-                    copy, ["tests", "cases", "-m", "not slow and not browser"], 10 * args.timeout
+                    copy,
+                    ["tests", "cases", "-m", "not slow and not browser", "-n", "auto"],
+                    10 * args.timeout,
                 )
             finally:
                 path.write_text(original, encoding="utf-8")
