@@ -1,13 +1,17 @@
 """The pytest plugin: every case file under the case directories becomes a test.
 
-Registered as a ``pytest11`` entry point. Each case is one item named by its id (``-k`` selects
-it); a case file that cannot be loaded fails its collection with a one-line ``path:line:`` error;
-a draft case is skipped and listed by name at the end of the run.
+Registered as a ``pytest11`` entry point. A published case gives one item per question, named
+by the case's id and the question: ``last-three-in-your-hand[stone-3]``, ``...[play-2]``,
+``...[turn]``, ``...[deal]``, ``...[match]``, and ``...[catalogue]`` (its topic has a page, and
+every misreading it names changes its answer); ``-k`` selects by either part. A case file that
+cannot be loaded fails its collection with a one-line ``path:line:`` error; a draft case is one
+item, skipped and listed by name at the end of the run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +20,7 @@ import pytest
 from oracle.loader import CaseError, load_cases, load_rules_index
 from oracle.model import Case, RulesIndex
 from oracle.render import site_pages, topic_pages, unmet_guards, unshown_topics
-from oracle.verify import CaseReport, verify_case
+from oracle.verify import CaseReport, questions_of, verify_case
 from oracle.yamlsource import SourceError, shown_path
 
 CASE_DIRS_INI = "oracle_case_dirs"
@@ -98,16 +102,34 @@ class CaseDirectory(pytest.Directory, _LocatedFailure):
 
 
 class CaseFile(pytest.File, _LocatedFailure):
-    """One case file: it yields one item, or fails collection with a located message."""
+    """One case file: an item per question (one for a draft), or a located collection error."""
 
     def __init__(self, *, result: Case | CaseError, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.result = result
 
+    @cached_property
+    def report(self) -> CaseReport:
+        """The case replayed once, for all its items (a file's items run in one process)."""
+        assert not isinstance(self.result, CaseError)
+        return verify_case(self.result)
+
     def collect(self) -> Iterator[CaseItem]:
         if isinstance(self.result, CaseError):
             raise self.result
-        yield CaseItem.from_parent(self, name=self.result.id, case=self.result)
+        case = self.result
+        if case.draft:
+            yield CaseItem.from_parent(self, name=case.id, case=case, question=None)
+            return
+        for question, line in [*questions_of(case).items(), (CATALOGUE, case.line)]:
+            yield CaseItem.from_parent(
+                self, name=f"{case.id}[{question}]", case=case, question=question, line=line
+            )
+
+
+CATALOGUE = "catalogue"
+"""The item of a published case that checks it can be published: a page shows its topic and
+every misreading it names changes its answer."""
 
 
 class CaseDrift(Exception):
@@ -127,23 +149,31 @@ class CatalogueProblem(Exception):
 
 
 class CaseItem(pytest.Item):
-    """One case replayed through the engine."""
+    """One question of a case replayed through the engine (a whole draft case when
+    ``question`` is None)."""
 
-    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+    def __init__(
+        self, *, case: Case, question: str | None, line: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
-        self.case = case
+        self.case, self.question, self.line = case, question, line or case.line
 
     def runtest(self) -> None:
-        report = verify_case(self.case)
+        assert isinstance(self.parent, CaseFile)
+        report = self.parent.report
+        if self.question == CATALOGUE:
+            if not report.verified:
+                pytest.skip("judged once the engine agrees with the case's answers")
+            self._check_publishable(report)
+            return
+        if self.question is not None:
+            asked = report.on_question(self.question)
+            if not asked.verified:
+                raise CaseDrift(asked)
+            return
         if not report.verified:
             raise CaseDrift(report)
-        root = self.config.rootpath
-        problems = unmet_guards((report,), root)
-        pages_dir = str(self.config.getini(PAGES_DIR_INI))
-        if pages_dir:
-            problems += unshown_topics((report,), topic_pages(site_pages(root / pages_dir)), root)
-        if problems:
-            raise CatalogueProblem(problems)
+        self._check_publishable(report)
         if self.case.draft:
             verdicts = (
                 ", ".join(
@@ -160,6 +190,15 @@ class CaseItem(pytest.Item):
                 _use_item_location=True,
             )
 
+    def _check_publishable(self, report: CaseReport) -> None:
+        root = self.config.rootpath
+        problems = unmet_guards((report,), root)
+        pages_dir = str(self.config.getini(PAGES_DIR_INI))
+        if pages_dir:
+            problems += unshown_topics((report,), topic_pages(site_pages(root / pages_dir)), root)
+        if problems:
+            raise CatalogueProblem(problems)
+
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseDrift):
             return "\n".join(excinfo.value.report.explained_problems(self.config.rootpath))
@@ -168,7 +207,12 @@ class CaseItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.case.line - 1, f"case {self.case.id}"
+        what = f"case {self.case.id}"
+        return (
+            self.path,
+            self.line - 1,
+            what if self.question is None else f"{what}, {self.question}",
+        )
 
 
 DRAFT_SKIP = "draft case "

@@ -7,7 +7,7 @@ disagree about what "verified" means.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import (
@@ -52,6 +52,8 @@ class GameCheck:
     actual: str
     label: str
     detail: tuple[str, ...] = ()
+    question: str = ""
+    """Which question of the case this check answers: ``play-2``, ``turn``, ``deal``, ``match``."""
 
     @property
     def matches(self) -> bool:
@@ -136,6 +138,15 @@ class CaseReport:
             lines += [f"  {line}" for line in game_check.detail]
         return lines or problems
 
+    def on_question(self, question: str) -> CaseReport:
+        """This report cut to one question of :func:`questions_of` (an engine that could not
+        judge the case judged none of them)."""
+        return replace(
+            self,
+            checks=tuple(c for c in self.checks if f"stone-{c.claim.stone}" == question),
+            game_checks=tuple(c for c in self.game_checks if c.question == question),
+        )
+
     @property
     def drifted(self) -> tuple[ClaimCheck, ...]:
         """The claims where the engine disagrees with the case."""
@@ -146,6 +157,18 @@ class _Unjudgeable(Exception):
     def __init__(self, line: int, problem: str) -> None:
         super().__init__(problem)
         self.line, self.problem = line, problem
+
+
+def questions_of(case: Case) -> dict[str, int]:
+    """The case's questions in order, as its test items name them, each with its line:
+    ``stone-3`` for each claimed stone, ``play-1``... for each move judged on its own, ``turn``,
+    ``deal`` and ``match``."""
+    found = {f"stone-{claim.stone}": claim.line for claim in case.claims}
+    found |= {f"play-{number}": play.line for number, play in enumerate(case.plays, 1)}
+    for name, asked in (("turn", case.turn), ("deal", case.deal), ("match", case.match)):
+        if asked is not None:
+            found[name] = asked.line
+    return found
 
 
 def verify_case(case: Case) -> CaseReport:
@@ -159,13 +182,14 @@ def verify_case(case: Case) -> CaseReport:
     )
     game_checks: list[GameCheck] = []
     try:
-        game_checks += [_check_play(case, play) for play in case.plays]
+        for number, play in enumerate(case.plays, 1):
+            game_checks.append(replace(_check_play(case, play), question=f"play-{number}"))
         if case.turn is not None:
-            game_checks += _check_turn(case, case.turn)
+            game_checks += [replace(c, question="turn") for c in _check_turn(case, case.turn)]
         if case.deal is not None:
-            game_checks += _check_deal(case, case.deal)
+            game_checks += [replace(c, question="deal") for c in _check_deal(case, case.deal)]
         if case.match is not None:
-            game_checks += _check_match(case.match)
+            game_checks += [replace(c, question="match") for c in _check_match(case.match)]
     except _Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
         return CaseReport(case, checks, error.problem, tuple(game_checks), error.line)
     except (PositionError, TableError) as error:

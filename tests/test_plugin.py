@@ -146,27 +146,39 @@ def assert_no_traceback(result: pytest.RunResult) -> None:
 def test_passing_case_passes(project: pytest.Pytester) -> None:
     write_case(project, "01-run.yaml", PASSING)
     result = project.runpytest()
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)  # its one claimed stone, and that it can be published
     assert result.ret == pytest.ExitCode.OK
 
 
-def test_item_is_named_by_case_id(project: pytest.Pytester) -> None:
+def test_an_item_per_question_named_by_case_id_and_question(project: pytest.Pytester) -> None:
     write_case(project, "01-run.yaml", PASSING)
     write_case(project, "02-hand.yaml", DRIFTED)
+    write_case(project, "03-joker.yaml", GAME_DRIFTED)
     result = project.runpytest("--collect-only", "-q")
     result.stdout.fnmatch_lines(
-        ["cases/t/01-run.yaml::run-beats-sum", "cases/t/02-hand.yaml::last-three-in-your-hand"],
+        [
+            "cases/t/01-run.yaml::run-beats-sum[[]stone-*[]]",
+            "cases/t/01-run.yaml::run-beats-sum[[]catalogue[]]",
+            "cases/t/02-hand.yaml::last-three-in-your-hand[[]stone-3[]]",
+            "cases/t/02-hand.yaml::last-three-in-your-hand[[]catalogue[]]",
+            "cases/t/03-joker.yaml::joker-twice[[]play-1[]]",
+            "cases/t/03-joker.yaml::joker-twice[[]play-2[]]",
+            "cases/t/03-joker.yaml::joker-twice[[]turn[]]",
+            "cases/t/03-joker.yaml::joker-twice[[]catalogue[]]",
+        ],
         consecutive=True,
     )
 
     result = project.runpytest("-k", "run-beats-sum")
-    result.assert_outcomes(passed=1, deselected=1)
+    result.assert_outcomes(passed=2, deselected=6)
+    result = project.runpytest("-k", "turn or play")
+    result.assert_outcomes(failed=2, passed=1, deselected=5)
 
 
 def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
     line = write_case(project, "02-hand.yaml", DRIFTED)["line"]
     result = project.runpytest()
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(failed=1, skipped=1)  # the catalogue item waits for agreement
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
@@ -183,7 +195,7 @@ def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
 def test_two_stones_one_drifted_names_only_that_stone(project: pytest.Pytester) -> None:
     line = write_case(project, "09-two.yaml", TWO_STONES_ONE_DRIFTED)["line"]
     result = project.runpytest()
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(failed=1, passed=1, skipped=1)
     result.stdout.fnmatch_lines(
         [
             f"cases/t/09-two.yaml:{line}: case 'two-stones-at-once', stone 7:"
@@ -229,12 +241,17 @@ def test_drifted_game_case_names_the_move_the_rule_and_the_turn(
 ) -> None:
     lines = write_case(project, "03-joker.yaml", GAME_DRIFTED)
     result = project.runpytest()
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(failed=2, passed=1, skipped=1)
     result.stdout.fnmatch_lines(
         [
             f"cases/t/03-joker.yaml:{lines['line']}: case 'joker-twice', move 'joker on 5':"
             " expected legal, the engine says illegal",
             "  refused: you have already played a Joker (tactics.one-joker-per-player)",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
             f"cases/t/03-joker.yaml:{lines['hand']}: case 'joker-twice', your hand:"
             " expected joker, red 2, the engine says joker, red 1",
             "  log: you: green 3 on 5; you: claim nothing; you: draw clan",
@@ -248,7 +265,7 @@ def test_unreadable_move_is_one_located_line(project: pytest.Pytester) -> None:
     text = GAME_DRIFTED.replace("joker on 5 #@", "joker onto 5 #@")
     lines = write_case(project, "03-joker.yaml", text)
     result = project.runpytest()
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(failed=3, skipped=1)  # no question of it can be judged
     result.stdout.fnmatch_lines(
         [
             f"cases/t/03-joker.yaml:{lines['line']}: case 'joker-twice': the engine cannot judge"
@@ -1009,7 +1026,7 @@ def test_bad_file_does_not_stop_the_good_ones(project: pytest.Pytester) -> None:
     write_case(project, "01-run.yaml", PASSING)
     write_case(project, "02-empty.yaml", "")
     result = project.runpytest("--continue-on-collection-errors")
-    result.assert_outcomes(passed=1, errors=1)
+    result.assert_outcomes(passed=2, errors=1)
 
 
 # --------------------------------------------------------------------- ids, index, other files
@@ -1084,13 +1101,13 @@ def test_yaml_outside_the_case_dirs_is_ignored(project: pytest.Pytester) -> None
     project.mkdir("docs")
     project.path.joinpath("docs", "cases.yaml").write_text("hnad: 1\n", encoding="utf-8")
     result = project.runpytest()
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.OK
 
     result = project.runpytest("--collect-only", "-q")
-    assert [line for line in result.outlines if "::" in line] == [
+    assert [line.split("[")[0] for line in result.outlines if "::" in line] == [
         "cases/t/01-run.yaml::run-beats-sum"
-    ]
+    ] * 2
 
 
 def test_nothing_is_collected_until_a_project_names_its_case_dirs(
@@ -1116,7 +1133,7 @@ def test_a_case_in_a_topic_no_page_shows_fails_once_with_the_message_of_check(
     lonely.mkdir()
     lonely.joinpath("01-lonely.yaml").write_text(clean(PASSING).replace("run-beats-sum", "lonely"))
     result = project.runpytest()
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=3, failed=1)  # the lonely case's catalogue item fails
     result.stdout.fnmatch_lines(
         [
             "cases/elsewhere/01-lonely.yaml:1: case 'lonely': no page shows the topic 'elsewhere';"
@@ -1148,7 +1165,7 @@ def test_the_drafts_are_listed_when_the_run_is_spread_over_workers(
     write_case(project, "05-draft.yaml", DRAFT)
     write_case(project, "06-draft.yaml", DRAFT.replace("unsettled-claim", "second-draft"))
     result = project.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1, skipped=2)
+    result.assert_outcomes(passed=2, skipped=2)
     result.stdout.fnmatch_lines(["*draft cases (checked, not published)*"])
     result.stdout.fnmatch_lines(["unsettled-claim (cases/t/05-draft.yaml:1)"])
     result.stdout.fnmatch_lines(["second-draft (cases/t/06-draft.yaml:1)"])
