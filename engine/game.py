@@ -143,8 +143,8 @@ class Game:
         clan = list(CARDS)
         rng.shuffle(clan)
         decks = {Deck.CLAN: clan}
-        if self.variant.has_tactics:
-            tactic_deck: list[Card] = [int(tactic) for tactic in Tactic]
+        if self.variant.tactic_cards:
+            tactic_deck = list(self.variant.tactic_cards)
             rng.shuffle(tactic_deck)
             decks[Deck.TACTICS] = tactic_deck
         hands: tuple[list[Card], list[Card]] = ([], [])
@@ -294,7 +294,7 @@ class GameState:
         hands[me].extend(position.hand)
         hands[me.other].extend(their_hand)
         decks = {Deck.CLAN: list(reversed(clan_deck))}
-        if game.variant.has_tactics:
+        if game.variant.tactic_cards:
             decks[Deck.TACTICS] = list(reversed(tactic_deck))
         state = cls._blank(game, hands, decks)
         state.current_player = me
@@ -729,12 +729,11 @@ class GameState:
         """Whether ``player`` (the current one by default) may pass: no Clan card can be played.
 
         In the base game that means an empty hand or no room; in the tactics variant a player
-        holding only Tactic cards may pass too.
+        holding only Tactic cards may pass too. The variant names the rule
+        (:attr:`Variant.pass_rule`).
         """
         player = self.current_player if player is None else player
-        if self.variant.has_tactics:
-            return not self._clan_card_playable(player)
-        return not self.hands[player] or not self._room(player)
+        return not self._clan_card_playable(player)
 
     def _may_have_passed(self, player: Player, after_a_play: bool) -> bool:
         """Whether ``player``'s last turn, just before this one, may have been a pass.
@@ -806,8 +805,7 @@ class GameState:
             )
         if isinstance(move, Pass):
             if not self._may_pass():
-                rule = "tactics.passing" if self.variant.has_tactics else "stalemate.base-pass"
-                raise IllegalMove(move, "you can still play a Clan card", rule)
+                raise IllegalMove(move, "you can still play a Clan card", self.variant.pass_rule)
             return
         card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
         if card not in self.hands[me]:
@@ -1130,8 +1128,7 @@ class GameState:
     def check_invariants(self) -> list[str]:
         """Every broken invariant, in words: each card in one place, no side over capacity."""
         problems = []
-        every = [*CARDS, *(int(t) for t in Tactic)] if self.variant.has_tactics else list(CARDS)
-        counted: dict[Card, int] = dict.fromkeys(every, 0)
+        counted: dict[Card, int] = dict.fromkeys(self.variant.cards, 0)
         for card in self._all_places():
             counted[card] = counted.get(card, 0) + 1
         for card, count in counted.items():

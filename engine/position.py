@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import cache
 
 from engine.cards import (
-    ALL_CARDS_MASK,
     CARDS,
-    EVERY_CARD_MASK,
     Card,
     card_name,
     cards_repr,
@@ -132,16 +131,31 @@ def check_stone(stone: int) -> int:
 
 
 class Variant:
-    """The rules in force. Variants subclass this and override its small hooks."""
+    """The rules in force. Variants subclass this and override its small hooks: the hand size,
+    the Tactic cards in the game, and the rule that says when a player may pass."""
 
     name = "base"
     hand_size = 6
     has_tactics = False
+    tactic_cards: tuple[Card, ...] = ()
+    """The Tactic cards in the game, in the order the Tactic deck is made before its shuffle."""
+    pass_rule = "stalemate.base-pass"
+    """The rule that lets a player pass when no Clan card can be played."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card in the game: the Clan cards, then the Tactic cards."""
+        return (*CARDS, *self.tactic_cards)
+
+    @property
+    def card_mask(self) -> int:
+        """Every card in the game, as a bitmask."""
+        return _card_mask(self.tactic_cards)
 
     @property
     def largest_hand(self) -> int:
         """The most cards a hand can hold at any moment: the hand size, plus two mid-Recruiter."""
-        return self.hand_size + 2 if self.has_tactics else self.hand_size
+        return self.hand_size + 2 if Tactic.RECRUITER in self.tactic_cards else self.hand_size
 
     def __repr__(self) -> str:
         return f"VARIANTS[{self.name!r}]"
@@ -153,12 +167,19 @@ class Variant:
         return hash(self.name)
 
 
+@cache
+def _card_mask(tactic_cards: tuple[Card, ...]) -> int:
+    return mask_of((*CARDS, *tactic_cards))
+
+
 class TacticsVariant(Variant):
     """The tactics variant: 7-card hands, combat modes on stones, face-up discards."""
 
     name = "tactics"
     hand_size = 7
     has_tactics = True
+    tactic_cards = tuple(int(tactic) for tactic in Tactic)
+    pass_rule = "tactics.passing"
 
 
 VARIANTS: Mapping[str, Variant] = {
@@ -439,8 +460,7 @@ class Position:
 
         In the tactics variant that includes the Tactic cards nobody has played.
         """
-        every = EVERY_CARD_MASK if self.variant.has_tactics else ALL_CARDS_MASK
-        return every & ~self.on_table_mask()
+        return self.variant.card_mask & ~self.on_table_mask()
 
     @classmethod
     def from_stones(

@@ -425,7 +425,7 @@ def _table(document: LocatedDocument, position: Position, places: dict[int, list
             f"a hand of {len(their_hand)} cards, but a hand in the {variant.name} game holds"
             f" at most {variant.hand_size}",
         )
-    every = list(CARDS) + ([int(tactic) for tactic in Tactic] if variant.has_tactics else [])
+    every = variant.cards
     placed = seen | mask_of((*their_hand, *clan_top, *tactic_top))
     unplaced = [card for card in every if not placed >> card & 1]
     clan_deck = clan_top + tuple(card for card in unplaced if card < len(CARDS))
