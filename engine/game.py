@@ -45,6 +45,7 @@ from engine.moves import (
 from engine.position import (
     MODE_CARDS,
     STONES,
+    DuplicateCard,
     Player,
     Position,
     PositionError,
@@ -1126,7 +1127,9 @@ class GameState:
     # ------------------------------------------------------------------ checks
 
     def check_invariants(self) -> list[str]:
-        """Every broken invariant, in words: each card in one place, no side over capacity."""
+        """Every broken invariant, in words: each card of the game in exactly one place, and
+        each player's view a position that can exist (:meth:`Position.status`: no side over
+        capacity, one Joker a player on the border, a hand within its size...)."""
         problems = []
         counted: dict[Card, int] = dict.fromkeys(self.variant.cards, 0)
         for card in self._all_places():
@@ -1134,13 +1137,10 @@ class GameState:
         for card, count in counted.items():
             if count != 1:
                 problems.append(f"{card_name(card)} is in {count} places")
-        for number, stone in zip(STONES, self.stones, strict=True):
-            for player in Player:
-                if len(stone.sides[player]) > stone.capacity:
-                    problems.append(f"stone {number}: side {player.name} over capacity")
         for player in Player:
-            if sum(card in JOKERS for s in self.stones for card in s.sides[player]) > 1:
-                problems.append(f"player {player.name} has two Jokers on the border")
+            for problem in self.position(player).status():
+                if not isinstance(problem, DuplicateCard) and str(problem) not in problems:
+                    problems.append(str(problem))
         return problems
 
     def _all_places(self) -> Iterable[Card]:

@@ -282,25 +282,37 @@ class Position:
     _table_mask: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
+        problems = self.status()
+        if problems:
+            raise problems[0]
+        table = 0
+        for card in (*self.placed_cards(), *self.discards, *self._mode_cards()):
+            table |= 1 << card
+        object.__setattr__(self, "_table_mask", table)
+
+    def status(self) -> list[PositionError]:
+        """Every reason this position cannot exist, in the order the constructor checks them
+        (it raises the first): empty for a valid one. A game state's view of itself, built
+        without the checks, can be judged with it too."""
         if len(self.stones) != len(STONES):
-            raise PositionError(f"a border has 9 stones, not {len(self.stones)}")
+            return [PositionError(f"a border has 9 stones, not {len(self.stones)}")]
+        problems: list[PositionError] = []
         seen = 0
-        mode_cards = tuple(
-            MODE_CARDS[mode] for stone in self.stones for mode in sorted(stone.modes, key=str)
-        )
-        for card in self.placed_cards() + self.discards + self.hand + mode_cards:
+        for card in self.placed_cards() + self.discards + self.hand + self._mode_cards():
             if not isinstance(card, int) or not 0 <= card < 64:
                 hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
-                raise PositionError(f"no card number {card!r}{hint}")
-            if seen >> card & 1:
-                raise DuplicateCard(card)
-            seen |= 1 << card
-        object.__setattr__(self, "_table_mask", seen & ~mask_of(self.hand))
-        self._check_tactic_cards()
-        self._check_jokers_played()
+                problems.append(PositionError(f"no card number {card!r}{hint}"))
+            elif seen >> card & 1:
+                problems.append(DuplicateCard(card))
+            else:
+                seen |= 1 << card
+        if problems and not all(isinstance(problem, DuplicateCard) for problem in problems):
+            return problems  # what is not a card cannot be judged further
+        problems += self._tactic_card_problems()
+        problems += self._jokers_played_problems()
         if self.discards and not self.variant.has_tactics:
-            raise VariantError(
-                "face-up discards only exist in the tactics variant", part="discards"
+            problems.append(
+                VariantError("face-up discards only exist in the tactics variant", part="discards")
             )
         if len(self.hand) > self.variant.largest_hand:
             extra = (
@@ -308,28 +320,16 @@ class Position:
                 if self.variant.has_tactics
                 else ""
             )
-            raise HandTooLarge(
-                f"a hand of {len(self.hand)} cards, but a hand in the {self.variant.name} game"
-                f" holds at most {self.variant.largest_hand}{extra}",
-                part="hand",
+            problems.append(
+                HandTooLarge(
+                    f"a hand of {len(self.hand)} cards, but a hand in the {self.variant.name} game"
+                    f" holds at most {self.variant.largest_hand}{extra}",
+                    part="hand",
+                )
             )
         for number, stone in zip(STONES, self.stones, strict=True):
-            if stone.modes and not self.variant.has_tactics:
-                raise VariantError(
-                    f"stone {number}: combat modes only exist in the tactics variant",
-                    stone=number,
-                    part="modes",
-                )
-            for player in Player:
-                if len(stone.sides[player]) > stone.capacity:
-                    raise SideOverCapacity(
-                        number, player, len(stone.sides[player]), stone.capacity, self.viewer
-                    )
-            both_complete = stone.is_complete(Player.A) and stone.is_complete(Player.B)
-            if stone.completed_first is not None and not both_complete:
-                raise MisplacedCompletionOrder(number)
-            if both_complete and stone.completed_first is None and self._sides_tie(stone):
-                raise MissingCompletionOrder(number)
+            problems += self._stone_problems(number, stone)
+        return problems
 
     @classmethod
     def _without_checks(
@@ -361,8 +361,44 @@ class Position:
             object.__setattr__(position, name, value)
         return position
 
-    def _check_tactic_cards(self) -> None:
+    def _mode_cards(self) -> tuple[Card, ...]:
+        return tuple(
+            MODE_CARDS[mode] for stone in self.stones for mode in sorted(stone.modes, key=str)
+        )
+
+    def _stone_problems(self, number: int, stone: StoneState) -> list[PositionError]:
+        """What is wrong with one stone: a combat mode outside the tactics variant, a side over
+        capacity, a completion order where it cannot be or missing where it must be."""
+        problems: list[PositionError] = []
+        if stone.modes and not self.variant.has_tactics:
+            problems.append(
+                VariantError(
+                    f"stone {number}: combat modes only exist in the tactics variant",
+                    stone=number,
+                    part="modes",
+                )
+            )
+        over = False
+        for player in Player:
+            if len(stone.sides[player]) > stone.capacity:
+                over = True
+                problems.append(
+                    SideOverCapacity(
+                        number, player, len(stone.sides[player]), stone.capacity, self.viewer
+                    )
+                )
+        if over:
+            return problems
+        both_complete = stone.is_complete(Player.A) and stone.is_complete(Player.B)
+        if stone.completed_first is not None and not both_complete:
+            problems.append(MisplacedCompletionOrder(number))
+        if both_complete and stone.completed_first is None and self._sides_tie(stone):
+            problems.append(MissingCompletionOrder(number))
+        return problems
+
+    def _tactic_card_problems(self) -> list[PositionError]:
         """Tactic cards only in the tactics variant, each where it can lie, one Joker a player."""
+        problems: list[PositionError] = []
         places = (
             [("side", card) for card in self.placed_cards()]
             + [("discards", card) for card in self.discards]
@@ -372,43 +408,57 @@ class Position:
             if card < len(CARDS):
                 continue
             if not self.variant.has_tactics:
-                raise MisplacedCard(card, "Tactic cards only exist in the tactics variant")
-            if place == "side" and card not in ELITE_TROOPS:
-                raise MisplacedCard(
-                    card,
-                    f"{card_name(card)} cannot lie on a side: only Clan cards and elite troops do"
-                    + (
-                        " (a combat mode goes in the stone's modes)"
-                        if card in COMBAT_MODE_CARDS
-                        else ""
-                    ),
+                problems.append(
+                    MisplacedCard(card, "Tactic cards only exist in the tactics variant")
                 )
-            if place == "discards" and card in COMBAT_MODE_CARDS:
-                raise MisplacedCard(
-                    card, f"{card_name(card)} stays on its stone; it is never discarded"
+            elif place == "side" and card not in ELITE_TROOPS:
+                problems.append(
+                    MisplacedCard(
+                        card,
+                        f"{card_name(card)} cannot lie on a side: only Clan cards and elite"
+                        " troops do"
+                        + (
+                            " (a combat mode goes in the stone's modes)"
+                            if card in COMBAT_MODE_CARDS
+                            else ""
+                        ),
+                    )
+                )
+            elif place == "discards" and card in COMBAT_MODE_CARDS:
+                problems.append(
+                    MisplacedCard(
+                        card, f"{card_name(card)} stays on its stone; it is never discarded"
+                    )
                 )
         for player in Player:
             jokers = [
                 card for stone in self.stones for card in stone.sides[player] if card in JOKERS
             ]
             if len(jokers) > 1:
-                raise MisplacedCard(
-                    max(jokers), "a player may have only one Joker on their side of the border"
+                problems.append(
+                    MisplacedCard(
+                        max(jokers), "a player may have only one Joker on their side of the border"
+                    )
                 )
+        return problems
 
-    def _check_jokers_played(self) -> None:
+    def _jokers_played_problems(self) -> list[PositionError]:
         if not self.jokers_played:
-            return
+            return []
         if not self.variant.has_tactics:
-            raise VariantError("Jokers only exist in the tactics variant", part="jokers_played")
+            return [VariantError("Jokers only exist in the tactics variant", part="jokers_played")]
         visible = sum(card in JOKERS for card in self.placed_cards() + self.discards)
         players = {p for p in Player if self.has_played_joker(p)}
         if len(players) > visible:
-            raise PositionError(
-                f"{len(players)} players have played a Joker, but only {visible} Joker"
-                f"{' lies' if visible == 1 else 's lie'} face up (on a side or in the discards)",
-                part="jokers_played",
-            )
+            return [
+                PositionError(
+                    f"{len(players)} players have played a Joker, but only {visible} Joker"
+                    f"{' lies' if visible == 1 else 's lie'} face up (on a side or in the"
+                    " discards)",
+                    part="jokers_played",
+                )
+            ]
+        return []
 
     def has_played_joker(self, player: Player) -> bool:
         """Whether ``player`` has played a Joker: one lies on their side, or one they played left.

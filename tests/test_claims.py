@@ -237,3 +237,22 @@ def test_reprs_paste_back_in() -> None:
 def test_a_card_given_as_text_is_refused_with_a_hint() -> None:
     with pytest.raises(PositionError, match=r"write parse_card\('red 4'\)"):
         Position.from_stones({1: StoneState(sides=(("red 4",), ()))})  # type: ignore[arg-type]
+
+
+def test_status_lists_every_problem_and_the_constructor_raises_the_first() -> None:
+    stones = [StoneState()] * 9
+    stones[0] = StoneState(sides=(side("red 1, red 2, red 3, red 4"), ()))
+    stones[4] = StoneState(sides=(side("blue 5"), ()), completed_first=Player.A)
+    args = (tuple(stones), side("green 2"), side("red 1"), Player.A, Position().variant)
+    unchecked = Position._without_checks(*args, frozenset())
+    problems = [type(problem).__name__ for problem in unchecked.status()]
+    assert problems == [
+        "DuplicateCard",
+        "VariantError",
+        "SideOverCapacity",
+        "MisplacedCompletionOrder",
+    ]
+    with pytest.raises(PositionError) as raised:
+        Position(*args)
+    assert type(raised.value).__name__ == "DuplicateCard"
+    assert Position.from_stones({1: stone("red 1, red 2, red 3", "")}).status() == []
