@@ -2,21 +2,25 @@
 
 It exists to check :func:`engine.formations.strongest_completion` and the claim proof, in tests
 and in the benchmark. It tries every set of unseen cards that could complete the opponent's side
-and, for every elite troop on it, every identity the troop may take; it shares no shortcut with
-the proof, only the strength of a side made of Clan cards.
+and, for every elite troop on it, every identity the troop may take. It shares no code with the
+proof: sides are ranked, and elite troops given their values, by :mod:`engine.reference_rules`,
+written apart from the engine's tables, so a wrong table in the engine shows up as a disagreement.
+Its strengths are therefore :class:`~engine.reference_rules.Standing` values, not the engine's
+ints: compare them with each other, or order them against the engine's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations
 from math import comb
 
-from engine.cards import ALL_CARDS_MASK, Card, cards_in, make_card, mask_of
-from engine.formations import CombatMode, side_capacity, strength
+from engine import reference_rules as rules
+from engine.cards import ALL_CARDS_MASK, Card, cards_in, mask_of
+from engine.formations import CombatMode
 from engine.position import Position
-from engine.tactics import JOKERS, WILD_VALUES, Tactic
+from engine.reference_rules import Standing
 
 
 def best_strength_by_enumeration(
@@ -24,52 +28,44 @@ def best_strength_by_enumeration(
     pool: int,
     modes: Collection[CombatMode] = (),
     wilds: Sequence[Card] = (),
-) -> int | None:
+) -> Standing | None:
     """The strongest finished side reachable from ``placed`` with Clan cards of ``pool`` and any
     of the elite troops ``wilds`` (at most one Joker among them); None if no completion exists.
     """
-    missing = side_capacity(modes) - len(placed)
-    mode_key = frozenset(modes)
-    best: int | None = None
+    missing = rules.side_size(mud_fight=CombatMode.MUD_FIGHT in modes) - len(placed)
+    bluff = CombatMode.BLIND_MANS_BLUFF in modes
+    best: Standing | None = None
     pool_cards = tuple(cards_in(pool))
-    if not wilds and all(card < Tactic.JOKER for card in placed):
+    if not wilds and all(rules.is_clan_card(card) for card in placed):
         placed_mask = mask_of(placed)
         for added in combinations(pool_cards, missing):
-            score = _strength_of_set(placed_mask | mask_of(added), mode_key)
+            score = _standing_of_set(placed_mask | mask_of(added), bluff)
             if best is None or score > best:
                 best = score
         return best
     for used in range(min(len(wilds), missing) + 1):
         for extra in combinations(wilds, used):
-            if sum(card in JOKERS for card in extra) > 1:
+            if sum(card in rules.JOKERS for card in extra) > 1:
                 continue
             for added in combinations(pool_cards, missing - used):
-                score = side_strength_by_enumeration((*placed, *extra, *added), mode_key)
+                score = side_strength_by_enumeration((*placed, *extra, *added), modes)
                 if best is None or score > best:
                     best = score
     return best
 
 
-def side_strength_by_enumeration(side: Sequence[Card], modes: frozenset[CombatMode]) -> int:
-    """A complete side's strength, trying every identity of every elite troop on it."""
-    clan = tuple(card for card in side if card < Tactic.JOKER)
-    troops = [card for card in side if card >= Tactic.JOKER]
-    if not troops:
-        return _strength_of_set(mask_of(clan), modes)
-    return max(
-        strength(clan + chosen, modes) for chosen in product(*(_identities(t) for t in troops))
-    )
+def side_strength_by_enumeration(side: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
+    """A complete side's standing, trying every identity of every elite troop on it."""
+    bluff = CombatMode.BLIND_MANS_BLUFF in modes
+    if all(rules.is_clan_card(card) for card in side):
+        return _standing_of_set(mask_of(side), bluff)
+    return rules.best_standing(side, blind_mans_bluff=bluff)
 
 
 @cache
-def _identities(troop: Card) -> tuple[Card, ...]:
-    return tuple(make_card(colour, value) for colour in range(6) for value in WILD_VALUES[troop])
-
-
-@cache
-def _strength_of_set(cards: int, modes: frozenset[CombatMode]) -> int:
-    """:func:`strength` of a set of Clan cards given as a mask, remembered across positions."""
-    return strength(tuple(cards_in(cards)), modes)
+def _standing_of_set(cards: int, bluff: bool) -> Standing:
+    """The standing of a set of Clan cards given as a mask, remembered across positions."""
+    return rules.standing_of(tuple(cards_in(cards)), blind_mans_bluff=bluff)
 
 
 def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
@@ -83,10 +79,9 @@ def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
         theirs = side_strength_by_enumeration(state.side(them), state.modes)
         return mine > theirs or (mine == theirs and state.completed_first is me)
     unseen = position.out_of_sight_mask()
-    troops = _unseen_troops(unseen)
-    their_jokers = sum(card in JOKERS for other in position.stones for card in other.side(them))
-    if their_jokers or them in position.jokers_played:
-        troops = [card for card in troops if card not in JOKERS]
+    troops = rules.troops_a_player_could_add(
+        unseen, has_played_joker=rules.has_played_joker(position, them)
+    )
     best = best_strength_by_enumeration(
         state.side(them), unseen & ALL_CARDS_MASK, state.modes, troops
     )
@@ -105,15 +100,15 @@ def enumeration_size(position: Position, stone: int) -> int:
     troops = _unseen_troops(unseen)
     identities = 1
     for card in (*theirs, *troops):
-        if card >= Tactic.JOKER:
-            identities *= len(_identities(card))
+        if not rules.is_clan_card(card):
+            identities *= len(rules.troop_identities(card))
     return comb(pool + len(troops), max(missing, 0)) * identities
 
 
 def _unseen_troops(unseen: int) -> list[Card]:
-    return [card for card in (*JOKERS, Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> card & 1]
+    return [card for card in rules.ELITE_TROOPS if unseen >> card & 1]
 
 
 def clear_strength_cache() -> None:
     """Forget remembered strengths, so that a timing of the enumeration starts cold."""
-    _strength_of_set.cache_clear()
+    _standing_of_set.cache_clear()

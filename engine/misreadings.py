@@ -7,6 +7,8 @@ catalogue, so each must be caught by at least one case.
 
 The judge here enumerates completions, like :mod:`engine.enumeration`, so that a misreading only
 has to change a rule, never a shortcut; boards too large to enumerate are left unjudged (None).
+Like the enumeration, it takes its rules (formation ranks, side sizes, elite troops' values, who
+may still add a Joker) from :mod:`engine.reference_rules`, never from the engine's own tables.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from functools import lru_cache
 from itertools import combinations, pairwise, product
 from math import comb
 
-from engine.cards import ALL_CARDS_MASK, CARDS, Card, cards_in, make_card
-from engine.claims import elite_troops_for
-from engine.formations import RANK_WEIGHT, CombatMode, Formation, side_capacity
+from engine import reference_rules as rules
+from engine.cards import ALL_CARDS_MASK, Card, cards_in
+from engine.formations import CombatMode
 from engine.position import Player, Position
-from engine.tactics import JOKERS, WILD_VALUES
+from engine.reference_rules import JOKERS, Formation, Standing
 
 LIMIT = 400_000
 """The most completions the judge scores for one claim before it gives up (returns None)."""
@@ -49,11 +51,13 @@ class Reading:
 
     def troops(self, position: Position, player: Player) -> tuple[Card, ...]:
         """The unseen elite troops ``player`` could still add (from :meth:`out_of_sight`)."""
-        return elite_troops_for(position, player, self.out_of_sight(position))
+        return rules.troops_a_player_could_add(
+            self.out_of_sight(position), has_played_joker=rules.has_played_joker(position, player)
+        )
 
     def capacity(self, modes: Collection[CombatMode]) -> int:
         """How many cards complete a side."""
-        return side_capacity(modes)
+        return rules.side_size(mud_fight=CombatMode.MUD_FIGHT in modes)
 
     def rank(self, formation: Formation) -> int:
         """A formation's rank: higher beats lower."""
@@ -61,7 +65,7 @@ class Reading:
 
     def consecutive(self, values: Sequence[int]) -> bool:
         """Whether sorted distinct ``values`` make a run."""
-        return all(b - a == 1 for a, b in pairwise(values))
+        return rules.are_consecutive(values)
 
     def is_run(self, values_in_play_order: Sequence[int]) -> bool:
         """Whether a side's values, in the order they were played, make a run."""
@@ -70,7 +74,7 @@ class Reading:
 
     def wild_values(self, troop: Card) -> tuple[int, ...]:
         """The values an elite troop may stand for."""
-        return tuple(WILD_VALUES[troop])
+        return rules.TROOP_VALUES[troop]
 
     def early_claims(self) -> bool:
         """Whether a claim may be proved against a side that is still incomplete."""
@@ -97,19 +101,21 @@ class Reading:
     def identities(self, troop: Card) -> tuple[Card, ...]:
         """The Clan cards an elite troop may stand for."""
         return tuple(
-            make_card(colour, value) for colour in range(6) for value in self.wild_values(troop)
+            rules.clan_card(colour, value)
+            for colour in rules.COLOURS
+            for value in self.wild_values(troop)
         )
 
     # ---------------------------------------------------------------- judging
 
-    def strength(self, cards: Sequence[Card], modes: Collection[CombatMode]) -> int:
+    def strength(self, cards: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
         """A side of Clan cards as one comparable value, under this reading."""
-        in_order = [card % 9 + 1 for card in cards]
+        in_order = [rules.value_of(card) for card in cards]
         values = sorted(in_order)
         total = sum(values)
         if self.totals_only(modes):
-            return total
-        same_colour = len({card // 9 for card in cards}) == 1
+            return Standing(0, total)
+        same_colour = len({rules.colour_of(card) for card in cards}) == 1
         distinct = sorted(set(values))
         run = self.is_run(in_order)
         if run and same_colour:
@@ -122,9 +128,9 @@ class Reading:
             formation = Formation.RUN
         else:
             formation = Formation.SUM
-        return self.rank(formation) * RANK_WEIGHT + total
+        return Standing(self.rank(formation), total)
 
-    def side_strength(self, side: Sequence[Card], modes: Collection[CombatMode]) -> int:
+    def side_strength(self, side: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
         """A complete side's strength, each elite troop at its best identity.
 
         Remembered per reading: the judge scores the same sides again and again, across the
@@ -133,11 +139,11 @@ class Reading:
         key = (tuple(side), frozenset(modes))
         memo = self.__dict__.setdefault("_strengths", {})
         if key not in memo:
-            clan = tuple(card for card in side if card < len(CARDS))
-            troops = [card for card in side if card >= len(CARDS)]
+            clan = tuple(card for card in side if rules.is_clan_card(card))
+            troops = [card for card in side if not rules.is_clan_card(card)]
             choices = [self.identities(troop) for troop in troops]
             memo[key] = max(self.strength(clan + chosen, modes) for chosen in product(*choices))
-        strength: int = memo[key]
+        strength: Standing = memo[key]
         return strength
 
     def claim_granted(
@@ -192,24 +198,24 @@ class Reading:
         modes: Collection[CombatMode],
         wilds: Sequence[Card],
         capacity: int,
-    ) -> int | None:
+    ) -> Standing | None:
         """The strongest side reachable from ``placed``; :class:`_TooLarge` past :data:`LIMIT`."""
         missing = capacity - len(placed)
         cards = tuple(cards_in(pool))
         work = sum(
             comb(len(cards), missing - used) * comb(len(wilds), used) * 54**used
             for used in range(min(len(wilds), missing) + 1)
-        ) * max(1, 54 ** sum(card >= len(CARDS) for card in placed))
+        ) * max(1, 54 ** sum(not rules.is_clan_card(card) for card in placed))
         if work > LIMIT:
             raise _TooLarge
-        best: int | None = None
+        best: Standing | None = None
         for used in range(min(len(wilds), missing) + 1):
             for extra in combinations(wilds, used):
                 if sum(card in JOKERS for card in extra) > 1:
                     continue
                 for added in combinations(cards, missing - used):
                     # The opponent lays the cards they add in the order that suits them best.
-                    rising = sorted(added, key=lambda card: card % 9)
+                    rising = sorted(added, key=rules.value_of)
                     score = self.side_strength((*placed, *extra, *rising), modes)
                     if best is None or score > best:
                         best = score
@@ -335,7 +341,7 @@ class JokerOnlyNine(Reading):
     belief = "a Joker takes any colour but always the value 9, the highest"
 
     def wild_values(self, troop: Card) -> tuple[int, ...]:
-        return (9,) if troop in JOKERS else tuple(WILD_VALUES[troop])
+        return (9,) if troop in JOKERS else super().wild_values(troop)
 
 
 class NoEarlyClaim(Reading):

@@ -22,10 +22,12 @@ from engine.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,
     enumeration_size,
+    side_strength_by_enumeration,
 )
 from engine.formations import identities
+from engine.reference_rules import TROOP_VALUES
 from engine.sampling import random_claim_position, random_tactics_claim_position
-from engine.tactics import WILD_VALUES, Tactic
+from engine.tactics import Tactic
 
 MODE_SETS = [
     (),
@@ -51,6 +53,8 @@ def check_claims(seed: int, count: int) -> int:
             mine, theirs = state.side(position.viewer), state.side(position.viewer.other)
             assert mask_of(verdict.witness) & position.on_table_mask() == 0
             assert strength(theirs + verdict.witness, state.modes) > strength(mine, state.modes)
+            witness_side = side_strength_by_enumeration(theirs + verdict.witness, state.modes)
+            assert witness_side > side_strength_by_enumeration(mine, state.modes)
     return proofs
 
 
@@ -116,17 +120,34 @@ def check_completions(seed: int, count: int) -> None:
             troops = [kind for kind in kinds if rng.random() < 0.6]
             rest = rest[: 4 if every_kind else 8]
         pool = mask_of(rest)
+        # The enumeration ranks sides by the reference rules, not by the engine's numbers: the
+        # engine's completion must be one the reference finds best.
         expected = best_strength_by_enumeration(placed, pool, modes, troops)
         found = strongest_completion(placed, pool, modes, wilds=troops)
-        assert (found and found.strength) == expected, (seed, index, placed, modes)
-        if found is not None:
-            assert strength(tuple(placed) + found.added, modes) == found.strength
-            assert all(card in troops or pool >> card & 1 for card in found.added)
-            for troop, clan_card in identities((*placed, *found.added), modes).items():
-                assert clan_card % 9 + 1 in WILD_VALUES[troop], (placed, found, troop, clan_card)
+        assert (found is None) == (expected is None), (seed, index, placed, modes)
+        if found is None or expected is None:
+            never = strongest_completion(placed, pool, modes, beating=-1, wilds=troops)
+            assert never is None, (seed, index, placed, modes)
+            continue
+        side = (*placed, *found.added)
+        assert side_strength_by_enumeration(side, modes) == expected, (seed, index, placed, modes)
+        assert strength(side, modes) == found.strength
+        assert all(card in troops or pool >> card & 1 for card in found.added)
+        for troop, clan_card in identities(side, modes).items():
+            assert clan_card % 9 + 1 in TROOP_VALUES[troop], (placed, found, troop, clan_card)
+        # ``beating``, against the engine's own numbers and against a real side (whose engine
+        # strength and reference standing must then agree on whether the best beats it).
         threshold = rng.randint(0, 300)
         beating = strongest_completion(placed, pool, modes, beating=threshold, wilds=troops)
-        assert (beating is not None) == (expected is not None and expected > threshold)
+        assert (beating is not None) == (found.strength > threshold)
+        bar = rng.sample(CARDS, capacity)
+        beating = strongest_completion(
+            placed, pool, modes, beating=strength(bar, modes), wilds=troops
+        )
+        assert (beating is not None) == (expected > side_strength_by_enumeration(bar, modes))
+        assert (
+            strongest_completion(placed, pool, modes, beating=found.strength, wilds=troops) is None
+        )
 
 
 def test_claim_verdicts_match_enumeration() -> None:
