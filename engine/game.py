@@ -35,7 +35,6 @@ from engine.moves import (
     Move,
     Pass,
     Play,
-    Recruit,
     Return,
     Strategist,
     Traitor,
@@ -54,9 +53,8 @@ from engine.position import (
     variant_named,
 )
 from engine.reachable import has_won, reachability_problems
+from engine.tactic_cards import KIND_OF_CARD
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES, Tactic
-
-MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
 _Key = tuple[int, Player, tuple[Card, ...]]
 
@@ -677,7 +675,9 @@ class GameState:
         return [n for n, s in self._open_stones() if len(s.sides[player]) < s.capacity]
 
     def _plays(self) -> Iterator[Move]:
-        me, them = self.current_player, self.current_player.other
+        """The play step's moves: each Clan card to each stone with room, then what each Tactic
+        card in hand allows (:mod:`engine.tactic_cards`) while within the tactic limit."""
+        me = self.current_player
         room = self._room(me)
         hand = self.hands[me]
         for card in hand:
@@ -686,35 +686,8 @@ class GameState:
                     yield PLAYS[card][target]
         if not self.variant.has_tactics or not self._within_tactic_limit(me):
             return
-        open_stones = self._open_stones()
         for card in _distinct(card for card in hand if card >= len(CARDS)):
-            if card in ELITE_TROOPS:
-                if card in JOKERS and self._joker_on_side(me):
-                    continue
-                for target in room:
-                    yield PLAYS[card][target]
-            elif card in COMBAT_MODE_CARDS:
-                for number, _ in open_stones:
-                    yield PLAYS[card][number]
-            elif card == Tactic.RECRUITER:
-                yield Recruit()
-            elif card == Tactic.STRATEGIST:
-                for number, stone in open_stones:
-                    for mine in stone.sides[me]:
-                        for target in room:
-                            if target != number:
-                                yield Strategist(mine, number, target)
-                        yield Strategist(mine, number, None)
-            elif card == Tactic.BANSHEE:
-                for number, stone in open_stones:
-                    for theirs in stone.sides[them]:
-                        yield Banshee(theirs, number)
-            elif card == Tactic.TRAITOR:
-                for number, stone in open_stones:
-                    for theirs in stone.sides[them]:
-                        if theirs < len(CARDS):
-                            for target in room:
-                                yield Traitor(theirs, number, target)
+            yield from KIND_OF_CARD[card].uses(self, card)
 
     def _within_tactic_limit(self, player: Player) -> bool:
         return self.tactics_played[player] <= self.tactics_played[player.other]
@@ -818,21 +791,15 @@ class GameState:
                 f" {self.tactics_played[me.other]}",
                 "tactics.limit",
             )
-        if isinstance(move, Play):
-            self._check_play(move)
-        elif isinstance(move, Strategist):
-            self._check_strategist(move)
-        elif isinstance(move, Banshee):
-            self._check_open(move, move.stone)
-            self._check_not_a_combat_mode(move, move.card)
-            if move.card not in self.stones[move.stone - 1].sides[me.other]:
-                raise IllegalMove(
-                    move,
-                    f"{card_name(move.card)} is not on their side of stone {move.stone}",
-                    "tactics.banshee",
-                )
-        elif isinstance(move, Traitor):
-            self._check_traitor(move)
+        if card < len(CARDS):
+            assert isinstance(move, Play)
+            self._check_room(move, move.stone, "turn.play-card")
+        elif isinstance(move, Play) and card not in ELITE_TROOPS | COMBAT_MODE_CARDS:
+            raise IllegalMove(
+                move, f"{card_name(card)} is a ruse: write it as a ruse", "components.tactic-kinds"
+            )
+        else:
+            KIND_OF_CARD[card].check(self, move)
 
     def _check_open(self, move: Move, number: int, rule: str = "tactics.ruse-targets") -> _Stone:
         if number not in STONES:
@@ -846,65 +813,6 @@ class GameState:
         stone = self._check_open(move, number, "claim.claimed-stone-closed")
         if len(stone.sides[self.current_player]) >= stone.capacity:
             raise IllegalMove(move, f"your side of stone {number} is full", rule)
-
-    def _check_play(self, move: Play) -> None:
-        me = self.current_player
-        if move.card in COMBAT_MODE_CARDS:
-            self._check_open(
-                move,
-                move.stone,
-                "tactics.blind-mans-bluff"
-                if move.card == Tactic.BLIND_MANS_BLUFF
-                else "tactics.mud-fight",
-            )
-            return
-        if move.card >= len(CARDS) and move.card not in ELITE_TROOPS:
-            raise IllegalMove(
-                move,
-                f"{card_name(move.card)} is a ruse: write it as a ruse",
-                "components.tactic-kinds",
-            )
-        if move.card in JOKERS and self._joker_on_side(me):
-            raise IllegalMove(
-                move, "you have already played a Joker", "tactics.one-joker-per-player"
-            )
-        self._check_room(move, move.stone, "turn.play-card")
-
-    def _check_not_a_combat_mode(self, move: Move, card: Card) -> None:
-        """A combat mode lies on the stone, not on a side: no ruse can move or remove it."""
-        if card in COMBAT_MODE_CARDS:
-            raise IllegalMove(
-                move,
-                f"{card_name(card)} is a combat mode: no ruse can move or remove one",
-                "tactics.ruse-targets",
-            )
-
-    def _check_strategist(self, move: Strategist) -> None:
-        self._check_open(move, move.source)
-        self._check_not_a_combat_mode(move, move.card)
-        if move.card not in self.stones[move.source - 1].sides[self.current_player]:
-            raise IllegalMove(
-                move,
-                f"{card_name(move.card)} is not on your side of stone {move.source}",
-                "tactics.strategist",
-            )
-        if move.to is not None:
-            if move.to == move.source:
-                raise IllegalMove(move, "the card must go to another stone", "tactics.strategist")
-            self._check_room(move, move.to, "tactics.strategist")
-
-    def _check_traitor(self, move: Traitor) -> None:
-        self._check_open(move, move.source)
-        self._check_not_a_combat_mode(move, move.card)
-        if move.card not in self.stones[move.source - 1].sides[self.current_player.other]:
-            raise IllegalMove(
-                move,
-                f"{card_name(move.card)} is not on their side of stone {move.source}",
-                "tactics.traitor",
-            )
-        if move.card >= len(CARDS):
-            raise IllegalMove(move, "the Traitor takes Clan cards only", "tactics.traitor")
-        self._check_room(move, move.to, "tactics.traitor")
 
     def _explain_passed_claim_step(self, move: Claim) -> None:
         """A claim just after the engine passed the claim step for want of a provable stone."""
@@ -969,46 +877,22 @@ class GameState:
             self._after_play()
             return
         self._played_this_turn = True
-        if isinstance(move, Play):
-            self.hands[me].remove(move.card)
-            if move.card >= len(CARDS):
-                self.tactics_played[me] += 1
-            if move.card in JOKERS:
-                self.jokers_played.add(me)
-            if move.card in COMBAT_MODE_CARDS:
-                stone = self.stones[move.stone - 1]
-                stone.modes.add(MODE_OF_CARD[Tactic(move.card)])
-                stone.capacity = side_capacity(stone.modes)
-                for player in Player:  # Mud Fight: a side of three is incomplete again
-                    if len(stone.sides[player]) < stone.capacity:
-                        stone.completed_at[player] = None
-            else:
-                self._add(move.stone, me, move.card)
+        card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
+        self.hands[me].remove(card)
+        if card < len(CARDS):
+            assert isinstance(move, Play)
+            self._add(move.stone, me, card)
+        else:
+            self.tactics_played[me] += 1
+            KIND_OF_CARD[card].carry_out(self, move)
+        if self.phase is Phase.PLAY:  # not after a Recruiter, whose own steps follow
             self._after_play()
-            return
-        ruse = RUSE_OF_MOVE[type(move)]
-        self.hands[me].remove(ruse)
-        self.tactics_played[me] += 1
-        if isinstance(move, Recruit):
-            self.discards.append(ruse)
-            self._recruits_left = 3
-            self._returns_left = 2
-            self.phase = Phase.RECRUITER_DRAW
-            return
-        if isinstance(move, Strategist):
-            self._remove(move.source, me, move.card)
-            if move.to is None:
-                self.discards.append(move.card)
-            else:
-                self._add(move.to, me, move.card)
-        elif isinstance(move, Banshee):
-            self._remove(move.stone, me.other, move.card)
-            self.discards.append(move.card)
-        elif isinstance(move, Traitor):
-            self._remove(move.source, me.other, move.card)
-            self._add(move.to, me, move.card)
-        self.discards.append(ruse)
-        self._after_play()
+
+    def _start_recruiting(self) -> None:
+        """The Recruiter's steps follow: draw up to three cards, then put two back."""
+        self._recruits_left = 3
+        self._returns_left = 2
+        self.phase = Phase.RECRUITER_DRAW
 
     def _add(self, number: int, player: Player, card: Card) -> None:
         stone = self.stones[number - 1]
