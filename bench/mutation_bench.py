@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import os
 import random
 import shutil
@@ -30,7 +31,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_FILES = ("claims", "formations", "position", "game", "moves", "tactics", "match")
+RULE_FILES = (
+    "claims",
+    "formations",
+    "position",
+    "game",
+    "moves",
+    "tactic_cards",
+    "tactics",
+    "match",
+)
 COPIED = ("engine", "oracle", "tests", "cases", "rules", "site_src", "games")
 FLIPS = {
     ast.Lt: ast.LtE,
@@ -107,15 +117,26 @@ def mutate(source: str, index: int, kind: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
-def mutants(modules: list[str]) -> list[Mutant]:
-    """Every mutant of the rule files."""
+def mutants(modules: list[str], root: Path = ROOT) -> list[Mutant]:
+    """Every mutant of the rule files of the project at ``root``."""
     found = []
     for module in modules:
-        source = (ROOT / "engine" / f"{module}.py").read_text(encoding="utf-8")
+        source = (root / "engine" / f"{module}.py").read_text(encoding="utf-8")
         for index, node, kind, description in _sites(ast.parse(source)):
             line = getattr(node, "lineno", 0)
             found.append(Mutant(module, index, kind, line, description))
     return found
+
+
+def changed_lines(source: str, mutated: str) -> list[str]:
+    """The lines a mutation changes, as ``-``/``+`` lines of the two sources written alike."""
+    before = ast.unparse(ast.parse(source)).splitlines()
+    after = mutated.splitlines()
+    return [
+        line.strip()
+        for line in difflib.unified_diff(before, after, lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
 
 
 def copy_project(target: Path) -> None:
@@ -158,18 +179,20 @@ def main() -> None:
         help="seconds before a catalogue run counts as hung, hence caught (60; the suite: 10x)",
     )
     args = parser.parse_args()
-    every = mutants(args.files)
-    sample = random.Random(args.seed).sample(every, min(args.mutants, len(every)))
     by_catalogue = by_suite = 0
-    survivors: list[Mutant] = []
+    survivors: list[tuple[Mutant, list[str]]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="oracle-mutants-") as folder:
+        # Everything is read from the copy, so editing the project meanwhile changes nothing.
         copy = Path(folder)
         copy_project(copy)
+        every = mutants(args.files, copy)
+        sample = random.Random(args.seed).sample(every, min(args.mutants, len(every)))
         for number, mutant in enumerate(sample, 1):
             path = copy / "engine" / f"{mutant.module}.py"
-            original = (ROOT / "engine" / f"{mutant.module}.py").read_text(encoding="utf-8")
-            path.write_text(mutate(original, mutant.index, mutant.kind), encoding="utf-8")
+            original = path.read_text(encoding="utf-8")
+            mutated = mutate(original, mutant.index, mutant.kind)
+            path.write_text(mutated, encoding="utf-8")
             try:
                 in_catalogue = caught(copy, ["cases"], args.timeout)
                 in_suite = in_catalogue or caught(
@@ -182,7 +205,7 @@ def main() -> None:
             by_catalogue += in_catalogue
             by_suite += in_suite
             if not in_suite:
-                survivors.append(mutant)
+                survivors.append((mutant, changed_lines(original, mutated)))
             state = "catalogue" if in_catalogue else "suite" if in_suite else "SURVIVES"
             print(
                 f"{number:3d}/{len(sample)} engine/{mutant.module}.py:{mutant.line}"
@@ -196,8 +219,10 @@ def main() -> None:
     print(f"time: {time.monotonic() - started:.0f} s")
     if survivors:
         print("\nsurvivors (equivalent, or a rule nothing checks):")
-        for mutant in survivors:
+        for mutant, lines in survivors:
             print(f"  engine/{mutant.module}.py:{mutant.line}: {mutant.description}")
+            for line in lines:
+                print(f"      {line}")
 
 
 if __name__ == "__main__":
