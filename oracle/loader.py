@@ -233,19 +233,50 @@ def _get(data: Any, where: DataPath) -> Any:
 def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
     """Read one case file into a :class:`Case`, or raise :class:`CaseError` with file and line.
 
-    With ``rules``, every pinned rule id must exist in the index.
+    With ``rules``, every pinned rule id must exist in the index. The steps: read and validate
+    the YAML, build the position, then the claims, the table, the other questions, and check
+    the names the case uses (misreadings, rule ids).
     """
+    document = _read_case_document(path)
+    data = document.data
+    board = _board(document)
+    claims = _claims(document, board.position)
+    table = _table_of(document, board)
+    plays = _plays(document)
+    guards = _guards(document)
+    pinned = _pinned_rules(document, rules)
+    return Case(
+        id=data["id"],
+        path=path,
+        line=document.line_of(("id",)),
+        situation=data["situation"].strip(),
+        why=data["why"].strip(),
+        draft=bool(data.get("draft", False)),
+        position=board.position,
+        claims=claims,
+        rules=pinned,
+        table=table,
+        plays=plays,
+        turn=_turn(document, board.places) if "turn" in data else None,
+        deal=_deal(document) if "deal" in data else None,
+        match=_match(document) if "match" in data else None,
+        guards_against=guards,
+        played_first=tuple(
+            (raw["stone"], PLAYERS[raw["played_first"]])
+            for raw in data["position"]["stones"]
+            if "played_first" in raw
+        ),
+    )
+
+
+def _read_case_document(path: Path) -> LocatedDocument:
+    """The case file's YAML, validated against the case schema, that asks something."""
     try:
         document = read_yaml(path)
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem) from None
     validate(document, "case.base")
     data = document.data
-    places: dict[int, list[int]] = {}
-
-    stones: dict[int, StoneState] = {}
-    stone_lines: dict[int, int] = {}
-    stone_indexes: dict[int, int] = {}
     if not any(key in data for key in QUESTIONS):
         raise CaseError(
             path,
@@ -254,6 +285,31 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         )
     data.setdefault("position", {"stones": []})
     data["position"].setdefault("stones", [])
+    return document
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The position a case describes, with what locating the engine's objections needs: each
+    stone as written and its index in the file, and the lines each card appears on."""
+
+    position: Position
+    stones: dict[int, StoneState]
+    stone_indexes: dict[int, int]
+    places: dict[int, list[int]]
+
+    def error(self, document: LocatedDocument, error: PositionError) -> CaseError:
+        return _position_error(document, error, self.stones, self.stone_indexes, self.places)
+
+
+def _board(document: LocatedDocument) -> _Board:
+    """The position: every stone, the discards and the hand, checked by the engine (a board
+    that cannot exist, or that no game in progress can reach, is refused at its line)."""
+    path, data = document.path, document.data
+    places: dict[int, list[int]] = {}
+    stones: dict[int, StoneState] = {}
+    stone_lines: dict[int, int] = {}
+    stone_indexes: dict[int, int] = {}
     for index, raw in enumerate(data["position"]["stones"]):
         stone_at: DataPath = ("position", "stones", index)
         number = raw["stone"]
@@ -273,7 +329,6 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         )
     discards = _cards(document, ("position", "discards"), places)
     hand = _cards(document, ("position", "hand"), places)
-
     try:
         position = Position.from_stones(
             stones,
@@ -285,65 +340,86 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
         )
     except PositionError as error:
         raise _position_error(document, error, stones, stone_indexes, places) from None
+    board = _Board(position, stones, stone_indexes, places)
     for problem in reachability_problems(position):
-        raise _position_error(document, problem, stones, stone_indexes, places)
+        raise board.error(document, problem)
+    return board
 
+
+def _claims(document: LocatedDocument, position: Position) -> tuple[Claim, ...]:
+    """The stones claimed in one step: each open, and named once."""
     claims: list[Claim] = []
-    for index, raw in enumerate(data.get("claims", ())):
+    for index, raw in enumerate(document.data.get("claims", ())):
         line = document.line_of(("claims", index))
         stone = raw["stone"]
         if stone in (claim.stone for claim in claims):
-            raise CaseError(path, line, f"stone {stone} is claimed twice in the same step")
+            raise CaseError(document.path, line, f"stone {stone} is claimed twice in the same step")
         holder = position.stone(stone).claimed_by
         if holder is not None:
             owner = "you" if holder is Player.A else "they"
             raise CaseError(
-                path,
+                document.path,
                 line,
                 f"stone {stone} is already claimed ({owner} hold it); it cannot be claimed again",
             )
         expect = Verdict(raw["expect"]) if "expect" in raw else None
         claims.append(Claim(stone=stone, expect=expect, line=line))
+    return tuple(claims)
 
-    table = None
+
+def _table_of(document: LocatedDocument, board: _Board) -> Table | None:
+    """The game around the position, for cases that ask about moves (None for the others);
+    the engine must be able to start a game from it."""
+    data = document.data
     if "turn" in data and "their_hand" not in data.get("table", {}):
         raise CaseError(
-            path,
+            document.path,
             document.line_of(("table",) if "table" in data else ("turn",)),
             "a turn may go on into their turn, so the table must give their_hand"
             " (write their_hand: [] if their hand is empty)",
         )
-    if "table" in data or "plays" in data or "turn" in data:
-        table = _table(document, position, places)
-        try:
-            table.game_state(position)
-        except PositionError as error:
-            raise _position_error(document, error, stones, stone_indexes, places) from None
-    plays = tuple(
+    if not ("table" in data or "plays" in data or "turn" in data):
+        return None
+    table = _table(document, board.position, board.places)
+    try:
+        table.game_state(board.position)
+    except PositionError as error:
+        raise board.error(document, error) from None
+    return table
+
+
+def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
+    """The moves judged each on its own at the case's moment."""
+    return tuple(
         PlayQuestion(
             raw["move"],
             {"legal": True, "illegal": False}.get(raw.get("expect", "")),
             raw.get("rule"),
             document.line_of(("plays", index)),
         )
-        for index, raw in enumerate(data.get("plays", ()))
+        for index, raw in enumerate(document.data.get("plays", ()))
     )
-    guards = tuple(data.get("guards_against", ()))
+
+
+def _guards(document: LocatedDocument) -> tuple[str, ...]:
+    """The misreadings the case says it catches, each one the engine knows."""
+    guards = tuple(document.data.get("guards_against", ()))
     for index, name in enumerate(guards):
         if name not in MISREADINGS:
             close = difflib.get_close_matches(name, sorted(MISREADINGS), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise CaseError(
-                path,
+                document.path,
                 document.line_of(("guards_against", index)),
                 f"unknown misreading {name!r}{hint} (the misreadings: {', '.join(MISREADINGS)})",
             )
-    played_first = tuple(
-        (raw["stone"], PLAYERS[raw["played_first"]])
-        for raw in data["position"]["stones"]
-        if "played_first" in raw
-    )
+    return guards
 
+
+def _pinned_rules(document: LocatedDocument, rules: RulesIndex | None) -> tuple[str, ...]:
+    """The rule ids the case pins; with ``rules``, each of them, and each rule a play expects
+    to be named, must be in the index."""
+    data = document.data
     pinned = tuple(data.get("rules", ()))
     rule_lines: list[tuple[str, DataPath]] = [
         (rule_id, ("rules", index)) for index, rule_id in enumerate(pinned)
@@ -360,30 +436,12 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
                 close = difflib.get_close_matches(rule_id, sorted(known), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise CaseError(
-                    path,
+                    document.path,
                     document.line_of(rule_at),
                     f"unknown rule id {rule_id!r}{hint} (the ids are in"
                     f" {rules.path.parent.name}/{rules.path.name})",
                 )
-
-    return Case(
-        id=data["id"],
-        path=path,
-        line=document.line_of(("id",)),
-        situation=data["situation"].strip(),
-        why=data["why"].strip(),
-        draft=bool(data.get("draft", False)),
-        position=position,
-        claims=tuple(claims),
-        rules=pinned,
-        table=table,
-        plays=plays,
-        turn=_turn(document, places) if "turn" in data else None,
-        deal=_deal(document) if "deal" in data else None,
-        match=_match(document) if "match" in data else None,
-        guards_against=guards,
-        played_first=played_first,
-    )
+    return pinned
 
 
 def _table(document: LocatedDocument, position: Position, places: dict[int, list[int]]) -> Table:
