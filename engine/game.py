@@ -151,7 +151,7 @@ class Game:
         for _ in range(self.variant.hand_size):
             for player in order:
                 hands[player].append(clan.pop())
-        state = GameState._blank(self, hands, decks)
+        state = GameState(self, hands, decks)
         state._dealt = True
         state._settle()
         return state
@@ -206,58 +206,60 @@ class Event:
 class GameState:
     """The true state of a game: every card's place, whose turn, which step. Mutated by apply."""
 
-    game: Game
-    stones: list[_Stone]
-    hands: tuple[list[Card], list[Card]]
-    decks: dict[Deck, list[Card]]
-    discards: list[Card]
-    tactics_played: list[int]
-    current_player: Player
-    phase: Phase
-    turn: int
-    clock: int
-    outcome: Outcome | None
-    moves: list[Move]
-    events: list[Event]
+    __slots__ = (
+        "_could_claim_this_turn",
+        "_dealt",
+        "_idle_turns",
+        "_legal",
+        "_played_this_turn",
+        "_provable",
+        "_recruits_left",
+        "_returns_left",
+        "_version",
+        "clock",
+        "current_player",
+        "decks",
+        "discards",
+        "events",
+        "game",
+        "hands",
+        "jokers_played",
+        "moves",
+        "outcome",
+        "phase",
+        "stones",
+        "tactics_played",
+        "turn",
+    )
 
-    jokers_played: set[Player]
-    _recruits_left: int
-    _returns_left: int
-    _played_this_turn: bool
-    _could_claim_this_turn: bool
-    _dealt: bool
-    _idle_turns: int
-    _version: int
-    _legal: tuple[_Key, tuple[Move, ...]] | None
-    _provable: dict[_Key, tuple[int, ...]]
-
-    @classmethod
-    def _blank(
-        cls, game: Game, hands: tuple[list[Card], list[Card]], decks: dict[Deck, list[Card]]
-    ) -> GameState:
-        """A state at the first player's first step, before any forced step is carried out."""
-        state = cls()
-        state.game = game
-        state.stones = [_Stone() for _ in STONES]
-        state.hands = hands
-        state.decks = decks
-        state.discards = []
-        state.tactics_played = [0, 0]
-        state.jokers_played = set()
-        state.current_player = game.first_player
-        state.phase = Phase.CLAIM if game.expert else Phase.PLAY
-        state.turn = 1
-        state.clock = 0
-        state.outcome = None
-        state.moves = []
-        state.events = []
-        state._recruits_left = state._returns_left = state._idle_turns = 0
-        state._played_this_turn = state._could_claim_this_turn = False
-        state._dealt = False
-        state._version = 0
-        state._legal = None
-        state._provable = {}
-        return state
+    def __init__(
+        self, game: Game, hands: tuple[list[Card], list[Card]], decks: dict[Deck, list[Card]]
+    ) -> None:
+        """A state at the first player's first step, before any forced step is carried out:
+        :meth:`Game.new_initial_state` and :meth:`from_table` make the ones to play from."""
+        self.game = game
+        self.stones = [_Stone() for _ in STONES]
+        self.hands = hands
+        self.decks = decks
+        self.discards: list[Card] = []
+        self.tactics_played = [0, 0]
+        self.jokers_played: set[Player] = set()
+        self.current_player = game.first_player
+        self.phase = Phase.CLAIM if game.expert else Phase.PLAY
+        self.turn = 1
+        self.clock = 0
+        self.outcome: Outcome | None = None
+        self.moves: list[Move] = []
+        self.events: list[Event] = []
+        self._recruits_left = 0
+        self._returns_left = 0
+        self._idle_turns = 0
+        self._played_this_turn = False
+        self._could_claim_this_turn = False
+        self._dealt = False
+        self._version = 0
+        self._legal: tuple[_Key, tuple[Move, ...]] | None = None
+        self._provable: dict[_Key, tuple[int, ...]] = {}
 
     @classmethod
     def from_table(
@@ -295,7 +297,7 @@ class GameState:
         decks = {Deck.CLAN: list(reversed(clan_deck))}
         if game.variant.tactic_cards:
             decks[Deck.TACTICS] = list(reversed(tactic_deck))
-        state = cls._blank(game, hands, decks)
+        state = cls(game, hands, decks)
         state.current_player = me
         state.discards = list(position.discards)
         state.tactics_played = list(tactics_played)
@@ -615,17 +617,29 @@ class GameState:
         )
 
     def clone(self) -> GameState:
-        """An independent copy."""
-        other = GameState()
-        other.__dict__.update(self.__dict__)
+        """An independent copy: every field is copied here by name (the slots make a field
+        left out fail at once)."""
+        other = GameState(self.game, (list(self.hands[0]), list(self.hands[1])), {})
         other.stones = [stone.copy() for stone in self.stones]
-        other.hands = (list(self.hands[0]), list(self.hands[1]))
         other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
         other.discards = list(self.discards)
         other.tactics_played = list(self.tactics_played)
         other.jokers_played = set(self.jokers_played)
+        other.current_player = self.current_player
+        other.phase = self.phase
+        other.turn = self.turn
+        other.clock = self.clock
+        other.outcome = self.outcome
         other.moves = list(self.moves)
         other.events = list(self.events)
+        other._recruits_left = self._recruits_left
+        other._returns_left = self._returns_left
+        other._idle_turns = self._idle_turns
+        other._played_this_turn = self._played_this_turn
+        other._could_claim_this_turn = self._could_claim_this_turn
+        other._dealt = self._dealt
+        other._version = self._version
+        other._legal = self._legal
         other._provable = dict(self._provable)
         return other
 

@@ -464,3 +464,18 @@ def test_expert_timing_derives_whether_a_stone_was_provable_at_the_claim_step(
     given = provable.replace("  idle_turns: 0", "  could_claim: false\n  idle_turns: 0")
     with pytest.raises(CaseError, match="could_claim is false, but a stone is provable now"):
         table_state(tmp_path, given, "base")
+
+
+def test_a_clone_copies_every_field_and_shares_nothing_mutable() -> None:
+    state = with_seed(Game.named("tactics"), 5).new_initial_state()
+    rng = random.Random(5)
+    for _ in range(30):
+        state.apply(random_move(state, rng))
+    other = state.clone()
+    for name in GameState.__slots__:
+        mine, theirs = getattr(state, name), getattr(other, name)
+        assert mine == theirs, name
+        if isinstance(mine, list | dict | set) and mine:
+            assert mine is not theirs, name
+    other.apply(random_move(other, rng))
+    assert len(state.moves) == 30 and len(other.moves) == 31
