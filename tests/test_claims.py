@@ -256,3 +256,35 @@ def test_status_lists_every_problem_and_the_constructor_raises_the_first() -> No
         Position(*args)
     assert type(raised.value).__name__ == "DuplicateCard"
     assert Position.from_stones({1: stone("red 1, red 2, red 3", "")}).status() == []
+
+
+@pytest.mark.parametrize(
+    "stones, extra, message",
+    [
+        ({}, {"hand": side("banshee")}, "Tactic cards only exist in the tactics variant"),
+        ({1: side("traitor")}, {}, "cannot lie on a side"),
+        ({1: side("mud fight")}, {}, "goes in the stone's modes"),
+        ({}, {"discards": side("mud fight")}, "it is never discarded"),
+        ({1: (Tactic.JOKER,), 2: (Tactic.SECOND_JOKER,)}, {}, "only one Joker"),
+    ],
+)
+def test_a_tactic_card_where_it_cannot_lie_is_refused(
+    stones: dict[int, tuple[int, ...]], extra: dict[str, tuple[int, ...]], message: str
+) -> None:
+    variant = "base" if "hand" in extra else "tactics"
+    with pytest.raises(PositionError, match=message):
+        Position.from_stones(
+            {number: StoneState(sides=(cards, ())) for number, cards in stones.items()},
+            variant=variant,
+            hand=extra.get("hand", ()),
+            discards=extra.get("discards", ()),
+        )
+
+
+def test_several_stones_may_be_given_as_any_iterable() -> None:
+    position = Position.from_stones(
+        {2: stone("red 1, red 2, red 3"), 7: stone("blue 7, blue 8, blue 9", "pink 9")}
+    )
+    listed = claim_verdicts(position, [2, 7])
+    assert claim_verdicts(position, iter([2, 7])) == listed
+    assert claim_verdicts(position, (n for n in (2, 7))) == listed

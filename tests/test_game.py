@@ -466,6 +466,19 @@ def test_expert_timing_derives_whether_a_stone_was_provable_at_the_claim_step(
         table_state(tmp_path, given, "base")
 
 
+@pytest.mark.parametrize("expert, step", [(False, "play"), (True, "claim")])
+def test_a_table_says_nothing_of_a_claim_step_still_to_come(
+    tmp_path: Path, expert: bool, step: str
+) -> None:
+    table = (
+        "position:\n  stones: [{stone: 4, you: [red 1, red 2]}]\n  hand: [pink 1]\n"
+        f"table:\n  their_hand: [pink 2, pink 3]\n  expert: {str(expert).lower()}\n"
+        f"  step: {step}\n  could_claim: true\n  idle_turns: 0\nturn:\n  moves: []\n"
+    )
+    with pytest.raises(CaseError, match=r"claim step is still to come .* nothing to say"):
+        table_state(tmp_path, table, "base")
+
+
 def test_a_clone_copies_every_field_and_shares_nothing_mutable() -> None:
     state = with_seed(Game.named("tactics"), 5).new_initial_state()
     rng = random.Random(5)
