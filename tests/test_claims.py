@@ -288,3 +288,14 @@ def test_several_stones_may_be_given_as_any_iterable() -> None:
     listed = claim_verdicts(position, [2, 7])
     assert claim_verdicts(position, iter([2, 7])) == listed
     assert claim_verdicts(position, (n for n in (2, 7))) == listed
+
+
+def test_jokers_played_only_exist_in_the_tactics_variant() -> None:
+    with pytest.raises(PositionError, match="Jokers only exist in the tactics variant"):
+        Position.from_stones({}, jokers_played=[Player.B])
+    with pytest.raises(PositionError, match="2 players have played a Joker, but only 1 Joker"):
+        Position.from_stones(
+            {1: StoneState(sides=((Tactic.JOKER,), ()))},
+            variant="tactics",
+            jokers_played=[Player.A, Player.B],
+        )
