@@ -1,0 +1,88 @@
+"""The Python side of bench/rust_compare.py, as a lean whole process: build and judge a file.
+
+    python bench/rust_judge.py POSITIONS_FILE
+
+Reads the positions one a line, builds each ``engine.Position`` (the validated constructor) and
+runs ``engine.claim_verdict``; prints ``1`` (granted) or ``0`` (refused) a line, and on stderr
+the in-process seconds (reading and printing excluded), split into building and judging. It
+imports nothing but the engine, so its start-up is the engine's.
+
+The line format (read here and by bench/rust_glue): ``STONE HAND S1 .. S9``, whitespace
+separated; HAND and each side are comma-separated card numbers (``colour * 9 + value - 1``) or
+``.``; a stone is ``A_SIDE/B_SIDE/COMPLETED_FIRST/CLAIMED_BY``, the last two ``A``, ``B`` or
+``-``. Player A, the viewer, claims STONE.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from engine import Player, Position, StoneState, claim_verdict, variant_named
+from engine.cards import Card
+
+_PLAYER = {"A": Player.A, "B": Player.B, "-": None}
+_BASE = variant_named("base")
+
+
+def _cards_text(cards: tuple[Card, ...]) -> str:
+    return ",".join(map(str, cards)) if cards else "."
+
+
+def _player_text(player: Player | None) -> str:
+    return "-" if player is None else player.name
+
+
+def encode(position: Position, stone: int) -> str:
+    """One line of the file: the claimed stone, the hand, then the nine stones."""
+    fields = [str(stone), _cards_text(position.hand)]
+    for state in position.stones:
+        fields.append(
+            f"{_cards_text(state.sides[0])}/{_cards_text(state.sides[1])}"
+            f"/{_player_text(state.completed_first)}/{_player_text(state.claimed_by)}"
+        )
+    return " ".join(fields)
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return () if text == "." else tuple(int(card) for card in text.split(","))
+
+
+def decode(line: str) -> tuple[Position, int]:
+    """The position and claimed stone of one line, through the validated constructor."""
+    stone_text, hand, *stone_fields = line.split()
+    stones = []
+    for field in stone_fields:
+        side_a, side_b, first, claimed = field.split("/")
+        stones.append(
+            StoneState(
+                sides=(_cards(side_a), _cards(side_b)),
+                completed_first=_PLAYER[first],
+                claimed_by=_PLAYER[claimed],
+            )
+        )
+    position = Position(stones=tuple(stones), hand=_cards(hand), variant=_BASE)
+    return position, int(stone_text)
+
+
+def judge_file(path: Path) -> None:
+    """Build and judge every line, print ``1``/``0`` a line, seconds on stderr."""
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    start = time.perf_counter()
+    built = [decode(line) for line in lines]
+    middle = time.perf_counter()
+    verdicts = [claim_verdict(position, stone).granted for position, stone in built]
+    end = time.perf_counter()
+    sys.stdout.write("".join("1\n" if granted else "0\n" for granted in verdicts))
+    print(
+        f"in-process seconds {end - start:.6f} build {middle - start:.6f}"
+        f" judge {end - middle:.6f} positions {len(lines)}",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    judge_file(Path(sys.argv[1]))
