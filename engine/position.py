@@ -298,7 +298,8 @@ class Position:
             return [PositionError(f"a border has 9 stones, not {len(self.stones)}")]
         problems: list[PositionError] = []
         seen = 0
-        for card in self.placed_cards() + self.discards + self.hand + self._mode_cards():
+        placed = self.placed_cards()
+        for card in placed + self.discards + self.hand + self._mode_cards():
             if not isinstance(card, int) or not 0 <= card < 64:
                 hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
                 problems.append(PositionError(f"no card number {card!r}{hint}"))
@@ -308,7 +309,8 @@ class Position:
                 seen |= 1 << card
         if problems and not all(isinstance(problem, DuplicateCard) for problem in problems):
             return problems  # what is not a card cannot be judged further
-        problems += self._tactic_card_problems()
+        if seen >> len(CARDS):  # a Tactic card somewhere
+            problems += self._tactic_card_problems()
         problems += self._jokers_played_problems()
         if self.discards and not self.variant.has_tactics:
             problems.append(
@@ -328,7 +330,8 @@ class Position:
                 )
             )
         for number, stone in zip(STONES, self.stones, strict=True):
-            problems += self._stone_problems(number, stone)
+            if stone.sides[0] or stone.sides[1] or stone.modes or stone.completed_first:
+                problems += self._stone_problems(number, stone)
         return problems
 
     @classmethod
@@ -363,7 +366,10 @@ class Position:
 
     def _mode_cards(self) -> tuple[Card, ...]:
         return tuple(
-            MODE_CARDS[mode] for stone in self.stones for mode in sorted(stone.modes, key=str)
+            MODE_CARDS[mode]
+            for stone in self.stones
+            if stone.modes
+            for mode in sorted(stone.modes, key=str)
         )
 
     def _stone_problems(self, number: int, stone: StoneState) -> list[PositionError]:
@@ -378,18 +384,19 @@ class Position:
                     part="modes",
                 )
             )
+        capacity = stone.capacity
         over = False
         for player in Player:
-            if len(stone.sides[player]) > stone.capacity:
+            if len(stone.sides[player]) > capacity:
                 over = True
                 problems.append(
                     SideOverCapacity(
-                        number, player, len(stone.sides[player]), stone.capacity, self.viewer
+                        number, player, len(stone.sides[player]), capacity, self.viewer
                     )
                 )
         if over:
             return problems
-        both_complete = stone.is_complete(Player.A) and stone.is_complete(Player.B)
+        both_complete = len(stone.sides[0]) == capacity == len(stone.sides[1])
         if stone.completed_first is not None and not both_complete:
             problems.append(MisplacedCompletionOrder(number))
         if both_complete and stone.completed_first is None and self._sides_tie(stone):
