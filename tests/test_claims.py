@@ -299,3 +299,14 @@ def test_jokers_played_only_exist_in_the_tactics_variant() -> None:
             variant="tactics",
             jokers_played=[Player.A, Player.B],
         )
+
+
+def test_a_side_over_capacity_is_the_one_problem_of_its_stone() -> None:
+    """Once a side is over capacity, nothing else about the stone is judged (not even a
+    completion order given for sides that are not both complete)."""
+    crowded = StoneState(
+        sides=(side("red 1, red 2, red 3, red 4"), side("blue 1")), completed_first=Player.A
+    )
+    args = ((crowded, *[StoneState()] * 8), (), (), Player.A, Position().variant)
+    problems = Position._without_checks(*args, frozenset()).status()
+    assert [type(problem).__name__ for problem in problems] == ["SideOverCapacity"]

@@ -492,3 +492,23 @@ def test_a_clone_copies_every_field_and_shares_nothing_mutable() -> None:
             assert mine is not theirs, name
     other.apply(random_move(other, rng))
     assert len(state.moves) == 30 and len(other.moves) == 31
+
+
+@pytest.mark.parametrize(
+    "their_hand, may_have_passed",
+    [("[joker, red 5]", True), ("[red 5, red 6]", False), ("[joker]", True)],
+)
+def test_they_may_have_passed_holding_one_clan_card_beside_elite_troops(
+    tmp_path: Path, their_hand: str, may_have_passed: bool
+) -> None:
+    """In the tactics variant a pass is followed by a draw, which may be the one Clan card they
+    hold now; an elite troop in hand is not a Clan card."""
+    body = (
+        "position:\n  stones: [{stone: 4, you: [red 1, red 2]}]\n  hand: [pink 1, pink 2]\n"
+        f"table:\n  their_hand: {their_hand}\n  idle_turns: 1\nturn:\n  moves: []\n"
+    )
+    if may_have_passed:
+        assert table_state(tmp_path, body).idle_turns == 1
+    else:
+        with pytest.raises(CaseError, match="they cannot have passed on their last turn"):
+            table_state(tmp_path, body)
