@@ -482,12 +482,24 @@ class GameState:
 
     def apply(self, move: Move) -> None:
         """Carry out ``move`` for the current player if :meth:`legal_moves` lists it, or raise
-        :class:`IllegalMove` saying which rule forbids it."""
-        move = self._as_listed(move)
-        if move not in self._listed():
+        :class:`IllegalMove` saying which rule forbids it.
+
+        What is carried out and recorded is the listed move equal to ``move``: a Joker is the one
+        in the place it is taken from, and a card number given as ``8.0`` is refused, not
+        written onto the board as a float.
+        """
+        asked = self._as_listed(move)
+        listed = self._listed()
+        try:
+            found: Move | None = listed[listed.index(asked)]
+        except (ValueError, TypeError):
+            found = None
+        # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
+        if found is None or str(found) != str(asked):
             raise self.why_illegal(move) or IllegalMove(
                 move, "it is not among the legal moves now", "turn.order"
             )
+        move = found
         player = self.current_player
         if isinstance(move, Claim):  # a claim step only waits for a choice when one is provable
             self._could_claim_this_turn = True
@@ -513,9 +525,14 @@ class GameState:
             self._legal = (key, tuple(self._legal_moves()))
         return self._legal[1]
 
+    def changed(self) -> None:
+        """Say that the state was changed by hand (a test rearranging hidden cards, say), not by
+        :meth:`apply`: the legal moves and provable stones kept for it are worked out again."""
+        self._version += 1
+
     def _cache_key(self, player: Player) -> _Key:
         """What a cached answer about ``player``'s options depends on: the state's version, bumped
-        whenever a move or step changes it, and the hand (in case a caller rearranged it)."""
+        by every move and forced step (and by :meth:`changed`), and the hand."""
         return (self._version, player, tuple(self.hands[player]))
 
     def _as_listed(self, move: Move) -> Move:
@@ -855,7 +872,7 @@ class GameState:
             raise IllegalMove(move, "a stone is named twice", "claim.several-at-once")
         position = self.position(self.current_player)
         for number in move.stones:
-            if number not in STONES:
+            if not isinstance(number, int) or number not in STONES:
                 raise IllegalMove(move, f"there is no stone {number}", "components.stones")
             verdict = claim_verdict(position, number)
             if not verdict.granted:

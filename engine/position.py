@@ -330,7 +330,7 @@ class Position:
                 )
             )
         for number, stone in zip(STONES, self.stones, strict=True):
-            if stone.sides[0] or stone.sides[1] or stone.modes or stone.completed_first:
+            if stone.sides[0] or stone.sides[1] or stone.modes or stone.completed_first is not None:
                 problems += self._stone_problems(number, stone)
         return problems
 

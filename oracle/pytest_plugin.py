@@ -109,10 +109,22 @@ class CaseFile(pytest.File, _LocatedFailure):
         self.result = result
 
     @cached_property
-    def report(self) -> CaseReport:
-        """The case replayed once, for all its items (a file's items run in one process)."""
+    def _replayed(self) -> CaseReport | Exception:
         assert not isinstance(self.result, CaseError)
-        return verify_case(self.result)
+        try:
+            return verify_case(self.result)
+        except Exception as error:  # kept, so a crash is reported once per item, not replayed
+            return error
+
+    @property
+    def report(self) -> CaseReport:
+        """The case replayed once for all its items in a process (``make test`` sends a whole
+        file to one worker, with ``--dist loadfile``; spread otherwise, each worker replays it
+        once)."""
+        replayed = self._replayed
+        if isinstance(replayed, Exception):
+            raise replayed
+        return replayed
 
     def collect(self) -> Iterator[CaseItem]:
         if isinstance(self.result, CaseError):
@@ -166,6 +178,13 @@ class CaseItem(pytest.Item):
                 raise pytest.skip.Exception(
                     "judged once the engine agrees with the case's answers",
                     _use_item_location=True,
+                )
+            if report.unassigned:
+                raise CatalogueProblem(
+                    [
+                        f"{shown_path(self.path, self.config.rootpath)}:{self.case.line}: case"
+                        f" {self.case.id!r}: no question owns {', '.join(report.unassigned)}"
+                    ]
                 )
             self._check_publishable(report)
             return

@@ -139,12 +139,35 @@ class CaseReport:
         return lines or problems
 
     def on_question(self, question: str) -> CaseReport:
-        """This report cut to one question of :func:`questions_of` (an engine that could not
-        judge the case judged none of them)."""
+        """This report cut to one question of :func:`questions_of`. When the engine could not
+        judge the case, the questions answered before the line it stopped at keep their
+        answers; the one it stopped at and those after it (or all, when it names no line) carry
+        its objection."""
+        lines = questions_of(self.case)
+        error = self.engine_error
+        if error is not None and self.engine_error_line is not None:
+            later = [line for line in lines.values() if line > lines[question]]
+            stopped_before = min(later, default=None)
+            if stopped_before is not None and self.engine_error_line >= stopped_before:
+                error = None  # the engine stopped at a later question
         return replace(
             self,
             checks=tuple(c for c in self.checks if f"stone-{c.claim.stone}" == question),
             game_checks=tuple(c for c in self.game_checks if c.question == question),
+            engine_error=error,
+        )
+
+    @property
+    def unassigned(self) -> tuple[str, ...]:
+        """Checks no question of the case owns (a new kind of check not yet named): a test
+        item per question would never judge them."""
+        names = questions_of(self.case)
+        return tuple(
+            check.what for check in self.game_checks if check.question not in names
+        ) + tuple(
+            f"stone {check.claim.stone}"
+            for check in self.checks
+            if f"stone-{check.claim.stone}" not in names
         )
 
     @property

@@ -310,3 +310,9 @@ def test_a_side_over_capacity_is_the_one_problem_of_its_stone() -> None:
     args = ((crowded, *[StoneState()] * 8), (), (), Player.A, Position().variant)
     problems = Position._without_checks(*args, frozenset()).status()
     assert [type(problem).__name__ for problem in problems] == ["SideOverCapacity"]
+
+
+@pytest.mark.parametrize("first", [Player.A, Player.B])
+def test_a_completion_order_on_an_empty_stone_is_refused_for_either_player(first: Player) -> None:
+    with pytest.raises(PositionError, match="completed first"):
+        Position.from_stones({4: StoneState(completed_first=first)})

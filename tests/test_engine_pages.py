@@ -214,6 +214,7 @@ def hide_differently(state: GameState, player: Player, rng: random.Random) -> Ga
         other.decks[deck][:] = pool[len(held) :]
         hand = [card for card in hand if Deck.of(card) is not deck] + pool[: len(held)]
     other.hands[player.other][:] = hand
+    other.changed()
     return other
 
 

@@ -147,6 +147,7 @@ def test_second_joker_stays_in_hand_even_after_the_first_is_discarded() -> None:
     state.decks[Deck.TACTICS].remove(Tactic.JOKER)
     state.decks[Deck.TACTICS].remove(Tactic.SECOND_JOKER)
     state.decks[Deck.CLAN] += [card for card in range(54) if _nowhere(state, card)]
+    state.changed()
     state.apply(Play(Tactic.JOKER, 4))
     assert Play(Tactic.SECOND_JOKER, 5) not in state.legal_moves()
     state.stones[3].sides[me].remove(Tactic.JOKER)  # as a Banshee would
@@ -512,3 +513,27 @@ def test_they_may_have_passed_holding_one_clan_card_beside_elite_troops(
     else:
         with pytest.raises(CaseError, match="they cannot have passed on their last turn"):
             table_state(tmp_path, body)
+
+
+def test_a_move_equal_to_a_listed_one_but_not_written_alike_is_refused() -> None:
+    """8.0 == 8, but a card number given as a float must not reach the board."""
+    state = Game.named("base", seed=1).new_initial_state()
+    card = state.hands[state.current_player][0]
+    before = repr(state)
+    with pytest.raises(IllegalMove, match="there is no card number"):
+        state.apply(Play(float(card), 3))  # type: ignore[arg-type]
+    assert repr(state) == before and not state.check_invariants()
+    state.apply(Play(card, 3))
+    assert state.moves[-1] == Play(card, 3) and isinstance(state.moves[-1].card, int)
+
+
+def test_a_state_changed_by_hand_lists_its_moves_again() -> None:
+    state = Game.named("base", seed=1).new_initial_state()
+    me = state.current_player
+    card = state.hands[me][0]
+    assert Play(card, 1) in state.legal_moves()
+    state.stones[0].claimed_by = me.other
+    state.changed()
+    assert Play(card, 1) not in state.legal_moves()
+    with pytest.raises(IllegalMove, match="stone 1 is claimed"):
+        state.apply(Play(card, 1))

@@ -1169,3 +1169,15 @@ def test_the_drafts_are_listed_when_the_run_is_spread_over_workers(
     result.stdout.fnmatch_lines(["*draft cases (checked, not published)*"])
     result.stdout.fnmatch_lines(["unsettled-claim (cases/t/05-draft.yaml:1)"])
     result.stdout.fnmatch_lines(["second-draft (cases/t/06-draft.yaml:1)"])
+
+
+def test_a_move_the_engine_cannot_read_in_the_turn_leaves_the_plays_judged(
+    project: pytest.Pytester,
+) -> None:
+    text = GAME_DRIFTED.replace("moves: [green 3 on 5, draw clan]", "moves: [green 3 onto 5]")
+    write_case(project, "03-joker.yaml", text)
+    result = project.runpytest("-rA")
+    result.assert_outcomes(failed=2, passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["PASSED cases/t/03-joker.yaml::joker-twice[[]play-2[]]"])
+    result.stdout.fnmatch_lines(["FAILED cases/t/03-joker.yaml::joker-twice[[]turn[]]*"])
+    assert_no_traceback(result)
