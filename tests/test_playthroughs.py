@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import card_name, parse_record
+from engine import card_name, parse_record, result_text
 from engine.game import (
     Game,
     GameState,
@@ -215,7 +215,7 @@ def playthrough_text(spec: Spec, moves: Sequence[str]) -> str:
         except (IllegalMove, MoveSyntaxError) as error:  # shown in the diff, not as a crash
             return "\n".join([*lines, f"refused: {error}"]) + "\n"
         lines += _forced(state, seen + 1)
-    lines += ["", f"## end: {_result(state)}", *writer.views(state, len(moves) + 1)]
+    lines += ["", f"## end: {result_text(state)}", *writer.views(state, len(moves) + 1)]
     return "\n".join(lines) + "\n"
 
 
@@ -225,14 +225,6 @@ def _forced(state: GameState, since: int) -> list[str]:
         for event in state.events[since:]
         if event.forced
     ]
-
-
-def _result(state: GameState) -> str:
-    if not state.is_over:
-        return "still playing"
-    if state.winner is None:
-        return str(state.outcome)
-    return f"{state.winner.name} wins ({state.outcome})"
 
 
 def recorded_moves(text: str) -> list[str]:
