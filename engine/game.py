@@ -495,7 +495,7 @@ class GameState:
         except (ValueError, TypeError):
             found = None
         # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
-        if found is None or str(found) != str(asked):
+        if found is None or (found is not asked and str(found) != str(asked)):
             raise self.why_illegal(move) or IllegalMove(
                 move, "it is not among the legal moves now", "turn.order"
             )
