@@ -9,6 +9,10 @@ each one catches and every mutant that survives both, for a reader to judge (a s
 equivalent to the original, or a rule nothing checks).
 
     .venv/bin/python bench/mutation_bench.py [--mutants 40] [--seed 1] [--files claims formations]
+    .venv/bin/python bench/mutation_bench.py --catalogue-only --mutants 300 --jobs 2
+
+``--catalogue-only`` runs the catalogue alone (about a second a mutant) and lists every mutant it
+misses, the list an editor works from when writing cases that guard a rule.
 
 It is slow by nature (a test run per mutant, stopping at the first failure, about two minutes a
 surviving mutant on this machine): opt-in, never part of ``make test``. A mutant whose test run
@@ -19,8 +23,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import concurrent.futures
 import difflib
 import os
+import queue
 import random
 import shutil
 import subprocess
@@ -167,11 +173,45 @@ def caught(copy: Path, arguments: list[str], timeout: float) -> bool:
     return done.returncode != 0
 
 
+def _judge(
+    copies: queue.Queue[Path], mutant: Mutant, catalogue_only: bool, timeout: float
+) -> tuple[bool, bool, list[str]]:
+    """Apply one mutant in a free copy, run the catalogue (and the suite if the catalogue misses
+    it), restore the file: whether each caught it, and the lines it changed."""
+    copy = copies.get()
+    path = copy / "engine" / f"{mutant.module}.py"
+    original = path.read_text(encoding="utf-8")
+    mutated = mutate(original, mutant.index, mutant.kind)
+    path.write_text(mutated, encoding="utf-8")
+    try:
+        in_catalogue = caught(copy, ["cases"], timeout)
+        in_suite = in_catalogue or (
+            not catalogue_only
+            and caught(
+                copy,
+                ["tests", "cases", "-m", "not slow and not browser", "-n", "auto"],
+                10 * timeout,
+            )
+        )
+    finally:
+        path.write_text(original, encoding="utf-8")
+        copies.put(copy)
+    return in_catalogue, in_suite, changed_lines(original, mutated)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mutants", type=int, default=40, help="how many to sample (40)")
     parser.add_argument("--seed", type=int, default=1, help="the sample's seed (1)")
     parser.add_argument("--files", nargs="+", default=list(RULE_FILES), choices=RULE_FILES)
+    parser.add_argument(
+        "--catalogue-only",
+        action="store_true",
+        help="run the catalogue alone and list every mutant it misses",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="copies judged side by side (1; the suite uses -n auto)"
+    )
     parser.add_argument(
         "--timeout",
         type=float,
@@ -180,46 +220,46 @@ def main() -> None:
     )
     args = parser.parse_args()
     by_catalogue = by_suite = 0
-    survivors: list[tuple[Mutant, list[str]]] = []
+    missed: list[tuple[Mutant, list[str]]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="oracle-mutants-") as folder:
-        # Everything is read from the copy, so editing the project meanwhile changes nothing.
-        copy = Path(folder)
-        copy_project(copy)
-        every = mutants(args.files, copy)
+        # Everything is read from the copies, so editing the project meanwhile changes nothing.
+        copies: queue.Queue[Path] = queue.Queue()
+        for job in range(max(1, args.jobs)):
+            copy = Path(folder) / f"copy-{job}"
+            copy.mkdir()
+            copy_project(copy)
+            copies.put(copy)
+        every = mutants(args.files, Path(folder) / "copy-0")
         sample = random.Random(args.seed).sample(every, min(args.mutants, len(every)))
-        for number, mutant in enumerate(sample, 1):
-            path = copy / "engine" / f"{mutant.module}.py"
-            original = path.read_text(encoding="utf-8")
-            mutated = mutate(original, mutant.index, mutant.kind)
-            path.write_text(mutated, encoding="utf-8")
-            try:
-                in_catalogue = caught(copy, ["cases"], args.timeout)
-                in_suite = in_catalogue or caught(
-                    copy,
-                    ["tests", "cases", "-m", "not slow and not browser", "-n", "auto"],
-                    10 * args.timeout,
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            futures = {
+                pool.submit(_judge, copies, mutant, args.catalogue_only, args.timeout): mutant
+                for mutant in sample
+            }
+            for number, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                mutant = futures[future]
+                in_catalogue, in_suite, lines = future.result()
+                by_catalogue += in_catalogue
+                by_suite += in_suite
+                if not (in_catalogue if args.catalogue_only else in_suite):
+                    missed.append((mutant, lines))
+                state = "catalogue" if in_catalogue else "suite" if in_suite else "missed"
+                print(
+                    f"{number:3d}/{len(sample)} engine/{mutant.module}.py:{mutant.line}"
+                    f" {mutant.description:28s} {state}",
+                    flush=True,
                 )
-            finally:
-                path.write_text(original, encoding="utf-8")
-            by_catalogue += in_catalogue
-            by_suite += in_suite
-            if not in_suite:
-                survivors.append((mutant, changed_lines(original, mutated)))
-            state = "catalogue" if in_catalogue else "suite" if in_suite else "SURVIVES"
-            print(
-                f"{number:3d}/{len(sample)} engine/{mutant.module}.py:{mutant.line}"
-                f" {mutant.description:28s} {state}",
-                flush=True,
-            )
     total = len(sample)
     print(f"\n{len(every)} mutants in {', '.join(args.files)}; {total} sampled (seed {args.seed})")
     print(f"caught by the catalogue alone: {by_catalogue}/{total} ({by_catalogue / total:.0%})")
-    print(f"caught by the whole suite:     {by_suite}/{total} ({by_suite / total:.0%})")
+    if not args.catalogue_only:
+        print(f"caught by the whole suite:     {by_suite}/{total} ({by_suite / total:.0%})")
     print(f"time: {time.monotonic() - started:.0f} s")
-    if survivors:
-        print("\nsurvivors (equivalent, or a rule nothing checks):")
-        for mutant, lines in survivors:
+    if missed:
+        what = "the catalogue misses" if args.catalogue_only else "survive both"
+        print(f"\nmutants {what} (equivalent, or a rule nothing checks):")
+        for mutant, lines in sorted(missed, key=lambda item: (item[0].module, item[0].line)):
             print(f"  engine/{mutant.module}.py:{mutant.line}: {mutant.description}")
             for line in lines:
                 print(f"      {line}")

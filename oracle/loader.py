@@ -363,7 +363,8 @@ def _claims(document: LocatedDocument, position: Position) -> tuple[Claim, ...]:
                 f"stone {stone} is already claimed ({owner} hold it); it cannot be claimed again",
             )
         expect = Verdict(raw["expect"]) if "expect" in raw else None
-        claims.append(Claim(stone=stone, expect=expect, line=line))
+        because = _pinned_words(raw.get("because"))
+        claims.append(Claim(stone=stone, expect=expect, line=line, because=because))
     return tuple(claims)
 
 
@@ -390,15 +391,32 @@ def _table_of(document: LocatedDocument, board: _Board) -> Table | None:
 
 def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
     """The moves judged each on its own at the case's moment."""
-    return tuple(
-        PlayQuestion(
-            raw["move"],
-            {"legal": True, "illegal": False}.get(raw.get("expect", "")),
-            raw.get("rule"),
-            document.line_of(("plays", index)),
+    plays = []
+    for index, raw in enumerate(document.data.get("plays", ())):
+        legal = {"legal": True, "illegal": False}.get(raw.get("expect", ""))
+        for key in ("rule", "because"):
+            if key in raw and legal is True:
+                raise CaseError(
+                    document.path,
+                    document.line_of(("plays", index, key)),
+                    f"{key} pins why a move is refused: it needs expect: illegal",
+                )
+        plays.append(
+            PlayQuestion(
+                raw["move"],
+                legal,
+                raw.get("rule"),
+                document.line_of(("plays", index)),
+                _pinned_words(raw.get("because")),
+            )
         )
-        for index, raw in enumerate(document.data.get("plays", ()))
-    )
+    return tuple(plays)
+
+
+def _pinned_words(text: str | None) -> str | None:
+    """An explanation pinned by a case, its spaces as the engine writes them (a folded YAML
+    string may end in a newline)."""
+    return None if text is None else " ".join(text.split())
 
 
 def _guards(document: LocatedDocument) -> tuple[str, ...]:

@@ -15,11 +15,13 @@ from engine.moves import Deck
 
 @dataclass(frozen=True)
 class Claim:
-    """One stone claimed in the case, with the verdict the engine must give (None in a draft)."""
+    """One stone claimed in the case, with the verdict the engine must give (None in a draft)
+    and, if pinned, its reason in words."""
 
     stone: int
     expect: Verdict | None
     line: int
+    because: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,12 +68,14 @@ class Table:
 
 @dataclass(frozen=True)
 class PlayQuestion:
-    """Is this move legal at the case's moment? ``rule`` pins the rule a refusal must name."""
+    """Is this move legal at the case's moment? ``rule`` pins the rule a refusal must name and
+    ``because`` its words."""
 
     move: str
     legal: bool | None
     rule: str | None
     line: int
+    because: str | None = None
 
 
 @dataclass(frozen=True)

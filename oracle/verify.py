@@ -38,8 +38,17 @@ class ClaimCheck:
 
     @property
     def matches(self) -> bool:
-        """Whether the engine agrees with the case (a draft's open claims always do)."""
+        """Whether the engine agrees with the case (a draft's open claims always do): the
+        verdict, and the reason in words where the case pins it."""
+        return self.verdict_matches and self.reason_matches
+
+    @property
+    def verdict_matches(self) -> bool:
         return self.claim.expect is None or self.claim.expect is self.verdict.verdict
+
+    @property
+    def reason_matches(self) -> bool:
+        return self.claim.because is None or self.claim.because == words(self.verdict.explanation)
 
 
 @dataclass(frozen=True)
@@ -112,11 +121,18 @@ class CaseReport:
         for check in self.checks:
             if check.matches:
                 continue
-            expected = check.claim.expect.label if check.claim.expect else "?"
-            lines.append(
-                f"{path}:{check.claim.line}: case {case.id!r}, stone {check.claim.stone}:"
-                f" expected {expected}, the engine says {check.verdict.verdict.label}"
-            )
+            where = f"{path}:{check.claim.line}: case {case.id!r}, stone {check.claim.stone}:"
+            if not check.verdict_matches:
+                expected = check.claim.expect.label if check.claim.expect else "?"
+                lines.append(
+                    f"{where} expected {expected}, the engine says {check.verdict.verdict.label}"
+                )
+            else:
+                lines.append(
+                    f"{where} {check.verdict.verdict.label} as expected, but the reason has"
+                    f" changed: the case says {check.claim.because!r},"
+                    f" the engine says {words(check.verdict.explanation)!r}"
+                )
         for game_check in self.game_checks:
             if not game_check.matches:
                 lines.append(
@@ -236,12 +252,16 @@ def _check_play(case: Case, play: PlayQuestion) -> GameCheck:
     except IllegalMove as error:
         detail = (f"refused: {error.problem} ({error.rule})",)
         label = f"{move}: illegal ({error.rule})"
-        if play.rule is not None and play.legal is False:
-            expected = f"illegal under {play.rule}"
-            return GameCheck(
-                what, play.line, expected, f"illegal under {error.rule}", label, detail
-            )
-        return GameCheck(what, play.line, expected, "illegal", label, detail)
+        actual = "illegal"
+        if play.legal is False and (play.rule is not None or play.because is not None):
+            expected = "illegal"
+            if play.rule is not None:
+                expected += f" under {play.rule}"
+                actual += f" under {error.rule}"
+            if play.because is not None:
+                expected += f": {play.because}"
+                actual += f": {words(error.problem)}"
+        return GameCheck(what, play.line, expected, actual, label, detail)
     return GameCheck(what, play.line, expected, "legal", f"{move}: legal")
 
 
@@ -409,6 +429,11 @@ def _check_match(question: MatchQuestion) -> list[GameCheck]:
         expected[2] = f"{WHO[question.next_starter]} start next"
     label = "; ".join(actual)
     return [GameCheck("the match", question.line, "; ".join(expected), label, label)]
+
+
+def words(text: str) -> str:
+    """``text`` with its spaces as a case pins it: single, none at either end."""
+    return " ".join(text.split())
 
 
 def describe_verdict(verdict: ClaimVerdict) -> list[str]:

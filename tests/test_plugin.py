@@ -192,6 +192,66 @@ def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
     assert_no_traceback(result)
 
 
+# The verdict is right but the pinned reason is not the engine's: pink 3 is the witness, not red 9.
+REASON_DRIFTED = DRIFTED.replace(
+    "  - stone: 3 #@\n    expect: granted\n",
+    "  - stone: 3 #@\n    expect: refused\n    because: >-\n"
+    "      they could still add red 9, and nothing in sight stops them\n",
+)
+
+# The right reason, folded over lines as an editor writes a long one.
+REASON_PINNED = DRIFTED.replace(
+    "  - stone: 3 #@\n    expect: granted\n",
+    "  - stone: 3 #@\n    expect: refused\n    because: >-\n"
+    "      they could still add pink 3, making three of a kind red 3, blue 3, pink 3 (total 9),\n"
+    "      which beats your three of a kind red 1, blue 1, green 1 (total 3), since a total of 9\n"
+    "      beats 3; pink 3 is in your hand, and your hand is out of sight too, so that proves\n"
+    "      nothing\n",
+)
+
+
+def test_a_pinned_reason_passes_and_a_changed_one_fails_naming_both(
+    project: pytest.Pytester,
+) -> None:
+    write_case(project, "02-hand.yaml", REASON_PINNED)
+    project.runpytest().assert_outcomes(passed=2)
+
+    line = write_case(project, "02-hand.yaml", REASON_DRIFTED)["line"]
+    result = project.runpytest()
+    result.assert_outcomes(failed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/t/02-hand.yaml:{line}: case 'last-three-in-your-hand', stone 3: refused as"
+            " expected, but the reason has changed: the case says 'they could still add red 9,"
+            " and nothing in sight stops them', the engine says 'they could still add pink 3, *'",
+        ]
+    )
+    assert_no_traceback(result)
+
+
+def test_a_pinned_refusal_of_a_move_is_compared_word_for_word(project: pytest.Pytester) -> None:
+    text = (
+        GAME_DRIFTED.replace(
+            "  - move: joker on 5 #@\n    expect: legal\n",
+            "  - move: joker on 5 #@\n    expect: illegal\n"
+            "    because: you have played a Joker already\n",
+        )
+        .replace("\nturn:", "\nturn_:")
+        .split("\nturn_:")[0]
+    )
+    line = write_case(project, "03-joker.yaml", text + "\n")["line"]
+    result = project.runpytest("-k", "play-1")
+    result.assert_outcomes(failed=1, deselected=2)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/t/03-joker.yaml:{line}: case 'joker-twice', move 'joker on 5': expected"
+            " illegal: you have played a Joker already, the engine says illegal: you have"
+            " already played a Joker",
+        ]
+    )
+    assert_no_traceback(result)
+
+
 def test_two_stones_one_drifted_names_only_that_stone(project: pytest.Pytester) -> None:
     line = write_case(project, "09-two.yaml", TWO_STONES_ONE_DRIFTED)["line"]
     result = project.runpytest()
@@ -320,6 +380,27 @@ claims:
 """
 
 BAD_FILES = [
+    pytest.param(
+        "because-on-a-legal-move.yaml",
+        """
+        id: because-legal
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+          hand: [red 2]
+        table:
+          their_hand: []
+          idle_turns: 0
+        plays:
+          - move: red 2 on 3
+            expect: legal
+            because: it fits #@
+        """,
+        "because pins why a move is refused: it needs expect: illegal",
+        id="because-on-a-legal-move",
+    ),
     pytest.param(
         "mode.yaml",
         """
