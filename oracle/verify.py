@@ -221,10 +221,16 @@ def verify_case(case: Case) -> CaseReport:
     )
     game_checks: list[GameCheck] = []
     try:
+        # The case's moment is built once; each move and the turn play on a copy of it.
+        moment = case.game_state() if case.plays or case.turn is not None else None
         for number, play in enumerate(case.plays, 1):
-            game_checks.append(replace(_check_play(case, play), question=f"play-{number}"))
+            assert moment is not None
+            check = _check_play(moment.clone(), play)
+            game_checks.append(replace(check, question=f"play-{number}"))
         if case.turn is not None:
-            game_checks += [replace(c, question="turn") for c in _check_turn(case, case.turn)]
+            assert moment is not None
+            turn_checks = _check_turn(moment.clone(), case.turn)
+            game_checks += [replace(c, question="turn") for c in turn_checks]
         if case.deal is not None:
             game_checks += [replace(c, question="deal") for c in _check_deal(case, case.deal)]
         if case.match is not None:
@@ -239,8 +245,7 @@ def verify_case(case: Case) -> CaseReport:
 WHO = {Player.A: "you", Player.B: "them"}
 
 
-def _check_play(case: Case, play: PlayQuestion) -> GameCheck:
-    state = case.game_state()
+def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
     try:
         move = state.parse_move(play.move)
     except MoveSyntaxError as error:
@@ -265,8 +270,7 @@ def _check_play(case: Case, play: PlayQuestion) -> GameCheck:
     return GameCheck(what, play.line, expected, "legal", f"{move}: legal")
 
 
-def _check_turn(case: Case, turn: TurnQuestion) -> list[GameCheck]:
-    state = case.game_state()
+def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
     start = len(state.events)
     before = list(state.events)
     for text, line in turn.moves:
