@@ -267,7 +267,17 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
                 expected += f": {play.because}"
                 actual += f": {words(error.problem)}"
         return GameCheck(what, play.line, expected, actual, label, detail)
+    _keeps_its_invariants(state, play.line, what)
     return GameCheck(what, play.line, expected, "legal", f"{move}: legal")
+
+
+def _keeps_its_invariants(state: GameState, line: int, after: str) -> None:
+    """A move the engine carried out must leave a game it would accept as a board: each card in
+    exactly one place, no side over capacity... Otherwise the engine itself is wrong, and the
+    question cannot be answered."""
+    problems = state.check_invariants()
+    if problems:
+        raise _Unjudgeable(line, f"after {after} the game is broken: {'; '.join(problems)}")
 
 
 def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
@@ -282,6 +292,7 @@ def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
             whose = " (it is their turn now)" if state.current_player is not Player.A else ""
             problem = f"move {text!r} is illegal{whose}: {error.problem} ({error.rule})"
             raise _Unjudgeable(line, problem) from None
+        _keeps_its_invariants(state, line, f"move {text!r}")
     log = [f"{WHO[event.player]}: {event.text}" for event in before + state.events[start:]]
     expect, lines, checks = turn.expect, turn.expect_lines, []
     outcome = _outcome(state)

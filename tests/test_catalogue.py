@@ -50,3 +50,30 @@ def test_the_claims_table_opens_with_the_seed_page(
     claims = [report for report in catalogue.published if report.case.topic == "claims"]
     assert [report.case.id for report in claims[: len(seed_rows)]] == [i for i, _ in seed_rows]
     assert all(report.case.asks_about_claims_only for report in claims)
+
+
+def test_a_move_that_breaks_the_game_fails_its_question_not_silently(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An engine that carried a move out wrongly (here: a Strategist that leaves the card where
+    it was, so it lies in two places) cannot pass a case, even one whose expected answers it
+    still gives."""
+    from engine.tactic_cards import StrategistCard
+    from oracle.loader import load_case
+    from oracle.verify import verify_case
+
+    case = load_case(ROOT / "cases" / "tactic-cards" / "07-strategist.yaml")
+    assert verify_case(case).verified
+
+    def leave_it_there(self: object, state: object, move: object) -> None:
+        state.discards.append(move.card)  # type: ignore[attr-defined]
+        state.discards.append(Tactic.STRATEGIST)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(StrategistCard, "carry_out", leave_it_there)
+    report = verify_case(case)
+    assert not report.verified
+    assert report.engine_error is not None
+    assert "after move 'strategist: red 7 from 3 to discards' the game is broken" in (
+        report.engine_error
+    )
+    assert "red 7 is in 2 places" in report.engine_error
