@@ -52,7 +52,7 @@ from engine.position import (
     Variant,
     variant_named,
 )
-from engine.reachable import has_won, reachability_problems
+from engine.reachable import has_won, joker_problem, reachability_problems
 from engine.tactic_cards import KIND_OF_CARD
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES, Tactic
 
@@ -1044,7 +1044,8 @@ class GameState:
     def check_invariants(self) -> list[str]:
         """Every broken invariant, in words: each card of the game in exactly one place, and
         each player's view a position that can exist (:meth:`Position.status`: no side over
-        capacity, one Joker a player on the border, a hand within its size...)."""
+        capacity, one Joker a player on the border, a hand within its size...), and each Joker
+        that has left the border remembered as played by its owner."""
         problems = []
         counted: dict[Card, int] = dict.fromkeys(self.variant.cards, 0)
         for card in self._all_places():
@@ -1053,8 +1054,11 @@ class GameState:
             if count != 1:
                 problems.append(f"{card_name(card)} is in {count} places")
         for player in Player:
-            for problem in self.position(player).status():
-                if not isinstance(problem, DuplicateCard) and str(problem) not in problems:
+            position = self.position(player)
+            for problem in [*position.status(), joker_problem(position)]:
+                if problem is None or isinstance(problem, DuplicateCard):
+                    continue
+                if str(problem) not in problems:
                     problems.append(str(problem))
         return problems
 

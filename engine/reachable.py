@@ -75,7 +75,7 @@ def reachability_problems(position: Position) -> list[PositionError]:
                     part="claimed_by",
                 )
             )
-    problem = _joker_problem(position)
+    problem = joker_problem(position)
     if problem is not None:
         problems.append(problem)
     return problems
@@ -108,7 +108,7 @@ def _claimed_stone_problems(position: Position) -> list[PositionError]:
     return problems
 
 
-def _joker_problem(position: Position) -> PositionError | None:
+def joker_problem(position: Position) -> PositionError | None:
     """Each player plays at most one Joker, ever: the discarded ones need players to own them."""
     discarded = sum(card in JOKERS for card in position.discards)
     on_sides = {player for player in Player if position.jokers_on_border(player)}
