@@ -100,6 +100,11 @@ def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument
     The file must be a regular file (a link is not followed, a FIFO is never waited on) of at
     most ``max_bytes``, in UTF-8; what no case needs is refused before any parsing.
     """
+    return parse_yaml(read_text(path, max_bytes=max_bytes), path)
+
+
+def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of one YAML file, read as :func:`read_yaml` reads it, not parsed yet."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as error:
@@ -121,7 +126,7 @@ def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument
         raise SourceError(
             path, line, "this line is not UTF-8 text; save the file as UTF-8"
         ) from None
-    return parse_yaml(text, path)
+    return text
 
 
 def _refuse_what_no_case_needs(text: str, path: Path) -> None:
