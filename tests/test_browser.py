@@ -1,8 +1,10 @@
 """The built site in a real browser: Debian's chromium driven by playwright, served on localhost.
 
 No browser is downloaded: playwright launches ``/usr/bin/chromium`` (or ``$ORACLE_CHROMIUM``).
-Without chromium or playwright these tests are skipped, unless ``ORACLE_REQUIRE_BROWSER=1`` (as
-CI sets it), where a missing browser is a failure.
+Every test here is marked ``browser``, which the default run (``make test``) leaves out: run them
+with ``.venv/bin/pytest -m browser`` (CI runs them with ``-m "slow or browser"``). Without
+chromium or playwright they are skipped, unless ``ORACLE_REQUIRE_BROWSER=1`` (as CI sets it),
+where a missing browser is a failure.
 """
 
 from __future__ import annotations
