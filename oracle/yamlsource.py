@@ -22,7 +22,9 @@ _FastLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 """libyaml's parser where PyYAML was built with it (it keeps every line mark), else Python's."""
 
 _SCALARS = yaml.constructor.SafeConstructor()
-"""Reads one plain scalar node at a time (mappings and lists are walked here, with their lines)."""
+"""Reads one plain scalar node at a time (mappings and lists are walked here, with their lines).
+PyYAML's constructor remembers every node it has read until its document ends, so
+:func:`parse_yaml` empties that memory after each document (else every node ever read stays)."""
 
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
@@ -190,6 +192,9 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
         data = _to_data(root, (), lines, path, set())
     except RecursionError:
         raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
+    finally:
+        _SCALARS.constructed_objects.clear()
+        _SCALARS.recursive_objects.clear()
     return LocatedDocument(path, data, lines)
 
 
