@@ -25,6 +25,7 @@ from oracle.render import (
     render_verdict_table,
     render_walkthrough,
     ruling_anchor,
+    tabled_cases,
     verified_catalogue,
 )
 
@@ -156,6 +157,19 @@ def test_markers_are_filled_and_unknown_ones_refused(catalogue: Catalogue) -> No
     assert "| Board (you claim) | Verdict | Reason |" in page
     with pytest.raises(CatalogueError, match=r"t\.md: unknown marker 'oracle:verdict-tabel'"):
         fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")
+
+
+def test_the_cases_in_tables_are_known_before_the_pages_are_rendered(catalogue: Catalogue) -> None:
+    claims = {report.case.id for report in catalogue.published if report.case.topic == "claims"}
+    every = {report.case.id for report in catalogue.published}
+    assert tabled_cases(catalogue, {"a.md": "# A\n\n<!-- oracle:verdict-table claims -->\n"}) == (
+        claims
+    )
+    assert tabled_cases(catalogue, {"a.md": "<!-- oracle:verdict-table -->", "b.md": ""}) == every
+    assert tabled_cases(catalogue, {"a.md": "<!-- oracle:rulings -->\n"}) == set()
+    blocks = generated_blocks(catalogue, TEMPLATES)
+    page = "<!-- oracle:verdict-table claims -->\n\n<!-- oracle:verdict-table early-claims -->\n"
+    assert tabled_cases(catalogue, {"a.md": page}) == fill_markers(page, blocks, "a.md")[2]
 
 
 # ------------------------------------------------------------------------------- walkthrough

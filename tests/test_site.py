@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 
 from engine import Verdict
-from oracle.render import build_catalogue
+from oracle.loader import load_rules_index
+from oracle.render import Catalogue, build_catalogue
+from oracle.verify import CaseReport
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(root: Path) -> subprocess.CompletedProcess[str]:
@@ -107,6 +111,35 @@ def test_a_case_in_no_table_fails_the_build(project_copy: Path) -> None:
         "cases/new-topic/lonely.yaml:2: case 'lonely' (topic 'new-topic') is in no table;"
         " add <!-- oracle:verdict-table new-topic --> to a page"
     ) in result.stderr
+
+
+def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
+    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last net, behind the check of the tables before the pages are rendered: a published
+    case that no rendered page showed fails the build once the pages are written."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from oracle import mkdocs_hook
+
+    lost = published[-1].case
+    catalogue = Catalogue(published, load_rules_index(ROOT / "rules" / "index.yaml"))
+    monkeypatch.setitem(mkdocs_hook._state, "catalogue", catalogue)
+    monkeypatch.setitem(mkdocs_hook._state, "blocks", {})
+    monkeypatch.setitem(mkdocs_hook._state, "used", set())
+    monkeypatch.setitem(
+        mkdocs_hook._state, "shown", {report.case.id for report in published} - {lost.id}
+    )
+    config = SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
+    with pytest.raises(PluginError) as caught:
+        mkdocs_hook.on_post_build(config)  # type: ignore[arg-type]
+    assert str(caught.value).splitlines() == [
+        "published cases missing from the site:",
+        f"{lost.path.relative_to(ROOT)}:{lost.line}: case {lost.id!r} (topic {lost.topic!r}) is"
+        f" in no table; add <!-- oracle:verdict-table {lost.topic} --> to a page",
+    ]
 
 
 def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_copy: Path) -> None:
