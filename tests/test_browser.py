@@ -361,25 +361,6 @@ def test_no_editor_text_is_live_on_any_page(
     page.close()
 
 
-def test_a_marker_in_a_case_file_does_not_place_its_topic(
-    project_copier: Callable[[Path], Path], tmp_path: Path
-) -> None:
-    """A verdict-table marker inside a case file's comment must not count as showing the topic."""
-    root = project_copier(tmp_path)
-    lonely = root / "cases" / "nowhere" / "01-lonely.yaml"
-    lonely.parent.mkdir()
-    lonely.write_text(HOSTILE_CASE.replace("rules: [hostile.ruling]\n", ""), encoding="utf-8")
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(root / "site")],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert built.returncode != 0
-    assert "case 'hostile-text' (topic 'nowhere') is in no table" in built.stderr
-
-
 # --------------------------------------------------------------- readers (issue 11)
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"

@@ -100,17 +100,58 @@ def test_a_malformed_case_fails_the_build_in_one_line(broken_build: BrokenBuild)
     assert "Traceback" not in result.stderr
 
 
-def test_a_case_in_no_table_fails_the_build(project_copy: Path) -> None:
-    seed = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
-    lonely = project_copy / "cases" / "new-topic" / "lonely.yaml"
+MARKED_CASE = """# <!-- oracle:verdict-table nowhere -->
+id: marked
+situation: A case whose comment holds a verdict-table marker
+why: A marker in a case file is its text, not a table of the site
+variant: base
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6, red 7]
+      them: [blue 2, green 2, yellow 5]
+claims:
+  - stone: 2
+    expect: granted
+"""
+
+
+@pytest.fixture(scope="module")
+def unplaced_build(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> subprocess.CompletedProcess[str]:
+    """One build with two cases no table shows: one in a new topic, and one whose comment holds
+    the verdict-table marker of its own topic."""
+    root = project_copier(tmp_path_factory.mktemp("unplaced"))
+    seed = root / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+    lonely = root / "cases" / "new-topic" / "lonely.yaml"
     lonely.parent.mkdir()
     lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
-    result = build(project_copy)
-    assert result.returncode != 0
+    marked = root / "cases" / "nowhere" / "01-marked.yaml"
+    marked.parent.mkdir()
+    marked.write_text(MARKED_CASE)
+    return build(root)
+
+
+def test_a_case_in_no_table_fails_the_build(
+    unplaced_build: subprocess.CompletedProcess[str],
+) -> None:
+    assert unplaced_build.returncode != 0
     assert (
         "cases/new-topic/lonely.yaml:2: case 'lonely' (topic 'new-topic') is in no table;"
         " add <!-- oracle:verdict-table new-topic --> to a page"
-    ) in result.stderr
+    ) in unplaced_build.stderr
+
+
+def test_a_marker_in_a_case_file_does_not_place_its_topic(
+    unplaced_build: subprocess.CompletedProcess[str],
+) -> None:
+    """A verdict-table marker inside a case file's comment must not count as showing the topic."""
+    assert unplaced_build.returncode != 0
+    assert (
+        "cases/nowhere/01-marked.yaml:2: case 'marked' (topic 'nowhere') is in no table"
+        in unplaced_build.stderr
+    )
 
 
 def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
