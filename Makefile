@@ -33,7 +33,8 @@ serve: $(BIN)/.installed $(RUNTIME)
 site: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/mkdocs build --strict
 
-# Spread over the machine's cores, a test file to a worker (the browser tests share one site).
+# Spread over the machine's cores, a test file to a worker. The long soaks and the browser tests
+# are left out (pyproject.toml); CI runs them with -m "slow or browser".
 test: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/pytest -n auto --dist loadfile
 

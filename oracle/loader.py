@@ -56,7 +56,15 @@ from oracle.model import (
     TurnExpectation,
     TurnQuestion,
 )
-from oracle.yamlsource import DataPath, LocatedDocument, SourceError, read_yaml, shown_path
+from oracle.yamlsource import (
+    DataPath,
+    LocatedDocument,
+    SourceError,
+    parse_yaml,
+    read_text,
+    read_yaml,
+    shown_path,
+)
 
 CASE_SUFFIX = ".yaml"
 PLAYERS = {"you": Player.A, "them": Player.B}
@@ -269,10 +277,30 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
     )
 
 
+_READ_CASES: dict[str, tuple[str, dict[DataPath, int]]] = {}
+"""Case texts already read and found valid in this process: their data (as JSON) and lines."""
+
+_READ_CASES_KEPT = 1024
+"""How many texts :data:`_READ_CASES` holds before it starts again."""
+
+
 def _read_case_document(path: Path) -> LocatedDocument:
-    """The case file's YAML, validated against the case schema, that asks something."""
+    """The case file's YAML, validated against the case schema, that asks something.
+
+    The result depends on the file's text alone, and a site build or a test run reads each case
+    several times: a text already found valid here is not parsed and validated again. A text
+    that fails is read afresh each time, so that its error names its own file.
+    """
     try:
-        document = read_yaml(path)
+        text = read_text(path)
+    except SourceError as error:
+        raise CaseError(error.path, error.line, error.problem) from None
+    known = _READ_CASES.get(text)
+    if known is not None:
+        data_json, lines = known
+        return LocatedDocument(path, json.loads(data_json), dict(lines))
+    try:
+        document = parse_yaml(text, path)
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem) from None
     validate(document, "case.base")
@@ -285,6 +313,9 @@ def _read_case_document(path: Path) -> LocatedDocument:
         )
     data.setdefault("position", {"stones": []})
     data["position"].setdefault("stones", [])
+    if len(_READ_CASES) >= _READ_CASES_KEPT:
+        _READ_CASES.clear()
+    _READ_CASES[text] = (json.dumps(data), dict(document.lines))
     return document
 
 

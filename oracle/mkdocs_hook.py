@@ -31,6 +31,7 @@ from oracle.render import (
     fill_markers,
     generated_blocks,
     render_case_pages,
+    tabled_cases,
     topic_pages,
     unplaced_cases,
     verified_catalogue,
@@ -100,6 +101,14 @@ def on_pre_build(config: MkDocsConfig) -> None:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add a page for every published case, linked from its table (not listed in the nav)."""
     pages = {file.src_uri: file.content_string for file in files.documentation_pages()}
+    # A case in no table would be missing from the site: say so before every page is rendered
+    # (on_post_build checks again, from what the rendered pages did show).
+    catalogue = _state["catalogue"]
+    unplaced = unplaced_cases(catalogue, tabled_cases(catalogue, pages), _root(config))
+    if unplaced:
+        raise PluginError(
+            f"published cases missing from the site ({_state['label']}):\n" + "\n".join(unplaced)
+        )
     topics = topic_pages(pages)
     rendered = render_case_pages(
         _state["catalogue"], Path(config.docs_dir) / "_templates", topics, _root(config)

@@ -751,6 +751,23 @@ def topic_pages(pages: Mapping[str, str]) -> dict[str, str]:
     return found
 
 
+def tabled_cases(catalogue: Catalogue, pages: Mapping[str, str]) -> set[str]:
+    """The ids of the published cases the pages' verdict tables will show, read from the pages'
+    markers before they are rendered: a topic's table shows that topic's cases, a table without
+    a topic every case."""
+    topics = {
+        match.group(2)
+        for text in pages.values()
+        for match in MARKER.finditer(text)
+        if match.group(1) == "verdict-table"
+    }
+    return {
+        report.case.id
+        for report in catalogue.published
+        if None in topics or report.case.topic in topics
+    }
+
+
 def unshown_topics(
     reports: Iterable[CaseReport], shown_topics: Mapping[str, str], root: Path | None = None
 ) -> list[str]:

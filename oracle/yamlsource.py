@@ -22,7 +22,9 @@ _FastLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 """libyaml's parser where PyYAML was built with it (it keeps every line mark), else Python's."""
 
 _SCALARS = yaml.constructor.SafeConstructor()
-"""Reads one plain scalar node at a time (mappings and lists are walked here, with their lines)."""
+"""Reads one plain scalar node at a time (mappings and lists are walked here, with their lines).
+PyYAML's constructor remembers every node it has read until its document ends, so
+:func:`parse_yaml` empties that memory after each document (else every node ever read stays)."""
 
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
@@ -100,6 +102,11 @@ def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument
     The file must be a regular file (a link is not followed, a FIFO is never waited on) of at
     most ``max_bytes``, in UTF-8; what no case needs is refused before any parsing.
     """
+    return parse_yaml(read_text(path, max_bytes=max_bytes), path)
+
+
+def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of one YAML file, read as :func:`read_yaml` reads it, not parsed yet."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as error:
@@ -121,7 +128,7 @@ def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument
         raise SourceError(
             path, line, "this line is not UTF-8 text; save the file as UTF-8"
         ) from None
-    return parse_yaml(text, path)
+    return text
 
 
 def _refuse_what_no_case_needs(text: str, path: Path) -> None:
@@ -185,6 +192,9 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
         data = _to_data(root, (), lines, path, set())
     except RecursionError:
         raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
+    finally:
+        _SCALARS.constructed_objects.clear()
+        _SCALARS.recursive_objects.clear()
     return LocatedDocument(path, data, lines)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from engine import Formation, Game, Verdict, parse_cards, play_random_game, reco
 from engine.odds import formation_counts, formation_odds
 from oracle.loader import case_files
 from oracle.render import (
+    Catalogue,
     CatalogueError,
     build_catalogue,
     fill_markers,
@@ -23,11 +25,20 @@ from oracle.render import (
     render_verdict_table,
     render_walkthrough,
     ruling_anchor,
+    tabled_cases,
     verified_catalogue,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"
+
+
+@pytest.fixture(scope="module")
+def catalogue(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> Catalogue:
+    """The verified catalogue of a copy of the project, for the tests that only read it."""
+    return verified_catalogue(project_copier(tmp_path_factory.mktemp("project")))
 
 
 def test_the_seed_table_comes_first_in_order_with_its_verdicts(
@@ -67,8 +78,7 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
         verified_catalogue(project_copy)
 
 
-def test_the_table_shows_the_engines_verdict(project_copy: Path) -> None:
-    catalogue = verified_catalogue(project_copy)
+def test_the_table_shows_the_engines_verdict(catalogue: Catalogue) -> None:
     claim_cases = tuple(r for r in catalogue.published if r.case.asks_about_claims_only)
     table = render_verdict_table(claim_cases, TEMPLATES)
     rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
@@ -110,8 +120,7 @@ def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
     ]
 
 
-def test_rulings_render_every_ruling_with_its_reason(project_copy: Path) -> None:
-    catalogue = verified_catalogue(project_copy)
+def test_rulings_render_every_ruling_with_its_reason(catalogue: Catalogue) -> None:
     page = render_rulings(catalogue.rules, TEMPLATES, catalogue.published)
     rulings = catalogue.rules.rulings()
     assert rulings, "the rules index has no rulings"
@@ -136,8 +145,7 @@ def test_rulings_render_every_ruling_with_its_reason(project_copy: Path) -> None
     )
 
 
-def test_markers_are_filled_and_unknown_ones_refused(project_copy: Path) -> None:
-    catalogue = verified_catalogue(project_copy)
+def test_markers_are_filled_and_unknown_ones_refused(catalogue: Catalogue) -> None:
     blocks = generated_blocks(catalogue, TEMPLATES)
     page, used, shown = fill_markers(
         "# T\n\n<!-- oracle:verdict-table claims -->\n", blocks, "t.md"
@@ -149,6 +157,19 @@ def test_markers_are_filled_and_unknown_ones_refused(project_copy: Path) -> None
     assert "| Board (you claim) | Verdict | Reason |" in page
     with pytest.raises(CatalogueError, match=r"t\.md: unknown marker 'oracle:verdict-tabel'"):
         fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")
+
+
+def test_the_cases_in_tables_are_known_before_the_pages_are_rendered(catalogue: Catalogue) -> None:
+    claims = {report.case.id for report in catalogue.published if report.case.topic == "claims"}
+    every = {report.case.id for report in catalogue.published}
+    assert tabled_cases(catalogue, {"a.md": "# A\n\n<!-- oracle:verdict-table claims -->\n"}) == (
+        claims
+    )
+    assert tabled_cases(catalogue, {"a.md": "<!-- oracle:verdict-table -->", "b.md": ""}) == every
+    assert tabled_cases(catalogue, {"a.md": "<!-- oracle:rulings -->\n"}) == set()
+    blocks = generated_blocks(catalogue, TEMPLATES)
+    page = "<!-- oracle:verdict-table claims -->\n\n<!-- oracle:verdict-table early-claims -->\n"
+    assert tabled_cases(catalogue, {"a.md": page}) == fill_markers(page, blocks, "a.md")[2]
 
 
 # ------------------------------------------------------------------------------- walkthrough

@@ -1,6 +1,8 @@
 """The real site build: strict mkdocs, the verified table in the HTML, no request leaving the site.
 
-Each test runs ``mkdocs build`` in a subprocess on a copy of the project (about two seconds).
+The tests run ``mkdocs build`` in a subprocess on a copy of the project (a whole build takes about
+three seconds of CPU; one stopped by the catalogue, half a second). The flipped verdict and the
+malformed case share one stopped build, whose report must name both.
 """
 
 from __future__ import annotations
@@ -8,12 +10,18 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from engine import Verdict
-from oracle.render import build_catalogue
+from oracle.loader import load_rules_index
+from oracle.render import Catalogue, build_catalogue
+from oracle.verify import CaseReport
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(root: Path) -> subprocess.CompletedProcess[str]:
@@ -52,41 +60,127 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
             assert not re.search(r"(src|href)=\"(https?:)?//", tag), (html.name, tag)
 
 
-def test_a_flipped_verdict_fails_the_build_naming_the_file_and_line(project_copy: Path) -> None:
-    root = project_copy
+@dataclass(frozen=True)
+class BrokenBuild:
+    """One build of a project with a flipped verdict and a malformed case file."""
+
+    result: subprocess.CompletedProcess[str]
+    flipped_line: int
+    """The line of the claim whose expected verdict was flipped."""
+
+
+@pytest.fixture(scope="module")
+def broken_build(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> BrokenBuild:
+    root = project_copier(tmp_path_factory.mktemp("broken"))
     case = root / "cases" / "claims" / "02-last-three-in-your-hand.yaml"
     text = case.read_text()
     case.write_text(text.replace("expect: refused", "expect: granted"))
-    line = text.splitlines().index("  - stone: 3") + 1
-    result = build(root)
+    (root / "cases" / "claims" / "90-broken.yaml").write_text("id: broken\nsituation: [\n")
+    return BrokenBuild(build(root), text.splitlines().index("  - stone: 3") + 1)
+
+
+def test_a_flipped_verdict_fails_the_build_naming_the_file_and_line(
+    broken_build: BrokenBuild,
+) -> None:
+    result = broken_build.result
     assert result.returncode != 0
     assert (
-        f"cases/claims/02-last-three-in-your-hand.yaml:{line}: case 'last-three-in-your-hand',"
-        " stone 3: expected granted, the engine says refused"
+        f"cases/claims/02-last-three-in-your-hand.yaml:{broken_build.flipped_line}: case"
+        " 'last-three-in-your-hand', stone 3: expected granted, the engine says refused"
     ) in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_a_malformed_case_fails_the_build_in_one_line(project_copy: Path) -> None:
-    root = project_copy
-    (root / "cases" / "claims" / "90-broken.yaml").write_text("id: broken\nsituation: [\n")
-    result = build(root)
+def test_a_malformed_case_fails_the_build_in_one_line(broken_build: BrokenBuild) -> None:
+    result = broken_build.result
     assert result.returncode != 0
     assert "cases/claims/90-broken.yaml:3: YAML syntax error" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_a_case_in_no_table_fails_the_build(project_copy: Path) -> None:
-    seed = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
-    lonely = project_copy / "cases" / "new-topic" / "lonely.yaml"
+MARKED_CASE = """# <!-- oracle:verdict-table nowhere -->
+id: marked
+situation: A case whose comment holds a verdict-table marker
+why: A marker in a case file is its text, not a table of the site
+variant: base
+position:
+  stones:
+    - stone: 2
+      you: [red 5, red 6, red 7]
+      them: [blue 2, green 2, yellow 5]
+claims:
+  - stone: 2
+    expect: granted
+"""
+
+
+@pytest.fixture(scope="module")
+def unplaced_build(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> subprocess.CompletedProcess[str]:
+    """One build with two cases no table shows: one in a new topic, and one whose comment holds
+    the verdict-table marker of its own topic."""
+    root = project_copier(tmp_path_factory.mktemp("unplaced"))
+    seed = root / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+    lonely = root / "cases" / "new-topic" / "lonely.yaml"
     lonely.parent.mkdir()
     lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
-    result = build(project_copy)
-    assert result.returncode != 0
+    marked = root / "cases" / "nowhere" / "01-marked.yaml"
+    marked.parent.mkdir()
+    marked.write_text(MARKED_CASE)
+    return build(root)
+
+
+def test_a_case_in_no_table_fails_the_build(
+    unplaced_build: subprocess.CompletedProcess[str],
+) -> None:
+    assert unplaced_build.returncode != 0
     assert (
         "cases/new-topic/lonely.yaml:2: case 'lonely' (topic 'new-topic') is in no table;"
         " add <!-- oracle:verdict-table new-topic --> to a page"
-    ) in result.stderr
+    ) in unplaced_build.stderr
+
+
+def test_a_marker_in_a_case_file_does_not_place_its_topic(
+    unplaced_build: subprocess.CompletedProcess[str],
+) -> None:
+    """A verdict-table marker inside a case file's comment must not count as showing the topic."""
+    assert unplaced_build.returncode != 0
+    assert (
+        "cases/nowhere/01-marked.yaml:2: case 'marked' (topic 'nowhere') is in no table"
+        in unplaced_build.stderr
+    )
+
+
+def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
+    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last net, behind the check of the tables before the pages are rendered: a published
+    case that no rendered page showed fails the build once the pages are written."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from oracle import mkdocs_hook
+
+    lost = published[-1].case
+    catalogue = Catalogue(published, load_rules_index(ROOT / "rules" / "index.yaml"))
+    monkeypatch.setitem(mkdocs_hook._state, "catalogue", catalogue)
+    monkeypatch.setitem(mkdocs_hook._state, "blocks", {})
+    monkeypatch.setitem(mkdocs_hook._state, "used", set())
+    monkeypatch.setitem(
+        mkdocs_hook._state, "shown", {report.case.id for report in published} - {lost.id}
+    )
+    config = SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
+    with pytest.raises(PluginError) as caught:
+        mkdocs_hook.on_post_build(config)  # type: ignore[arg-type]
+    assert str(caught.value).splitlines() == [
+        "published cases missing from the site:",
+        f"{lost.path.relative_to(ROOT)}:{lost.line}: case {lost.id!r} (topic {lost.topic!r}) is"
+        f" in no table; add <!-- oracle:verdict-table {lost.topic} --> to a page",
+    ]
 
 
 def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_copy: Path) -> None:
