@@ -12,10 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from oracle.browser import ask_text
 from oracle.casepages import answers
+from oracle.cli import main
+from oracle.export import catalogue_records
 from oracle.loader import CaseError, load_case
+from oracle.misreading_matrix import misreading_matrix
 from oracle.model import Case
+from oracle.render import Catalogue, build_catalogue, render_verdict_table
 from oracle.verify import questions_of, verify_case
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "site_src" / "_templates"
 
 INI = """
 [pytest]
@@ -376,3 +384,58 @@ def test_a_plain_case_refused_by_the_engine_still_fails_loudly(tmp_path: Path) -
     with pytest.raises(CaseError, match="your hand holds at most 5 cards"):
         plain = FULL_HAND.split("impossible:")[0] + "plays: [{move: pass, expect: legal}]\n"
         _load(tmp_path, plain)
+
+
+# ---------------------------------------------------------------------- the catalogue's uses
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    return build_catalogue(ROOT)
+
+
+def test_the_catalogue_refuses_each_impossible_board_as_pinned(catalogue: Catalogue) -> None:
+    refused = [r for r in catalogue.published if r.case.impossible is not None]
+    assert len(refused) >= 15
+    assert all(r.case.topic == "impossible-boards" for r in refused)
+    messages = [r.case.impossible.refusal for r in refused if r.case.impossible is not None]
+    assert len(set(messages)) == len(messages)  # each refused in its own words
+
+
+def test_impossible_boards_are_left_out_of_the_export_and_the_matrix(catalogue: Catalogue) -> None:
+    refused = tuple(r for r in catalogue.published if r.case.impossible is not None)
+    assert catalogue_records(refused, {}) == []
+    assert misreading_matrix(refused) == ()
+
+
+def test_their_table_shows_each_refusal(catalogue: Catalogue) -> None:
+    refused = tuple(r for r in catalogue.published if r.case.impossible is not None)
+    table = render_verdict_table(refused, TEMPLATES, "impossible-boards.md")
+    assert "| Situation | The engine's refusal | Why | Rules |" in table
+    assert table.count("](cases/impossible-boards/") == len(refused)
+
+
+def test_check_counts_them_and_ask_shows_the_written_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "--root", str(ROOT)]) == 0
+    out = capsys.readouterr().out
+    assert "are boards the engine refuses as the case pins (impossible:)" in out
+    path = ROOT / "cases" / "impossible-boards" / "18-a-full-hand-after-a-play.yaml"
+    assert main(["ask", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "the board as the case writes it" in out
+    assert "3      red 2, red 3  blue 8" in out
+    assert "refused: you have played a card this turn" in out
+    assert "the case agrees with the engine" in out
+
+
+def test_the_ask_page_reports_the_refusal_at_its_line() -> None:
+    path = ROOT / "cases" / "impossible-boards" / "08-four-cards-on-a-side.yaml"
+    answer = ask_text({"text": path.read_text(encoding="utf-8")})
+    assert answer["ok"] is False
+    assert answer["problem"] == (
+        "the engine refuses this board: stone 2: 4 cards on your side, but a side holds 3 here"
+        " (as the case expects)"
+    )
+    assert answer["line"] == 12
