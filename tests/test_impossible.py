@@ -439,3 +439,21 @@ def test_the_ask_page_reports_the_refusal_at_its_line() -> None:
         " (as the case expects)"
     )
     assert answer["line"] == 12
+
+
+def test_new_starts_an_impossible_board_as_a_draft_that_ask_judges(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project_copy)
+    folder = project_copy / "cases" / "impossible-boards"
+    number = max(int(path.name[:2]) for path in folder.glob("*.yaml")) + 1
+    assert main(["new", "impossible-boards", "five-cards-high", "--impossible"]) == 0
+    case = folder / f"{number:02d}-five-cards-high.yaml"
+    assert "impossible: true" in case.read_text()
+    capsys.readouterr()
+    assert main(["ask", str(case)]) == 0
+    out = capsys.readouterr().out
+    assert "refused: stone 1: 4 cards on your side, but a side holds 3 here" in out
+    assert "draft: copy the refusal into impossible:" in out
+    status = main(["new", "impossible-boards", "both", "--impossible", "--from-seed", "3"])
+    assert status == 2 and "choose one" in capsys.readouterr().err
