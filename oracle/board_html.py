@@ -14,6 +14,7 @@ from html import escape
 from engine import Card, Player, Position, StoneState, card_name
 from engine.cards import CARDS, Colour
 from engine.position import STONES
+from oracle.model import WrittenBoard
 
 COLOUR_CODES = {
     "red": "Rd",
@@ -158,9 +159,62 @@ def board_html(
     )
 
 
+def written_board_html(board: WrittenBoard) -> str:
+    """A board the engine refuses, as its case file writes it: a table of the stones that hold
+    anything, then the hands, the discards and the facts of the table, all in words.
+
+    It is not drawn like :func:`board_html`, which needs a position the engine accepts; nothing
+    in it is judged, so it reads the same whatever is wrong with the board.
+    """
+    who = {Player.A: "you", Player.B: "them"}
+    rows = []
+    for stone in board.stones:
+        notes = [TACTIC_TITLES.get(mode, mode) for mode in stone.modes]
+        if stone.completed_first is not None:
+            notes.append(f"completed first: {who[stone.completed_first]}")
+        if stone.claimed_by is not None:
+            notes.append(f"held by {who[stone.claimed_by]}")
+        cells = (_names(stone.you), _names(stone.them), "; ".join(notes) or "none")
+        rows.append(
+            f'<tr><th scope="row">{stone.number}</th>'
+            + "".join(f"<td>{escape(cell)}</td>" for cell in cells)
+            + "</tr>"
+        )
+    lines = [("Your hand", _names(board.hand))]
+    if board.their_hand is not None:
+        lines.append(("Their hand", _names(board.their_hand)))
+    if board.discards:
+        lines.append(("Discards, face up", _names(board.discards)))
+    if board.jokers_played:
+        lines.append(("Jokers played and gone", ", ".join(who[p] for p in board.jokers_played)))
+    lines += list(board.table)
+    table = (
+        [
+            "<table>",
+            "<caption>The stones as the case file writes them</caption>",
+            '<thead><tr><th scope="col">Stone</th><th scope="col">Your side</th>'
+            '<th scope="col">Their side</th><th scope="col">Also</th></tr></thead>',
+            f"<tbody>{''.join(rows)}</tbody>",
+            "</table>",
+        ]
+        if rows
+        else ["<p>The case file lists no stone: every stone is empty.</p>"]
+    )
+    return "".join(
+        [
+            '<div class="oracle-written-board" data-search-exclude>',
+            *table,
+            "<ul>",
+            *(f"<li>{escape(label)}: {escape(value)}</li>" for label, value in lines),
+            "</ul>",
+            "</div>",
+        ]
+    )
+
+
 def _line(label: str, cards: tuple[Card, ...], marked: frozenset[Card]) -> str:
     shown = "".join(card_html(card, marked=card in marked) for card in cards) or "none"
     return f'<div class="oracle-line"><span class="oracle-line-label">{label}:</span> {shown}</div>'
 
 
-__all__ = ["COLOUR_CODES", "board_html", "card_html", "stone_words"]
+__all__ = ["COLOUR_CODES", "board_html", "card_html", "stone_words", "written_board_html"]

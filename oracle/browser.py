@@ -280,8 +280,38 @@ def ask_text(request: dict[str, Any]) -> dict[str, Any]:
         case = _load_text(text)
     except CaseError as error:
         return _error(error)
+    if case.impossible is not None:
+        return _refused_board(case, text)
     report = verify_case(case)
     return {"ok": True, "form": _form_of(case), "report": _report(report), "case_text": text}
+
+
+def _refused_board(case: Case, text: str) -> dict[str, Any]:
+    """A pasted case whose board the engine must refuse (``impossible:``): the page judges
+    claims on boards it can draw, so it shows the refusal as it shows any board's, at its line,
+    and whether it is the one the case pins."""
+    board = case.impossible
+    assert board is not None
+    if board.refusal is None:
+        line = board.line
+        problem = (
+            "the engine accepts this board, though the case says it must refuse it;"
+            " remove impossible: to ask about the board"
+        )
+    else:
+        line = board.refusal_line or board.line
+        problem = f"the engine refuses this board: {board.refusal}"
+        if board.expected is not None and verify_case(case).verified:
+            problem += " (as the case expects)"
+        elif board.expected is not None:
+            problem += f" (the case expects: {board.expected})"
+    return {
+        "ok": False,
+        "line": line,
+        "problem": problem,
+        "message": f"line {line}: {problem}",
+        "case_text": text,
+    }
 
 
 def ask_form(request: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine import Reason, card_name
-from oracle.board_html import board_html
+from oracle.board_html import board_html, written_board_html
 from oracle.model import Case, RulesIndex
 from oracle.verify import CaseReport
 
@@ -39,6 +39,8 @@ def link_from(page_uri: str, target_uri: str) -> str:
 def answer_kind(report: CaseReport) -> str:
     """What a case's answer is, for filtering a table: granted, refused, or the question asked."""
     case = report.case
+    if case.impossible is not None:
+        return "impossible board"
     if case.asks_about_claims_only:
         verdicts = {check.verdict.verdict.label for check in report.checks}
         return verdicts.pop() if len(verdicts) == 1 else "mixed"
@@ -80,6 +82,16 @@ def answers(report: CaseReport) -> tuple[Answer, ...]:
         if verdict.reason is Reason.WITNESS:
             lines.append("Witness: " + ", ".join(card_name(card) for card in verdict.witness) + ".")
         shown.append(Answer(f"Stone {verdict.stone}: {verdict.verdict.label}", tuple(lines)))
+    board = report.case.impossible
+    if board is not None:  # its one answer: the engine's refusal, and the line it points at
+        if board.refusal is None:
+            return (
+                Answer("The engine accepts this board", ("It builds the board and its game.",)),
+            )
+        lines = [sentence_of(board.refusal)]
+        if board.refusal_line is not None:
+            lines.append(f"It objects to line {board.refusal_line} of the case file.")
+        return (Answer("The engine refuses this board", tuple(lines)),)
     for game_check in report.game_checks:
         if not game_check.label:
             continue
@@ -90,6 +102,12 @@ def answers(report: CaseReport) -> tuple[Answer, ...]:
             details = tuple(line[:1].upper() + line[1:] for line in game_check.detail)
             shown.append(Answer(game_check.label[:1].upper() + game_check.label[1:], details))
     return tuple(shown)
+
+
+def sentence_of(text: str) -> str:
+    """The engine's words as a sentence: a capital first, one full stop at the end."""
+    text = " ".join(text.split()).rstrip(".")
+    return text[:1].upper() + text[1:] + "."
 
 
 @dataclass(frozen=True)
@@ -112,11 +130,15 @@ def render_case_page(
     case = report.case
     page = case_page_uri(case)
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
-    board = board_html(
-        case.position,
-        claimed=case.claimed_stones,
-        witness=witness,
-        their_hand=case.table.their_hand if case.table else None,
+    board = (
+        board_html(
+            case.position,
+            claimed=case.claimed_stones,
+            witness=witness,
+            their_hand=case.table.their_hand if case.table else None,
+        )
+        if case.impossible is None
+        else written_board_html(case.impossible.board)  # no position of it can be built
     )
     entries = {entry.id: entry for entry in rules.entries}
     checked = tuple(
@@ -138,6 +160,8 @@ def render_case_page(
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     ask_link = (
         posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#case=" + case_link_code(source)
+        if case.impossible is None
+        else None  # the Ask page judges claims on a board it can build; this one it refuses
     )
     return template.render(
         case=case,

@@ -32,12 +32,12 @@ from oracle.conform import (
     run,
     select,
 )
-from oracle.diagram import board_text
+from oracle.diagram import board_text, written_board_text
 from oracle.editor_schema import stale_editor_schema
 from oracle.export import engine_version, export_json, export_jsonl, read_export
 from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
 from oracle.misreading_matrix import published_records
-from oracle.model import RulesIndex, TurnExpectation
+from oracle.model import Case, RulesIndex, TurnExpectation
 from oracle.render import (
     CASES_DIR,
     RULES_INDEX,
@@ -48,7 +48,7 @@ from oracle.render import (
     unshown_topics,
     verified_catalogue,
 )
-from oracle.verify import CaseReport, describe_verdict, verify_case
+from oracle.verify import CaseReport, describe_verdict, verify_case, words
 from oracle.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.yamlsource import SourceError, shown_path
 
@@ -100,6 +100,8 @@ def ask(args: argparse.Namespace) -> int:
     except CaseError as error:
         print(error.located_from(root), file=sys.stderr)
         return 2
+    if case.impossible is not None:
+        return _ask_impossible(case, root)
     report = verify_case(case)
     their_hand = case.table.their_hand if case.table else None
     where = f"{shown_path(case.path, root)}:{case.line}"
@@ -148,6 +150,37 @@ def ask(args: argparse.Namespace) -> int:
         + (
             "draft: copy these answers into the case once you agree with them"
             if expects_nothing
+            else "the case agrees with the engine"
+        )
+    )
+    return 0
+
+
+def _ask_impossible(case: Case, root: Path) -> int:
+    """``ask`` for a board the case says the engine must refuse: the board as written (no
+    position of it can be built to draw), and the engine's refusal or its acceptance."""
+    assert case.impossible is not None
+    board, report = case.impossible, verify_case(case)
+    print(f"case {case.id!r} ({shown_path(case.path, root)}:{case.line}), {board.board.variant}")
+    print(f"situation: {case.situation}\n")
+    print("the board as the case writes it (the case says no game can reach it):")
+    print(written_board_text(board.board))
+    print()
+    if board.refusal is None:
+        print("the board [impossible]: the engine accepts it")
+    else:
+        print(f"the board [impossible]: refused: {words(board.refusal)}")
+        print(f"  (the loader points at line {board.refusal_line})")
+    problems = report.problems(root)
+    if problems:
+        print("\nthe case expects otherwise:")
+        print("\n".join(problems))
+        return 1
+    print(
+        "\n"
+        + (
+            "draft: copy the refusal into impossible: once you agree with it"
+            if board.expected is None
             else "the case agrees with the engine"
         )
     )
@@ -227,6 +260,16 @@ def check(args: argparse.Namespace) -> int:
             else ""
         )
     )
+    refused = sum(
+        r.case.impossible is not None and shown_path(r.case.path, root) not in with_problems
+        for r in catalogue.published
+    )
+    if refused:  # counted among the verified; said apart, since they ask no other question
+        boards = "is a board" if refused == 1 else "are boards"
+        print(
+            f"of the {published} verified, {refused} {boards} the engine refuses as the case"
+            " pins (impossible:)"
+        )
     return 1 if problems else 0
 
 
@@ -259,6 +302,26 @@ claims:
 #   expect:
 #     log: ["you: green 1 on 2", "you: claim 1", "you: draw clan"]
 #     held: {{you: [1], them: []}}
+"""
+
+
+IMPOSSIBLE_SKELETON = """{modeline}
+id: {case_id}
+situation: Describe the board that cannot happen, from your side
+why: Say which rule the board breaks, in a few words
+variant: {variant}
+draft: true
+rules: []
+position:
+  stones:
+    - stone: 1
+      you: [red 6, red 7, red 8, red 9]
+      them: [blue 7, blue 8]
+  hand: [green 1, green 2]
+# The engine must refuse this board: ask prints its refusal after "refused:". Once you agree
+# with it, write it here in place of true, and remove draft: true. A table may follow, as in
+# any case about turns, when the refusal is about the game around the board.
+impossible: true
 """
 
 
@@ -314,7 +377,18 @@ def new(args: argparse.Namespace) -> int:
         )
         return 2
     path = folder / f"{next_case_number(folder):02d}-{args.case_id}.yaml"
-    if args.from_seed is not None:
+    if args.impossible and args.from_seed is not None:
+        print(
+            "schotten-oracle: --impossible starts a board the engine refuses, --from-seed one"
+            " a real game reached; choose one",
+            file=sys.stderr,
+        )
+        return 2
+    if args.impossible:
+        text = IMPOSSIBLE_SKELETON.format(
+            modeline=MODELINE, case_id=args.case_id, variant=args.variant
+        )
+    elif args.from_seed is not None:
         game = Game.named(args.variant, seed=args.from_seed)
         finished = play_random_game(game, random.Random(args.from_seed))
         state = game.new_initial_state()
@@ -466,6 +540,11 @@ def parser() -> argparse.ArgumentParser:
     new_parser.add_argument("--variant", choices=["base", "tactics"], default="base")
     new_parser.add_argument("--from-seed", type=int, help="start from a random game of this seed")
     new_parser.add_argument("--turn", type=int, default=20, help="with --from-seed: the turn (20)")
+    new_parser.add_argument(
+        "--impossible",
+        action="store_true",
+        help="start a board the engine must refuse (impossible:), e.g. in impossible-boards",
+    )
     new_parser.add_argument("--root", default=".", help="the project folder (default: here)")
     new_parser.set_defaults(run=new)
     replay_parser = commands.add_parser(

@@ -6,7 +6,8 @@ combat modes, and who holds the stone; then your hand and the face-up discards.
 
 from __future__ import annotations
 
-from engine import Position, card_name
+from engine import Player, Position, card_name
+from oracle.model import WrittenBoard
 
 
 def _side(cards: tuple[int, ...], capacity: int) -> str:
@@ -38,4 +39,39 @@ def board_text(position: Position, *, their_hand: tuple[int, ...] | None = None)
         lines.append(f"their hand: {', '.join(card_name(card) for card in their_hand) or 'empty'}")
     if position.discards:
         lines.append(f"discards: {', '.join(card_name(card) for card in position.discards)}")
+    return "\n".join(lines)
+
+
+def written_board_text(board: WrittenBoard) -> str:
+    """A board the engine refuses, as its case file writes it: one row per stone listed, then
+    the hands, the discards and the facts of the table (nothing judged, nothing drawn)."""
+    who = {Player.A: "you", Player.B: "them"}
+    rows = [("stone", "your side", "their side", "also")]
+    for stone in board.stones:
+        notes = list(stone.modes)
+        if stone.completed_first is not None:
+            notes.append(f"completed first: {who[stone.completed_first]}")
+        if stone.claimed_by is not None:
+            notes.append(f"held by {who[stone.claimed_by]}")
+        mine, theirs = (
+            ", ".join(card_name(card) for card in side) or "-" for side in (stone.you, stone.them)
+        )
+        rows.append((str(stone.number), mine, theirs, "; ".join(notes)))
+    widths = [max(len(row[column]) for row in rows) for column in range(4)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    if len(rows) == 1:
+        lines.append("(no stone listed)")
+    lines.append(f"your hand: {', '.join(card_name(card) for card in board.hand) or 'empty'}")
+    if board.their_hand is not None:
+        their = ", ".join(card_name(card) for card in board.their_hand)
+        lines.append(f"their hand: {their or 'empty'}")
+    if board.discards:
+        lines.append(f"discards: {', '.join(card_name(card) for card in board.discards)}")
+    if board.jokers_played:
+        lines.append(f"jokers played and gone: {', '.join(who[p] for p in board.jokers_played)}")
+    lines += [f"{label[:1].lower()}{label[1:]}: {value}" for label, value in board.table]
     return "\n".join(lines)

@@ -262,8 +262,15 @@ def case_record(report: CaseReport, caught: Sequence[str]) -> dict[str, Any]:
 def catalogue_records(
     reports: Sequence[CaseReport], caught: Mapping[str, Sequence[str]]
 ) -> list[dict[str, Any]]:
-    """Every published case as a record, in catalogue order."""
-    return [case_record(report, caught.get(report.case.id, ())) for report in reports]
+    """Every published case as a record, in catalogue order, except the boards the engine
+    must refuse (``impossible:``): the protocol asks an engine for verdicts and moves on a board,
+    and the words of a refusal are this engine's own, so they are left out on purpose (the
+    Conformance page says so)."""
+    return [
+        case_record(report, caught.get(report.case.id, ()))
+        for report in reports
+        if report.case.impossible is None
+    ]
 
 
 def engine_version() -> str:

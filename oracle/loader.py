@@ -47,6 +47,7 @@ from oracle.model import (
     Case,
     Claim,
     DealQuestion,
+    ImpossibleBoard,
     MatchQuestion,
     PlayQuestion,
     RoundPlayed,
@@ -55,6 +56,8 @@ from oracle.model import (
     Table,
     TurnExpectation,
     TurnQuestion,
+    WrittenBoard,
+    WrittenStone,
 )
 from oracle.yamlsource import (
     DataPath,
@@ -69,12 +72,24 @@ from oracle.yamlsource import (
 CASE_SUFFIX = ".yaml"
 PLAYERS = {"you": Player.A, "them": Player.B}
 CARD_LISTS = ("you", "them", "hand", "discards", "their_hand", "clan_deck", "tactic_deck")
-QUESTIONS = ("claims", "plays", "turn", "deal", "match")
+QUESTIONS = ("claims", "plays", "turn", "deal", "match", "impossible")
 OUTCOMES = {"you": Player.A, "them": Player.B, "nobody": None}
 
 
 class CaseError(SourceError):
     """A case file that cannot be used: malformed, impossible or unsafe."""
+
+
+class EngineObjection(CaseError):
+    """The engine's refusal of a case's board or table, located at the line at fault.
+
+    ``problem`` is what the editor reads (for a card written twice, with both lines);
+    ``objection`` keeps the engine's own error, whose message an impossible case pins.
+    """
+
+    def __init__(self, located: CaseError, objection: PositionError) -> None:
+        super().__init__(located.path, located.line, located.problem)
+        self.objection = objection
 
 
 @cache
@@ -247,6 +262,8 @@ def load_case(path: Path, rules: RulesIndex | None = None) -> Case:
     """
     document = _read_case_document(path)
     data = document.data
+    if "impossible" in data:
+        return _impossible_case(document, rules)
     board = _board(document)
     claims = _claims(document, board.position)
     table = _table_of(document, board)
@@ -600,7 +617,20 @@ def _position_error(
     stone_indexes: dict[int, int],
     places: dict[int, list[int]],
 ) -> CaseError:
-    """The engine's objection to a position or table, at the line of the value it names."""
+    """The engine's objection to a position or table, at the line of the value it names, as
+    an :class:`EngineObjection` that keeps the engine's own error."""
+    located = _located_objection(document, error, stones, stone_indexes, places)
+    return EngineObjection(located, error)
+
+
+def _located_objection(
+    document: LocatedDocument,
+    error: PositionError,
+    stones: dict[int, StoneState],
+    stone_indexes: dict[int, int],
+    places: dict[int, list[int]],
+) -> CaseError:
+    """The engine's objection in the editor's words, at the line of the value it names."""
     path = document.path
     if isinstance(error, DuplicateCard):
         if error.card in COMBAT_MODE_CARDS and error.card in places:
@@ -700,6 +730,118 @@ def _match(document: LocatedDocument) -> MatchQuestion:
         expect.get("winner"),
         document.line_of(("match",)),
     )
+
+
+def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Case:
+    """A case whose board cannot happen (``impossible:``): the board and its table are built as
+    for any case, and the engine's refusal (or its acceptance) is kept for
+    :func:`oracle.verify.verify_case` to compare with the refusal pinned.
+
+    Only the engine's own checks count as a refusal (:class:`EngineObjection`: the position,
+    its reachability, the table's game). A mistake in the file itself, such as YAML that does
+    not parse, an unknown card or key, or a check of the loader's own (a card written twice in
+    the table, the Tactic count), still fails loudly at its line, as in any case.
+    """
+    data = document.data
+    others = [key for key in QUESTIONS if key in data and key != "impossible"]
+    if others:
+        raise CaseError(
+            document.path,
+            document.line_of((others[0],)),
+            f"a board the engine must refuse asks nothing else: the refusal comes before any"
+            f" question, so remove {others[0]} (or impossible)",
+        )
+    written = _written_board(document)
+    position = Position(variant=variant_named(data["variant"]))
+    table: Table | None = None
+    refusal: EngineObjection | None = None
+    try:
+        board = _board(document)
+        table = _table_of(document, board)
+        position = board.position
+    except EngineObjection as objection:
+        refusal, table = objection, None
+    pinned = data["impossible"]
+    return Case(
+        id=data["id"],
+        path=document.path,
+        line=document.line_of(("id",)),
+        situation=data["situation"].strip(),
+        why=data["why"].strip(),
+        draft=bool(data.get("draft", False)),
+        position=position,
+        claims=(),
+        rules=_pinned_rules(document, rules),
+        table=table,
+        guards_against=_guards(document),
+        impossible=ImpossibleBoard(
+            expected=_pinned_words(pinned) if isinstance(pinned, str) else None,
+            line=document.line_of(("impossible",)),
+            refusal=None if refusal is None else str(refusal.objection),
+            refusal_line=None if refusal is None else refusal.line,
+            board=written,
+        ),
+    )
+
+
+def _written_board(document: LocatedDocument) -> WrittenBoard:
+    """The board and table as the file writes them, cards parsed (an unknown card fails here,
+    at its line), nothing else judged: what a reader is shown of a board the engine refuses."""
+    data = document.data
+    cards: dict[int, list[int]] = {}
+
+    def parsed(*where: str | int) -> tuple[int, ...]:
+        return _cards(document, where, cards)
+
+    stones = tuple(
+        WrittenStone(
+            number=raw["stone"],
+            you=parsed("position", "stones", index, "you"),
+            them=parsed("position", "stones", index, "them"),
+            modes=tuple(raw.get("modes", ())),
+            completed_first=PLAYERS.get(raw.get("completed_first", "")),
+            claimed_by=PLAYERS.get(raw.get("claimed_by", "")),
+        )
+        for index, raw in enumerate(data["position"]["stones"])
+    )
+    discards, hand = parsed("position", "discards"), parsed("position", "hand")
+    raw_table = data.get("table")
+    their_hand = None
+    facts: list[tuple[str, str]] = []
+    if raw_table is not None:
+        if "their_hand" in raw_table:
+            their_hand = parsed("table", "their_hand")
+        for key, label in (("clan_deck", "Clan deck, top"), ("tactic_deck", "Tactic deck, top")):
+            if key in raw_table:
+                names = [card_name(card) for card in parsed("table", key)]
+                facts.append((label, ", ".join(names) or "nothing listed"))
+        if "tactics_played" in raw_table:
+            played = raw_table["tactics_played"]
+            facts.append(("Tactic cards played", f"you {played['you']}, them {played['them']}"))
+        for key, label in WRITTEN_TABLE_FACTS:
+            if key in raw_table:
+                value = raw_table[key]
+                shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+                facts.append((label, shown))
+    return WrittenBoard(
+        variant=data["variant"],
+        stones=stones,
+        hand=hand,
+        discards=discards,
+        jokers_played=tuple(PLAYERS[name] for name in data["position"].get("jokers_played", ())),
+        their_hand=their_hand,
+        table=tuple(facts),
+    )
+
+
+WRITTEN_TABLE_FACTS = (
+    ("expert", "Expert timing"),
+    ("step", "Step of your turn"),
+    ("passed", "You passed"),
+    ("could_claim", "A stone was provable at this turn's claim step"),
+    ("idle_turns", "Idle turns before this one"),
+)
+"""The facts of a table a written board shows, by key, with their labels."""
 
 
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

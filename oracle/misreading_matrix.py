@@ -147,9 +147,12 @@ class MatrixRow:
 
 
 def misreading_matrix(reports: tuple[CaseReport, ...]) -> tuple[MatrixRow, ...]:
-    """Every case under every misreading, in catalogue order."""
+    """Every case under every misreading, in catalogue order; a board the engine must refuse
+    (``impossible:``) asks no question a misreading answers, so it has no row."""
     rows = []
     for report in reports:
+        if report.case.impossible is not None:
+            continue
         expected = expected_answers(report.case)[0]
         outcomes = {
             name: outcome(report, reading, expected) for name, reading in MISREADINGS.items()

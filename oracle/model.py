@@ -134,6 +134,54 @@ class MatchQuestion:
 
 
 @dataclass(frozen=True)
+class WrittenStone:
+    """One stone of a board as its case file writes it: cards parsed, nothing judged."""
+
+    number: int
+    you: tuple[Card, ...]
+    them: tuple[Card, ...]
+    modes: tuple[str, ...] = ()
+    completed_first: Player | None = None
+    claimed_by: Player | None = None
+
+
+@dataclass(frozen=True)
+class WrittenBoard:
+    """A board exactly as a case file writes it, for showing a board the engine refuses.
+
+    The engine cannot build a :class:`engine.Position` of such a board, so this is what a reader
+    is shown instead: each stone's cards as written, the hands, the discards and the facts of
+    the table, in the file's order. Nothing here has been checked beyond the card names.
+    """
+
+    variant: str
+    stones: tuple[WrittenStone, ...]
+    hand: tuple[Card, ...] = ()
+    discards: tuple[Card, ...] = ()
+    jokers_played: tuple[Player, ...] = ()
+    their_hand: tuple[Card, ...] | None = None
+    """Their hand, when the case has a table that gives it."""
+    table: tuple[tuple[str, str], ...] = ()
+    """The other facts of the table as written, each a label and its value in words."""
+
+
+@dataclass(frozen=True)
+class ImpossibleBoard:
+    """The question of a case whose board cannot happen: the engine must refuse to build it.
+
+    ``expected`` is the refusal the case pins, the engine's own message (None in a draft that
+    has not pinned it yet); ``refusal`` is the engine's message when the loader built the board
+    (None when the engine accepted it), and ``refusal_line`` the line the loader located it at.
+    """
+
+    expected: str | None
+    line: int
+    refusal: str | None
+    refusal_line: int | None
+    board: WrittenBoard
+
+
+@dataclass(frozen=True)
 class Case:
     """One case file: a position, the stones claimed on it, the expected verdicts, the prose."""
 
@@ -154,11 +202,17 @@ class Case:
     guards_against: tuple[str, ...] = ()
     played_first: tuple[tuple[int, Player], ...] = ()
     """Who laid the first card at a stone, where the case says so."""
+    impossible: ImpossibleBoard | None = None
+    """For a board the engine must refuse: the refusal pinned and the one found. ``position``
+    (and ``table``) are then the empty board of the variant, or, when the engine wrongly
+    accepts the board, the one it built: what a refused board describes cannot be built, so
+    readers are shown :attr:`ImpossibleBoard.board` instead, and every consumer of the
+    catalogue handles such a case explicitly or leaves it out on purpose."""
 
     @property
     def asks_about_claims_only(self) -> bool:
         """Whether the case only claims stones (the verdict tables of the seed page)."""
-        return not (self.plays or self.turn or self.deal or self.match)
+        return not (self.plays or self.turn or self.deal or self.match or self.impossible)
 
     def game_state(self) -> GameState:
         """The engine's state at the case's moment (its table, or an empty one around it)."""

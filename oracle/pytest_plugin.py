@@ -2,8 +2,9 @@
 
 Registered as a ``pytest11`` entry point. A published case gives one item per question, named
 by the case's id and the question: ``last-three-in-your-hand[stone-3]``, ``...[play-2]``,
-``...[turn]``, ``...[deal]``, ``...[match]``, and ``...[catalogue]`` (its topic has a page, and
-every misreading it names changes its answer); ``-k`` selects by either part. A case file that
+``...[turn]``, ``...[deal]``, ``...[match]``, ``...[board]`` (a board the engine must refuse),
+and ``...[catalogue]`` (its topic has a page, and every misreading it names changes its
+answer); ``-k`` selects by either part. A case file that
 cannot be loaded fails its collection with a one-line ``path:line:`` error; a draft case is one
 item, skipped and listed by name at the end of the run.
 """

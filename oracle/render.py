@@ -179,7 +179,9 @@ def render_verdict_table(
         raise CatalogueError(
             [f"case {case_id!r} is not verified and cannot be published" for case_id in unverified]
         )
-    return _render_rows("verdict_table.md.j2", reports, templates, page)
+    refused = all(report.case.impossible is not None for report in reports)
+    template = "impossible_table.md.j2" if reports and refused else "verdict_table.md.j2"
+    return _render_rows(template, reports, templates, page)
 
 
 def _render_rows(template: str, reports: tuple[CaseReport, ...], templates: Path, page: str) -> str:
@@ -342,6 +344,8 @@ def rank_pairs(reports: Iterable[CaseReport]) -> list[RankPair]:
     """Every claim of the catalogue that pits one plain formation against another."""
     pairs = []
     for report in reports:
+        if report.case.impossible is not None:
+            continue  # a board the engine refuses claims nothing: its position is a placeholder
         position = report.case.position
         for check in report.checks:
             stone = position.stone(check.verdict.stone)
@@ -388,6 +392,8 @@ def tactic_card_cases(reports: Iterable[CaseReport]) -> dict[str, dict[str, list
 
     for report in reports:
         case = report.case
+        if case.impossible is not None:
+            continue  # a board the engine refuses shows no use of a card, only its refusal
         for check in report.game_checks:
             if check.what.startswith("move "):
                 move = check.what[len("move ") :].strip("'\"").lower()

@@ -134,7 +134,11 @@ class CaseReport:
                     f" the engine says {words(check.verdict.explanation)!r}"
                 )
         for game_check in self.game_checks:
-            if not game_check.matches:
+            if not game_check.matches and game_check.question == BOARD:
+                lines.append(
+                    f"{path}:{game_check.line}: case {case.id!r}, {board_problem(game_check)}"
+                )
+            elif not game_check.matches:
                 lines.append(
                     f"{path}:{game_check.line}: case {case.id!r}, {game_check.what}:"
                     f" expected {game_check.expected}, the engine says {game_check.actual}"
@@ -201,17 +205,55 @@ class _Unjudgeable(Exception):
 def questions_of(case: Case) -> dict[str, int]:
     """The case's questions in order, as its test items name them, each with its line:
     ``stone-3`` for each claimed stone, ``play-1``... for each move judged on its own, ``turn``,
-    ``deal`` and ``match``."""
+    ``deal`` and ``match``, and ``board`` for a board the engine must refuse."""
     found = {f"stone-{claim.stone}": claim.line for claim in case.claims}
     found |= {f"play-{number}": play.line for number, play in enumerate(case.plays, 1)}
     for name, asked in (("turn", case.turn), ("deal", case.deal), ("match", case.match)):
         if asked is not None:
             found[name] = asked.line
+    if case.impossible is not None:
+        found[BOARD] = case.impossible.line
     return found
 
 
+BOARD = "board"
+"""The question of a case whose board the engine must refuse (``impossible:``)."""
+
+
+def _check_board(case: Case) -> GameCheck:
+    """Whether the engine refused the board of an ``impossible`` case with the message pinned
+    (spaces and line breaks aside). Its problem line is worded by :func:`board_problem`."""
+    board = case.impossible
+    assert board is not None
+    actual = "accepted" if board.refusal is None else f"refused: {words(board.refusal)}"
+    expected = None if board.expected is None else f"refused: {board.expected}"
+    if board.refusal is None:
+        label = "Board accepted"
+        detail: tuple[str, ...] = ("the engine builds this board and its game without objection",)
+    else:
+        label = f"Board refused: {words(board.refusal)}"
+        detail = (f"refused: {words(board.refusal)}",)
+        if board.refusal_line is not None:
+            detail += (f"the engine objects to line {board.refusal_line} of the case file",)
+    return GameCheck("the board", board.line, expected, actual, label, detail, BOARD)
+
+
+def board_problem(check: GameCheck) -> str:
+    """What went wrong with an ``impossible`` case, after its ``path:line: case 'id', ``."""
+    expected = (check.expected or "").removeprefix("refused: ")
+    found = (
+        "but it accepted it"
+        if check.actual == "accepted"
+        else f'but it refused it with "{check.actual.removeprefix("refused: ")}"'
+    )
+    return f'impossible: expected the engine to refuse this board with "{expected}", {found}'
+
+
 def verify_case(case: Case) -> CaseReport:
-    """Replay ``case`` through the engine: its claims, moves, turn, deal and match."""
+    """Replay ``case`` through the engine: its claims, moves, turn, deal and match, or the
+    refusal of its board."""
+    if case.impossible is not None:  # the loader built the board, and kept what the engine said
+        return CaseReport(case, (), None, (_check_board(case),))
     try:
         verdicts = claim_verdicts(case.position, case.claimed_stones)
     except PositionError as error:

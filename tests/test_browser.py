@@ -411,6 +411,8 @@ def site_pages_to_check() -> list[str]:
         "formation-odds.html",
         "all-cases.html",
         "cases/end-of-game/both-pass-by-choice.html",
+        "impossible-boards.html",
+        "cases/impossible-boards/a-full-hand-after-a-play.html",
     ]
 
 

@@ -115,8 +115,8 @@ def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
         verified_catalogue(root)
     assert caught.value.problems == [
         "cases/claims/90-typo.yaml:2: unknown key 'situaton'; did you mean 'situation'?"
-        " (allowed here: claims, deal, draft, guards_against, id, match, plays, position, rules,"
-        " situation, table, turn, variant, why)"
+        " (allowed here: claims, deal, draft, guards_against, id, impossible, match, plays,"
+        " position, rules, situation, table, turn, variant, why)"
     ]
 
 
