@@ -28,6 +28,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -73,14 +74,18 @@ class Engine(Protocol):
 class FunctionEngine:
     """An engine in this process: a function from request line to answer line."""
 
-    def __init__(self, answer_line: Callable[[str], str]) -> None:
+    def __init__(
+        self, answer_line: Callable[[str], str], on_close: Callable[[], None] | None = None
+    ) -> None:
         self.answer_line = answer_line
+        self.on_close = on_close
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         return _parsed(self.answer_line(json.dumps(request)), request["id"])
 
     def close(self) -> None:
-        pass
+        if self.on_close is not None:
+            self.on_close()
 
 
 class CommandEngine:
@@ -364,7 +369,10 @@ def adapter_engine(reading: str | None = None) -> FunctionEngine:
 
     chosen = RULES if reading is None else MISREADINGS[reading]
     folder = Path(tempfile.mkdtemp(prefix="oracle-conform-"))
-    return FunctionEngine(lambda line: json.dumps(respond(line, chosen, folder)))
+    return FunctionEngine(
+        lambda line: json.dumps(respond(line, chosen, folder)),
+        on_close=lambda: shutil.rmtree(folder, ignore_errors=True),
+    )
 
 
 def select(

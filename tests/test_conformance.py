@@ -21,6 +21,7 @@ from oracle.conform import (
     CommandEngine,
     FunctionEngine,
     Result,
+    adapter_engine,
     compare,
     junit_xml,
     run,
@@ -308,3 +309,14 @@ def test_conform_fails_a_run_in_which_no_case_passes(
     )
     assert main(["conform", "-k", "deal", "--", sys.executable, str(nothing)]) == 1
     assert "no case passed" in capsys.readouterr().out
+
+
+def test_the_in_process_adapter_removes_its_scratch_folder_when_closed(
+    records: tuple[dict[str, Any], ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    results = run(adapter_engine(), list(records[:3]))
+    assert [r.result for r in results] == [Result.PASS] * 3
+    assert list(tmp_path.iterdir()) == []
