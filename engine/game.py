@@ -54,7 +54,14 @@ from engine.position import (
 )
 from engine.reachable import has_won, joker_problem, reachability_problems
 from engine.tactic_cards import KIND_OF_CARD
-from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, WILD_VALUES, Tactic
+from engine.tactics import (
+    COMBAT_MODE_CARDS,
+    ELITE_TROOPS,
+    JOKERS,
+    TACTICS_MASK,
+    WILD_VALUES,
+    Tactic,
+)
 
 _Key = tuple[int, Player, tuple[Card, ...]]
 
@@ -337,6 +344,9 @@ class GameState:
         reachable = reachability_problems(position)
         if reachable:
             raise reachable[0]
+        problem = state.tactics_played_problem(me)
+        if problem is not None:
+            raise TableError(problem, part="table.tactics_played")
         problems = state.check_invariants()
         if problems:
             raise TableError("; ".join(problems))
@@ -1053,14 +1063,51 @@ class GameState:
         for card, count in counted.items():
             if count != 1:
                 problems.append(f"{card_name(card)} is in {count} places")
+        tactics_problem = self.tactics_played_problem(self.current_player)
+        if tactics_problem is not None:
+            problems.append(tactics_problem)
         for player in Player:
-            position = self.position(player)
+            position = self.view(player).position
             for problem in [*position.status(), joker_problem(position)]:
                 if problem is None or isinstance(problem, DuplicateCard):
                     continue
                 if str(problem) not in problems:
                     problems.append(str(problem))
         return problems
+
+    def tactics_played_problem(self, viewer: Player) -> str | None:
+        """Why the count of Tactic cards each player has played cannot be true, in ``viewer``'s
+        words, or None. Every Tactic card played stays face up (on a side, on its stone or in
+        the discards), elite troops stay on their owner's side unless moved to the discards,
+        and the tactic limit keeps the two counts at most one apart."""
+        mine, theirs = self.tactics_played[viewer], self.tactics_played[viewer.other]
+        if abs(mine - theirs) > 1:
+            return (
+                f"{mine} Tactic cards against {theirs}: the tactic limit keeps the two counts at"
+                " most one apart"
+            )
+        for player, name, whose in ((viewer, "you", "your"), (viewer.other, "them", "their")):
+            troops = sum(
+                card in ELITE_TROOPS for stone in self.stones for card in stone.sides[player]
+            )
+            if troops > self.tactics_played[player]:
+                lie = "elite troops lie" if troops != 1 else "elite troop lies"
+                return (
+                    f"{troops} {lie} on {whose} side, but tactics_played says {name}"
+                    f" played {self.tactics_played[player]}"
+                )
+        face_up = sum(TACTICS_MASK >> card & 1 for card in self.discards) + sum(
+            len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
+            for stone in self.stones
+        )
+        if face_up != mine + theirs:
+            lie = "s lie" if face_up != 1 else " lies"
+            return (
+                f"{face_up} Tactic card{lie} face up, but tactics_played counts {mine + theirs}:"
+                " every Tactic card played stays face up (on a side, on its stone or in the"
+                " discards), so the two must be equal"
+            )
+        return None
 
     def _all_places(self) -> Iterable[Card]:
         yield from self.hands[0]
