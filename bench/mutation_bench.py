@@ -36,6 +36,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = (
     "claims",
@@ -47,6 +49,9 @@ RULE_FILES = (
     "tactics",
     "match",
 )
+LedgerKey = tuple[str, str, str, str, int]
+"""file, function, line of code, change, occurrence: one mutant, wherever its line moves."""
+LEDGER = Path(__file__).resolve().parent / "equivalent_mutants.yaml"
 COPIED = ("engine", "oracle", "tests", "cases", "rules", "site_src", "games")
 FLIPS = {
     ast.Lt: ast.LtE,
@@ -71,11 +76,43 @@ class Mutant:
     kind: str
     line: int
     description: str
+    where: str
+    code: str
+    occurrence: int = 1
+
+
+NOT_RULES = ("__repr__", "__str__")
+"""Functions that print rather than decide: their mutants are not rule changes (tests pin reprs)."""
+
+
+def _presentation(tree: ast.AST) -> set[int]:
+    """The ids of the nodes that are not rule code (reprs and the ``__all__`` export list), and
+    of the final ``return None`` statements, whose deletion is no change at all."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        is_repr = isinstance(node, ast.FunctionDef) and node.name in NOT_RULES
+        is_export = isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        )
+        if is_repr or is_export:
+            skipped.update(id(inner) for inner in ast.walk(node))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            last = node.body[-1]
+            bare = isinstance(last, ast.Return) and (
+                last.value is None
+                or (isinstance(last.value, ast.Constant) and last.value.value is None)
+            )
+            if bare:  # deleting it changes nothing: a function ends by returning None anyway
+                skipped.add(id(last))
+    return skipped
 
 
 def _sites(tree: ast.AST) -> Iterator[tuple[int, ast.AST, str, str]]:
-    """Every place a mutation applies, with what it would do."""
+    """Every place a mutation of rule code applies, with what it would do."""
+    skipped = _presentation(tree)
     for index, node in enumerate(ast.walk(tree)):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Compare) and type(node.ops[0]) in FLIPS:
             before = type(node.ops[0]).__name__
             yield index, node, "compare", f"{before} -> {FLIPS[type(node.ops[0])].__name__}"
@@ -123,14 +160,41 @@ def mutate(source: str, index: int, kind: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
+def _enclosing(tree: ast.AST) -> dict[int, str]:
+    """For each line, the qualified name of the innermost class or function holding it."""
+    names: dict[int, str] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                for line in range(child.lineno, (child.end_lineno or child.lineno) + 1):
+                    names[line] = name
+                visit(child, f"{name}.")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return names
+
+
 def mutants(modules: list[str], root: Path = ROOT) -> list[Mutant]:
     """Every mutant of the rule files of the project at ``root``."""
     found = []
     for module in modules:
         source = (root / "engine" / f"{module}.py").read_text(encoding="utf-8")
-        for index, node, kind, description in _sites(ast.parse(source)):
+        lines = source.splitlines()
+        tree = ast.parse(source)
+        enclosing = _enclosing(tree)
+        seen: dict[tuple[str, str, str], int] = {}
+        sites = sorted(_sites(tree), key=lambda site: (getattr(site[1], "lineno", 0), site[0]))
+        for index, node, kind, description in sites:
             line = getattr(node, "lineno", 0)
-            found.append(Mutant(module, index, kind, line, description))
+            where = enclosing.get(line, "<module>")
+            code = lines[line - 1].strip() if line else ""
+            same = (where, code, description)
+            seen[same] = seen.get(same, 0) + 1
+            found.append(Mutant(module, index, kind, line, description, where, code, seen[same]))
     return found
 
 
@@ -218,9 +282,12 @@ def main() -> None:
         default=60,
         help="seconds before a catalogue run counts as hung, hence caught (60; the suite: 10x)",
     )
+    parser.add_argument(
+        "--all", action="store_true", help="judge every mutant rather than a sample"
+    )
     args = parser.parse_args()
-    by_catalogue = by_suite = 0
-    missed: list[tuple[Mutant, list[str]]] = []
+    ledger = read_ledger()
+    results: list[tuple[Mutant, bool, bool, list[str]]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="oracle-mutants-") as folder:
         # Everything is read from the copies, so editing the project meanwhile changes nothing.
@@ -231,7 +298,10 @@ def main() -> None:
             copy_project(copy)
             copies.put(copy)
         every = mutants(args.files, Path(folder) / "copy-0")
-        sample = random.Random(args.seed).sample(every, min(args.mutants, len(every)))
+        if args.all:
+            sample = every
+        else:
+            sample = random.Random(args.seed).sample(every, min(args.mutants, len(every)))
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             futures = {
                 pool.submit(_judge, copies, mutant, args.catalogue_only, args.timeout): mutant
@@ -240,29 +310,90 @@ def main() -> None:
             for number, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 mutant = futures[future]
                 in_catalogue, in_suite, lines = future.result()
-                by_catalogue += in_catalogue
-                by_suite += in_suite
-                if not (in_catalogue if args.catalogue_only else in_suite):
-                    missed.append((mutant, lines))
+                results.append((mutant, in_catalogue, in_suite, lines))
                 state = "catalogue" if in_catalogue else "suite" if in_suite else "missed"
                 print(
                     f"{number:3d}/{len(sample)} engine/{mutant.module}.py:{mutant.line}"
                     f" {mutant.description:28s} {state}",
                     flush=True,
                 )
-    total = len(sample)
-    print(f"\n{len(every)} mutants in {', '.join(args.files)}; {total} sampled (seed {args.seed})")
-    print(f"caught by the catalogue alone: {by_catalogue}/{total} ({by_catalogue / total:.0%})")
-    if not args.catalogue_only:
-        print(f"caught by the whole suite:     {by_suite}/{total} ({by_suite / total:.0%})")
+    print(
+        f"\n{len(every)} mutants in {', '.join(args.files)}; {len(sample)} judged"
+        + ("" if args.all else f" (a sample, seed {args.seed})")
+    )
+    report(results, ledger, args.catalogue_only)
     print(f"time: {time.monotonic() - started:.0f} s")
+
+
+def report(
+    results: list[tuple[Mutant, bool, bool, list[str]]],
+    ledger: dict[LedgerKey, str],
+    catalogue_only: bool,
+) -> None:
+    """Print the rates over the mutants not in the ledger of equivalent ones, then every
+    survivor, and every ledger entry the run contradicts (a listed mutant that was caught)."""
+    equivalent = [item for item in results if _key(item[0]) in ledger]
+    judged = [item for item in results if _key(item[0]) not in ledger]
+    print(f"in the ledger of equivalent mutants ({LEDGER.name}): {len(equivalent)}")
+    total = len(judged) or 1
+    by_catalogue = sum(item[1] for item in judged)
+    print(
+        f"caught by the catalogue alone: {by_catalogue}/{len(judged)} non-equivalent"
+        f" ({by_catalogue / total:.1%})"
+    )
+    if not catalogue_only:
+        by_suite = sum(item[2] for item in judged)
+        print(
+            f"caught by the whole suite:     {by_suite}/{len(judged)} non-equivalent"
+            f" ({by_suite / total:.1%})"
+        )
+    missed = [item for item in judged if not (item[1] if catalogue_only else item[2])]
     if missed:
-        what = "the catalogue misses" if args.catalogue_only else "survive both"
-        print(f"\nmutants {what} (equivalent, or a rule nothing checks):")
-        for mutant, lines in sorted(missed, key=lambda item: (item[0].module, item[0].line)):
-            print(f"  engine/{mutant.module}.py:{mutant.line}: {mutant.description}")
+        what = "the catalogue misses" if catalogue_only else "survive both"
+        print(
+            f"\nmutants {what} (a rule nothing checks, or an equivalent one to add to the ledger):"
+        )
+        for mutant, _, _, lines in sorted(missed, key=lambda item: (item[0].module, item[0].line)):
+            print(
+                f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}: {mutant.description}"
+            )
             for line in lines:
                 print(f"      {line}")
+    wrong = [item for item in equivalent if item[2] or item[1]]
+    if wrong:
+        print("\nin the ledger as equivalent, yet caught (the ledger entry is wrong):")
+        for mutant, _, _, lines in wrong:
+            print(f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}: {lines}")
+    shown = [item for item in equivalent if not (item[1] or item[2])]
+    if shown:
+        print("\nequivalent mutants met (not counted):")
+        for mutant, *_ in sorted(shown, key=lambda item: (item[0].module, item[0].line)):
+            why = ledger[_key(mutant)]
+            print(f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}: {why}")
+
+
+def _key(mutant: Mutant) -> LedgerKey:
+    return (mutant.module, mutant.where, mutant.code, mutant.description, mutant.occurrence)
+
+
+def read_ledger(path: Path | None = None) -> dict[LedgerKey, str]:
+    """The mutants judged equivalent to the original, each with why. An entry names the file, the
+    function, the line of code as written, the change, and which of several identical lines in
+    that function it is (``occurrence``, 1 by default), so it survives code moving up or down."""
+    entries = yaml.safe_load((path or LEDGER).read_text(encoding="utf-8")) or []
+    ledger: dict[LedgerKey, str] = {}
+    for entry in entries:
+        key = (
+            entry["file"],
+            entry["in"],
+            entry["line"],
+            entry["change"],
+            entry.get("occurrence", 1),
+        )
+        if not str(entry.get("why", "")).strip():
+            raise SystemExit(f"{LEDGER}: the entry for {key} says no why")
+        ledger[key] = " ".join(str(entry["why"]).split())
+    return ledger
 
 
 if __name__ == "__main__":
