@@ -1066,6 +1066,13 @@ class GameState:
         tactics_problem = self.tactics_played_problem(self.current_player)
         if tactics_problem is not None:
             problems.append(tactics_problem)
+        for number, stone in zip(STONES, self.stones, strict=True):
+            if stone.capacity != side_capacity(stone.modes):
+                problems.append(
+                    f"stone {number} takes {stone.capacity} cards a side, but its combat modes"
+                    f" make it {side_capacity(stone.modes)}"
+                )
+        problems += self._recruiter_problems()
         for player in Player:
             position = self.view(player).position
             for problem in [*position.status(), joker_problem(position)]:
@@ -1074,6 +1081,24 @@ class GameState:
                 if str(problem) not in problems:
                     problems.append(str(problem))
         return problems
+
+    def _recruiter_problems(self) -> list[str]:
+        """The Recruiter's counters must fit the step: draws left only while drawing for it
+        (with both returns to come), returns left only while putting cards back, never more
+        than the hand holds, and none at all in any other step."""
+        recruits, returns = self._recruits_left, self._returns_left
+        if self.phase is Phase.RECRUITER_DRAW:
+            fits = 0 < recruits <= 3 and returns == 2
+        elif self.phase is Phase.RECRUITER_RETURN:
+            fits = recruits == 0 and 0 < returns <= min(2, len(self.hands[self.current_player]))
+        else:
+            fits = recruits == returns == 0
+        if fits:
+            return []
+        return [
+            f"at the {self.phase.value} step the Recruiter has {recruits} draws and {returns}"
+            " returns left"
+        ]
 
     def tactics_played_problem(self, viewer: Player) -> str | None:
         """Why the count of Tactic cards each player has played cannot be true, in ``viewer``'s

@@ -447,6 +447,7 @@ def _cards_text(cards: tuple[int, ...] | list[int]) -> str:
 def _check_deal(case: Case, deal: DealQuestion) -> list[GameCheck]:
     game = Game(case.position.variant, False, deal.first, deal.seed)
     state = game.new_initial_state()
+    _keeps_its_invariants(state, deal.line, "the deal")
     hands = (len(state.hands[Player.A]), len(state.hands[Player.B]))
     decks = (len(state.decks[Deck.CLAN]), len(state.decks.get(Deck.TACTICS, ())))
     actual = (
