@@ -294,9 +294,11 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
         raise _Unjudgeable(play.line, str(error)) from None
     what = f"move {play.move!r}"
     expected = None if play.legal is None else ("legal" if play.legal else "illegal")
+    explained = state.why_illegal(move)
     try:
         state.apply(move)
     except IllegalMove as error:
+        _agrees(explained, error, play.line, what)
         detail = (f"refused: {error.problem} ({error.rule})",)
         label = f"{move}: illegal ({error.rule})"
         actual = "illegal"
@@ -309,8 +311,27 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
                 expected += f": {play.because}"
                 actual += f": {words(error.problem)}"
         return GameCheck(what, play.line, expected, actual, label, detail)
+    _agrees(explained, None, play.line, what)
     _keeps_its_invariants(state, play.line, what)
     return GameCheck(what, play.line, expected, "legal", f"{move}: legal")
+
+
+def _agrees(
+    explained: IllegalMove | None, refused: IllegalMove | None, line: int, what: str
+) -> None:
+    """The engine's list of legal moves and its explanation of a refusal must tell the same
+    story: a move it carries out has no reason against it, and a move it refuses has one.
+    Otherwise the engine contradicts itself, and the question cannot be answered."""
+    if refused is None and explained is not None:
+        raise _Unjudgeable(
+            line,
+            f"the engine carries out {what} yet explains it away: {explained.problem}"
+            f" ({explained.rule})",
+        )
+    if refused is not None and explained is None:
+        raise _Unjudgeable(
+            line, f"the engine refuses {what} but finds no rule against it: {refused.problem}"
+        )
 
 
 def _keeps_its_invariants(state: GameState, line: int, after: str) -> None:
@@ -327,13 +348,16 @@ def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
     before = list(state.events)
     for text, line in turn.moves:
         try:
-            state.apply_text(text)
+            move = state.parse_move(text)
+            explained = state.why_illegal(move)
+            state.apply(move)
         except MoveSyntaxError as error:
             raise _Unjudgeable(line, str(error)) from None
         except IllegalMove as error:
             whose = " (it is their turn now)" if state.current_player is not Player.A else ""
             problem = f"move {text!r} is illegal{whose}: {error.problem} ({error.rule})"
             raise _Unjudgeable(line, problem) from None
+        _agrees(explained, None, line, f"move {text!r}")
         _keeps_its_invariants(state, line, f"move {text!r}")
     log = [f"{WHO[event.player]}: {event.text}" for event in before + state.events[start:]]
     expect, lines, checks = turn.expect, turn.expect_lines, []

@@ -77,3 +77,33 @@ def test_a_move_that_breaks_the_game_fails_its_question_not_silently(
         report.engine_error
     )
     assert "red 7 is in 2 places" in report.engine_error
+
+
+def test_an_engine_whose_list_and_explanations_disagree_cannot_pass_a_case(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The list of legal moves and the explanation of refusals are two views of one rule: a move
+    carried out that the engine would explain away, or a refusal with no reason, fails."""
+    from engine import GameState, IllegalMove
+    from oracle.loader import load_case
+    from oracle.verify import verify_case
+
+    case = load_case(ROOT / "cases" / "tactic-cards" / "07-strategist.yaml")
+    original = GameState.why_illegal
+
+    def explains_away(self: GameState, move: object) -> IllegalMove | None:
+        return original(self, move) or IllegalMove(move, "made up", "turn.order")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GameState, "why_illegal", explains_away)
+    report = verify_case(case)
+    assert report.engine_error is not None and not report.verified
+    assert "the engine carries out move 'strategist: red 7 from 3 to discards' yet explains it" in (
+        report.engine_error
+    )
+
+    monkeypatch.setattr(GameState, "why_illegal", lambda self, move: None)
+    report = verify_case(case)
+    assert report.engine_error is not None
+    assert "refuses move 'strategist: red 7 from 3 to 3' but finds no rule against it" in (
+        report.engine_error
+    )
