@@ -84,3 +84,11 @@ def test_a_ledger_entry_without_a_reason_is_refused(bench: ModuleType, tmp_path:
     )
     with pytest.raises(SystemExit, match="says no why"):
         bench.read_ledger(ledger)
+
+
+def test_every_kind_of_tactic_card_overrides_the_base_class_as_the_ledger_says() -> None:
+    from engine.tactic_cards import KINDS, TacticKind
+
+    for kind in KINDS:
+        for name in ("uses", "check", "carry_out"):
+            assert getattr(type(kind), name) is not getattr(TacticKind, name), (kind, name)
