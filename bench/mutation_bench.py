@@ -1,12 +1,16 @@
 """How many small rule changes the tests notice: a mutation run over the engine's rule code.
 
-A small AST mutator changes one thing at a time in ``engine/claims.py``, ``formations.py``,
-``position.py``, ``game.py``, ``tactics.py`` and ``match.py``: a comparison flipped, a
-constant off by one, ``and`` swapped for ``or``, a ``not`` dropped, a statement deleted. For a
-seeded sample of those mutants, in a copy of the project, it runs the catalogue alone
-(``pytest cases``) and then the whole default suite without the browser, and prints the share
-each one catches and every mutant that survives both, for a reader to judge (a survivor may be
-equivalent to the original, or a rule nothing checks).
+A small AST mutator changes one thing at a time in the rule modules of ``engine/`` (claims,
+formations, position, game, moves, tactic_cards, tactics, match): a comparison flipped, a
+constant off by one, ``and`` swapped for ``or``, a ``not`` dropped, a statement deleted. Reprs,
+``__all__`` and a function's final ``return None`` are left alone: they are not rules, or
+deleting them changes nothing. For a seeded sample of those mutants (or ``--all``), in copies of
+the project, it runs the catalogue alone (``pytest cases``) and then, for the mutants the
+catalogue misses, the whole default suite, and prints the share of the non-equivalent mutants
+each one catches and every mutant that survives, for a reader to judge: a rule nothing checks,
+or a mutant equivalent to the original. Those are listed with their reasons in
+``bench/equivalent_mutants.yaml`` and left out of the rates (the run says which it met, and
+flags an entry the tests do catch, which would be a wrong entry).
 
     .venv/bin/python bench/mutation_bench.py [--mutants 40] [--seed 1] [--files claims formations]
     .venv/bin/python bench/mutation_bench.py --catalogue-only --mutants 300 --jobs 2
@@ -14,9 +18,9 @@ equivalent to the original, or a rule nothing checks).
 ``--catalogue-only`` runs the catalogue alone (about a second a mutant) and lists every mutant it
 misses, the list an editor works from when writing cases that guard a rule.
 
-It is slow by nature (a test run per mutant, stopping at the first failure, about two minutes a
-surviving mutant on this machine): opt-in, never part of ``make test``. A mutant whose test run
-outlasts ``--timeout`` counts as caught, since it made something loop.
+It is slow by nature (a test run per mutant, stopping at the first failure, about half a minute
+for a mutant the catalogue misses on this machine): opt-in, never part of ``make test``. A mutant
+whose test run outlasts ``--timeout`` counts as caught, since it made something loop.
 """
 
 from __future__ import annotations
