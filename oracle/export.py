@@ -160,7 +160,10 @@ def request_of(case: Case) -> dict[str, Any]:
     if case.claims:
         request["claims"] = [{"stone": claim.stone} for claim in case.claims]
     if case.plays:
-        request["plays"] = [{"move": play.move} for play in case.plays]
+        request["plays"] = [
+            {"move": play.move, **({"after": list(play.after)} if play.after else {})}
+            for play in case.plays
+        ]
     if case.turn is not None:
         request["turn"] = {
             "moves": [text for text, _ in case.turn.moves],
@@ -208,6 +211,10 @@ def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
         for play in case.plays:
             state = case.game_state()
             try:
+                # The earlier moves are legal in a published case; a misreading that refuses
+                # one cannot make the move either.
+                for earlier in play.after:
+                    state.apply_text(earlier)
                 state.apply_text(play.move)
                 answers["plays"].append("legal")
                 detail["plays"].append({})

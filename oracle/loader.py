@@ -438,7 +438,7 @@ def _table_of(document: LocatedDocument, board: _Board) -> Table | None:
 
 
 def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
-    """The moves judged each on its own at the case's moment."""
+    """The moves judged each on its own at the case's moment (or after the moves it names)."""
     plays = []
     for index, raw in enumerate(document.data.get("plays", ())):
         legal = {"legal": True, "illegal": False}.get(raw.get("expect", ""))
@@ -456,6 +456,7 @@ def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
                 raw.get("rule"),
                 document.line_of(("plays", index)),
                 _pinned_words(raw.get("because")),
+                tuple(raw.get("after", ())),
             )
         )
     return tuple(plays)

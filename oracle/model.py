@@ -68,14 +68,21 @@ class Table:
 
 @dataclass(frozen=True)
 class PlayQuestion:
-    """Is this move legal at the case's moment? ``rule`` pins the rule a refusal must name and
-    ``because`` its words."""
+    """Is this move legal at the case's moment, or once the moves ``after`` are made from it?
+    ``rule`` pins the rule a refusal must name and ``because`` its words."""
 
     move: str
     legal: bool | None
     rule: str | None
     line: int
     because: str | None = None
+    after: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The question in words: ``move 'return red 5' after 'recruiter', 'draw clan'``."""
+        first = f" after {', '.join(repr(move) for move in self.after)}" if self.after else ""
+        return f"move {self.move!r}{first}"
 
 
 @dataclass(frozen=True)

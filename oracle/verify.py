@@ -288,11 +288,14 @@ WHO = {Player.A: "you", Player.B: "them"}
 
 
 def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
+    what = play.label
+    for text in play.after:
+        _make_earlier_move(state, text, play.line, what)
+    earlier = f" (after {', '.join(play.after)})" if play.after else ""
     try:
         move = state.parse_move(play.move)
     except MoveSyntaxError as error:
         raise _Unjudgeable(play.line, str(error)) from None
-    what = f"move {play.move!r}"
     expected = None if play.legal is None else ("legal" if play.legal else "illegal")
     explained = state.why_illegal(move)
     try:
@@ -300,7 +303,7 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
     except IllegalMove as error:
         _agrees(explained, error, play.line, what)
         detail = (f"refused: {error.problem} ({error.rule})",)
-        label = f"{move}: illegal ({error.rule})"
+        label = f"{move}{earlier}: illegal ({error.rule})"
         actual = "illegal"
         if play.legal is False and (play.rule is not None or play.because is not None):
             expected = "illegal"
@@ -313,7 +316,25 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
         return GameCheck(what, play.line, expected, actual, label, detail)
     _agrees(explained, None, play.line, what)
     _keeps_its_invariants(state, play.line, what)
-    return GameCheck(what, play.line, expected, "legal", f"{move}: legal")
+    return GameCheck(what, play.line, expected, "legal", f"{move}{earlier}: legal")
+
+
+def _make_earlier_move(state: GameState, text: str, line: int, what: str) -> None:
+    """Make one of the moves a play question names before its own, as a turn would."""
+    try:
+        move = state.parse_move(text)
+        explained = state.why_illegal(move)
+        state.apply(move)
+    except MoveSyntaxError as error:
+        raise _Unjudgeable(line, str(error)) from None
+    except IllegalMove as error:
+        whose = " (it is their turn then)" if state.current_player is not Player.A else ""
+        raise _Unjudgeable(
+            line,
+            f"cannot reach {what}: move {text!r} is illegal{whose}: {error.problem} ({error.rule})",
+        ) from None
+    _agrees(explained, None, line, f"move {text!r}")
+    _keeps_its_invariants(state, line, f"move {text!r}")
 
 
 def _agrees(

@@ -438,7 +438,8 @@ def test_the_ask_page_reports_the_refusal_at_its_line() -> None:
         "the engine refuses this board: stone 2: 4 cards on your side, but a side holds 3 here"
         " (as the case expects)"
     )
-    assert answer["line"] == 12
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[answer["line"] - 1].strip() == "you: [red 1, red 2, red 3, red 4]"
 
 
 def test_new_starts_an_impossible_board_as_a_draft_that_ask_judges(

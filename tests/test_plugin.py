@@ -265,6 +265,29 @@ def test_a_pinned_refusal_of_a_move_is_compared_word_for_word(project: pytest.Py
     assert_no_traceback(result)
 
 
+def test_a_move_after_earlier_moves_is_judged_once_they_are_made(
+    project: pytest.Pytester,
+) -> None:
+    """``after`` makes moves first (here your whole turn, then theirs begins), and an earlier
+    move the engine refuses is named, with its reason, at the play's line."""
+    text = GAME_DRIFTED.replace(
+        "  - move: joker on 5 #@\n    expect: legal\n",
+        "  - move: blue 5 on 6\n    after: [green 3 on 5, draw clan]\n    expect: legal\n"
+        "  - move: green 3 on 6 #@\n    after: [joker on 5]\n    expect: legal\n",
+    ).split("\nturn:")[0]
+    line = write_case(project, "03-joker.yaml", text + "\n")["line"]
+    result = project.runpytest("-k", "play-1 or play-2")
+    result.assert_outcomes(failed=1, passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/t/03-joker.yaml:{line}: case 'joker-twice': the engine cannot judge it:"
+            " cannot reach move 'green 3 on 6' after 'joker on 5': move 'joker on 5' is illegal:"
+            " you have already played a Joker (tactics.one-joker-per-player)",
+        ]
+    )
+    assert_no_traceback(result)
+
+
 def test_two_stones_one_drifted_names_only_that_stone(project: pytest.Pytester) -> None:
     line = write_case(project, "09-two.yaml", TWO_STONES_ONE_DRIFTED)["line"]
     result = project.runpytest()
