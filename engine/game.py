@@ -1073,6 +1073,8 @@ class GameState:
                     f" make it {side_capacity(stone.modes)}"
                 )
         problems += self._recruiter_problems()
+        if self._idle_turns < 0:
+            problems.append(f"{self._idle_turns} idle turns in a row")
         for player in Player:
             position = self.view(player).position
             for problem in [*position.status(), joker_problem(position)]:
