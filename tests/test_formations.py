@@ -91,3 +91,25 @@ def test_describe_names_formation_and_total() -> None:
     )
     assert describe(cards("red 1, blue 1, green 1, pink 1"), MUD).startswith("four of a kind")
     assert "only the total counts: 6" in describe(cards("red 1, red 2, red 3"), BLIND)
+
+
+def test_the_strongest_completion_of_a_complete_side_is_the_side_itself() -> None:
+    from engine import parse_cards, strongest_completion
+
+    side = parse_cards("red 2, red 3, red 4")
+    whole = strongest_completion(side, 0)
+    assert whole is not None and whole.added == () and whole.strength == strength(side)
+    assert strongest_completion(side, 0, beating=strength(side)) is None
+    with pytest.raises(ValueError, match="a side of 4 cards is over its capacity of 3"):
+        strongest_completion(parse_cards("red 2, red 3, red 4, red 5"), 0)
+
+
+def test_a_stone_outside_one_to_nine_and_modes_that_are_not_modes_are_refused() -> None:
+    from engine import Position, PositionError, StoneState
+
+    with pytest.raises(PositionError, match="no stone 10: stones are numbered 1 to 9"):
+        Position.from_stones({}).stone(10)
+    with pytest.raises(PositionError, match="no stone 0: stones are numbered 1 to 9"):
+        Position.from_stones({0: StoneState()})
+    with pytest.raises(PositionError, match="modes must be CombatMode values"):
+        StoneState(modes=frozenset({"mud fight"}))  # type: ignore[arg-type]

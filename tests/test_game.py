@@ -188,6 +188,65 @@ def test_a_match_scores_each_round_and_the_winner_starts_the_next() -> None:
         match.next_round()
 
 
+def test_a_match_refuses_what_cannot_happen_and_seeds_each_round_apart() -> None:
+    with pytest.raises(ValueError, match="a match has at least one round, not 0"):
+        Match(0)
+    match = Match(1, seed=9)
+    state = match.next_round()
+    assert state.game.seed == "9/round 1"
+    with pytest.raises(ValueError, match="the round is not over yet"):
+        match.record(state)
+    rng = random.Random(9)
+    while not state.is_over:
+        state.apply(random_move(state, rng))
+    match.record(state)
+    with pytest.raises(ValueError, match="the match is over"):
+        match.record(state)
+    with pytest.raises(ValueError, match="the match is over"):
+        match.next_round()
+    assert Match(2, seed=9).next_round().game.seed == "9/round 1"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("claim three", "'claim three': write the stones as numbers, 'claim 3, 5'"),
+        ("draw hand", "'draw hand': the decks are 'clan' and 'tactics'"),
+        ("red 5 on three", "'red 5 on three': 'three' is not a stone number"),
+        ("strategist: red 5 from 3 to x", "'strategist: red 5 from 3 to x': 'x' is not a stone"),
+        ("red 5 to 3", "'red 5 to 3' is not a move: write 'red 5 on 3', *"),
+        ("red 12 on 3", "'red 12 on 3': *"),
+    ],
+)
+def test_a_move_that_cannot_be_read_says_why_with_the_text(text: str, message: str) -> None:
+    import fnmatch
+
+    state = Game.named("tactics").new_initial_state()
+    with pytest.raises(MoveSyntaxError) as raised:
+        state.parse_move(text)
+    assert fnmatch.fnmatch(str(raised.value), message + "*"), str(raised.value)
+
+
+def test_a_table_seen_by_the_second_player_is_their_turn() -> None:
+    position = Position.from_stones(
+        {2: StoneState(sides=((parse_card("red 5"),), ()))},
+        hand=parse_cards("red 1, red 2, green 3, green 4, pink 5, pink 6"),
+        viewer=Player.B,
+    )
+    theirs = parse_cards("blue 1, blue 2, blue 3, blue 4, blue 6, blue 7")
+    placed = {*theirs, *position.hand, parse_card("red 5")}
+    state = GameState.from_table(
+        Game.named("base"),
+        position,
+        their_hand=theirs,
+        clan_deck=[card for card in range(54) if card not in placed],
+        idle_turns=0,
+    )
+    assert state.current_player is Player.B
+    assert parse_card("red 5") in state.stones[1].sides[Player.A]
+    assert not state.check_invariants()
+
+
 # ------------------------------------------------------------------------------------- soak
 
 
