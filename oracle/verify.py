@@ -290,7 +290,7 @@ WHO = {Player.A: "you", Player.B: "them"}
 def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
     what = play.label
     for text in play.after:
-        _make_earlier_move(state, text, play.line, what)
+        _make_move(state, text, play.line, f"cannot reach {what}: ")
     earlier = f" (after {', '.join(play.after)})" if play.after else ""
     try:
         move = state.parse_move(play.move)
@@ -319,8 +319,10 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
     return GameCheck(what, play.line, expected, "legal", f"{move}{earlier}: legal")
 
 
-def _make_earlier_move(state: GameState, text: str, line: int, what: str) -> None:
-    """Make one of the moves a play question names before its own, as a turn would."""
+def _make_move(state: GameState, text: str, line: int, reaching: str = "") -> None:
+    """Make a move a case names (in its turn, or before a play's own move), as the engine
+    lists it; a move the engine refuses or contradicts itself on stops the question there.
+    ``reaching`` says which question the move leads to."""
     try:
         move = state.parse_move(text)
         explained = state.why_illegal(move)
@@ -328,11 +330,9 @@ def _make_earlier_move(state: GameState, text: str, line: int, what: str) -> Non
     except MoveSyntaxError as error:
         raise _Unjudgeable(line, str(error)) from None
     except IllegalMove as error:
-        whose = " (it is their turn then)" if state.current_player is not Player.A else ""
-        raise _Unjudgeable(
-            line,
-            f"cannot reach {what}: move {text!r} is illegal{whose}: {error.problem} ({error.rule})",
-        ) from None
+        whose = " (it is their turn now)" if state.current_player is not Player.A else ""
+        problem = f"move {text!r} is illegal{whose}: {error.problem} ({error.rule})"
+        raise _Unjudgeable(line, f"{reaching}{problem}") from None
     _agrees(explained, None, line, f"move {text!r}")
     _keeps_its_invariants(state, line, f"move {text!r}")
 
@@ -368,18 +368,7 @@ def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
     start = len(state.events)
     before = list(state.events)
     for text, line in turn.moves:
-        try:
-            move = state.parse_move(text)
-            explained = state.why_illegal(move)
-            state.apply(move)
-        except MoveSyntaxError as error:
-            raise _Unjudgeable(line, str(error)) from None
-        except IllegalMove as error:
-            whose = " (it is their turn now)" if state.current_player is not Player.A else ""
-            problem = f"move {text!r} is illegal{whose}: {error.problem} ({error.rule})"
-            raise _Unjudgeable(line, problem) from None
-        _agrees(explained, None, line, f"move {text!r}")
-        _keeps_its_invariants(state, line, f"move {text!r}")
+        _make_move(state, text, line)
     log = [f"{WHO[event.player]}: {event.text}" for event in before + state.events[start:]]
     expect, lines, checks = turn.expect, turn.expect_lines, []
     outcome = _outcome(state)
