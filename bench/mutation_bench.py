@@ -53,6 +53,8 @@ RULE_FILES = (
     "tactics",
     "match",
 )
+SUITE = ("tests", "cases", "-m", "not slow and not browser", "-n", "auto")
+"""The whole default suite, as ``make test`` runs it, without the browser."""
 LedgerKey = tuple[str, str, str, str, int]
 """file, function, line of code, change, occurrence: one mutant, wherever its line moves."""
 LEDGER = Path(__file__).resolve().parent / "equivalent_mutants.yaml"
@@ -258,8 +260,7 @@ def _judge(
             and caught(
                 copy,
                 # The bench's own test reads the (mutated) engine to check the ledger: not a rule.
-                ["tests", "cases", "-m", "not slow and not browser", "-n", "auto"]
-                + ["--ignore", "tests/test_mutation_bench.py"],
+                [*SUITE, "--ignore", "tests/test_mutation_bench.py"],
                 10 * timeout,
             )
         )
