@@ -596,3 +596,27 @@ def test_a_state_changed_by_hand_lists_its_moves_again() -> None:
     assert Play(card, 1) not in state.legal_moves()
     with pytest.raises(IllegalMove, match="stone 1 is claimed"):
         state.apply(Play(card, 1))
+
+
+def test_a_joker_named_in_a_ruse_is_the_one_in_the_place_it_is_taken_from() -> None:
+    """Both Jokers are written ``joker``; a Strategist moves the one on your side and a Traitor
+    would aim at the one on theirs, so the move read names that card, as the list does."""
+    case = load_case(ROOT / "cases" / "tactic-cards" / "23-the-strategist-moves-your-joker.yaml")
+    state = case.game_state()
+    mine = next(card for card in state.stones[3].sides[Player.A] if card >= 54)
+    theirs = next(card for card in state.stones[1].sides[Player.B] if card >= 54)
+    assert mine != theirs
+    assert state.parse_move("strategist: joker from 4 to 6").card == mine
+    assert state.parse_move("traitor: joker from 2 to 6").card == theirs
+    assert state.parse_move("banshee: joker at 2").card == theirs
+
+
+def test_why_stronger_speaks_of_three_cards_unless_told_otherwise() -> None:
+    from engine.formations import strength, why_stronger
+
+    trio, colour = (
+        strength(parse_cards("red 2, blue 2, green 2")),
+        strength(parse_cards("red 1, red 5, red 9")),
+    )
+    assert why_stronger(trio, colour) == ", since three of a kind outranks a colour"
+    assert why_stronger(trio, colour, 4) == ", since four of a kind outranks a colour"
