@@ -620,3 +620,31 @@ def test_why_stronger_speaks_of_three_cards_unless_told_otherwise() -> None:
     )
     assert why_stronger(trio, colour) == ", since three of a kind outranks a colour"
     assert why_stronger(trio, colour, 4) == ", since four of a kind outranks a colour"
+
+
+def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
+    """The counters a board does not show (Tactic cards played, capacities, the Recruiter's
+    draws and returns, idle turns) are checked too, each with its own words."""
+    state = with_seed(Game.named("tactics"), 3).new_initial_state()
+    assert not state.check_invariants()
+    broken = [
+        ("tactics_played", [1, 0], "0 Tactic cards lie face up, but tactics_played counts 1"),
+        ("tactics_played", [2, 0], "2 Tactic cards against 0"),
+        ("_returns_left", 1, "at the play step the Recruiter has 0 draws and 1 returns left"),
+        ("_recruits_left", 2, "at the play step the Recruiter has 2 draws and 0 returns left"),
+        ("_idle_turns", -1, "-1 idle turns in a row"),
+    ]
+    for name, value, words in broken:
+        other = state.clone()
+        setattr(other, name, value)
+        problems = other.check_invariants()
+        assert any(words in problem for problem in problems), (name, problems)
+    other = state.clone()
+    other.stones[4].capacity = 4
+    assert other.check_invariants() == [
+        "stone 5 takes 4 cards a side, but its combat modes make it 3"
+    ]
+    other = state.clone()
+    other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 2
+    other.hands[other.current_player][:] = other.hands[other.current_player][:1]
+    assert any("recruiter return step" in problem for problem in other.check_invariants())
