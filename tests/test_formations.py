@@ -113,3 +113,19 @@ def test_a_stone_outside_one_to_nine_and_modes_that_are_not_modes_are_refused() 
         Position.from_stones({0: StoneState()})
     with pytest.raises(PositionError, match="modes must be CombatMode values"):
         StoneState(modes=frozenset({"mud fight"}))  # type: ignore[arg-type]
+
+
+def test_variants_are_equal_by_kind_and_so_are_positions_built_alike() -> None:
+    from engine import Position, StoneState, parse_cards
+    from engine.position import variant_named
+
+    assert variant_named("base") == variant_named("base")
+    assert variant_named("base") != variant_named("tactics")
+    assert hash(variant_named("tactics")) == hash(variant_named("tactics"))
+
+    def built() -> Position:
+        stone = StoneState(sides=(parse_cards("red 1, red 2"), ()))
+        return Position.from_stones({4: stone}, hand=parse_cards("blue 5"), variant="tactics")
+
+    assert built() == built()
+    assert built() != Position.from_stones({4: StoneState(sides=(parse_cards("red 1, red 2"), ()))})
