@@ -647,6 +647,14 @@ def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
     assert other.check_invariants() == [
         "stone 5 takes 4 cards a side, but its combat modes make it 3"
     ]
+    for recruits, returns in [(0, 2), (4, 2), (3, 1)]:
+        other = state.clone()
+        other.phase, other._recruits_left = Phase.RECRUITER_DRAW, recruits
+        other._returns_left = returns
+        assert other.check_invariants() == [
+            f"at the recruiter draw step the Recruiter has {recruits} draws and {returns}"
+            " returns left"
+        ]
     other = state.clone()
     other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 2
     other.hands[other.current_player][:] = other.hands[other.current_player][:1]
