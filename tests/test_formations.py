@@ -116,12 +116,14 @@ def test_a_stone_outside_one_to_nine_and_modes_that_are_not_modes_are_refused() 
 
 
 def test_variants_are_equal_by_kind_and_so_are_positions_built_alike() -> None:
-    from engine import Position, StoneState, parse_cards
+    from engine import Position, PositionError, StoneState, parse_cards
     from engine.position import variant_named
 
     assert variant_named("base") == variant_named("base")
     assert variant_named("base") != variant_named("tactics")
     assert hash(variant_named("tactics")) == hash(variant_named("tactics"))
+    with pytest.raises(PositionError, match="unknown variant 'chess'; the variants are base, "):
+        variant_named("chess")
 
     def built() -> Position:
         stone = StoneState(sides=(parse_cards("red 1, red 2"), ()))

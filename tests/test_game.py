@@ -656,6 +656,11 @@ def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
             " returns left"
         ]
     other = state.clone()
+    other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 0
+    assert other.check_invariants() == [
+        "at the recruiter return step the Recruiter has 0 draws and 0 returns left"
+    ]
+    other = state.clone()
     other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 2
     other.hands[other.current_player][:] = other.hands[other.current_player][:1]
     assert any("recruiter return step" in problem for problem in other.check_invariants())
