@@ -664,3 +664,16 @@ def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
     other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 2
     other.hands[other.current_player][:] = other.hands[other.current_player][:1]
     assert any("recruiter return step" in problem for problem in other.check_invariants())
+
+
+def test_a_dealt_game_prints_as_the_replay_that_makes_it_again() -> None:
+    import engine
+
+    state = with_seed(Game.named("base"), 8).new_initial_state()
+    rng = random.Random(8)
+    for _ in range(6):
+        state.apply(random_move(state, rng))
+    for shown in (state, state.clone()):
+        assert repr(shown).startswith("replay(")
+        again = eval(repr(shown), vars(engine))
+        assert again.moves == state.moves and repr(again) == repr(state)
