@@ -131,3 +131,10 @@ def test_variants_are_equal_by_kind_and_so_are_positions_built_alike() -> None:
 
     assert built() == built()
     assert built() != Position.from_stones({4: StoneState(sides=(parse_cards("red 1, red 2"), ()))})
+
+
+def test_a_border_of_the_wrong_size_is_refused_before_anything_else() -> None:
+    from engine import Position, PositionError, StoneState
+
+    with pytest.raises(PositionError, match="a border has 9 stones, not 8"):
+        Position(stones=tuple(StoneState() for _ in range(8)))
