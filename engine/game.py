@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from engine.cards import CARDS, Card, card_name
 from engine.claims import Reason, claim_verdict
@@ -1073,15 +1073,64 @@ class GameState:
                     f" make it {side_capacity(stone.modes)}"
                 )
         problems += self._recruiter_problems()
+        problems += self._record_problems()
+        views = {player: self.view(player) for player in Player}
+        problems += self._interface_problems(views)
         if self._idle_turns < 0:
             problems.append(f"{self._idle_turns} idle turns in a row")
         for player in Player:
-            position = self.view(player).position
+            position = views[player].position
             for problem in [*position.status(), joker_problem(position)]:
                 if problem is None or isinstance(problem, DuplicateCard):
                     continue
                 if str(problem) not in problems:
                     problems.append(str(problem))
+        return problems
+
+    def _record_problems(self) -> list[str]:
+        """The history must tell the game as it went: the moves chosen are the log's unforced
+        entries, in order, and the turn numbers of the log go up one turn at a time (every turn
+        has at least one entry, a forced pass or draw at least), up to the turn being played."""
+        problems = []
+        chosen = [event.text for event in self.events if not event.forced]
+        if [str(move) for move in self.moves] != chosen:
+            problems.append(
+                f"the moves recorded ({len(self.moves)}) are not the {len(chosen)} moves the log"
+                " shows chosen"
+            )
+        turns = [event.turn for event in self.events] + [self.turn]
+        for before, after in pairwise(turns):
+            if after - before not in (0, 1):
+                problems.append(f"the turn number goes from {before} to {after}")
+                break
+        return problems
+
+    def _interface_problems(self, views: dict[Player, PlayerView]) -> list[str]:
+        """What the game tells a player or a driver must be the truth: each view shows the real
+        deck sizes, hand size, Tactic counts, player and step, and the returns give the winner 1
+        and the loser -1 (0 each in a draw or a game still going)."""
+        problems = []
+        for player, view in views.items():
+            shown = (
+                view.deck_sizes,
+                view.their_hand_size,
+                view.tactics_played,
+                view.current_player,
+                view.phase,
+            )
+            true = (
+                {deck: len(cards) for deck, cards in self.decks.items()},
+                len(self.hands[player.other]),
+                tuple(self.tactics_played),
+                self.current_player,
+                self.phase,
+            )
+            if shown != true:
+                problems.append(f"{player.name}'s view shows {shown}, not {true}")
+        winner = self.winner if self.is_over else None
+        due = (0, 0) if winner is None else (1, -1) if winner is Player.A else (-1, 1)
+        if self.returns() != due:
+            problems.append(f"the returns are {self.returns()}, not {due}")
         return problems
 
     def _recruiter_problems(self) -> list[str]:

@@ -265,13 +265,16 @@ def verify_case(case: Case) -> CaseReport:
     try:
         # The case's moment is built once; each move and the turn play on a copy of it.
         moment = case.game_state() if case.plays or case.turn is not None else None
+        if moment is not None:
+            first = case.plays[0].line if case.plays else case.turn.line if case.turn else 0
+            _reads_back(moment, first, "the case's moment")
         for number, play in enumerate(case.plays, 1):
             assert moment is not None
-            check = _check_play(moment.clone(), play)
+            check = _check_play(_copy_of(moment, play.line), play)
             game_checks.append(replace(check, question=f"play-{number}"))
         if case.turn is not None:
             assert moment is not None
-            turn_checks = _check_turn(moment.clone(), case.turn)
+            turn_checks = _check_turn(_copy_of(moment, case.turn.line), case.turn)
             game_checks += [replace(c, question="turn") for c in turn_checks]
         if case.deal is not None:
             game_checks += [replace(c, question="deal") for c in _check_deal(case, case.deal)]
@@ -355,6 +358,38 @@ def _agrees(
         )
 
 
+_CACHES = ("_legal", "_provable")
+"""The slots of a state that only keep answers already worked out, for speed."""
+
+
+def _copy_of(moment: GameState, line: int) -> GameState:
+    """A copy of the case's moment for one question to play on. It must be the moment itself,
+    fact for fact, or the question would be answered about another game."""
+    copy = moment.clone()
+    missing = object()
+    for name in GameState.__slots__:
+        if name not in _CACHES and getattr(copy, name, missing) != getattr(moment, name):
+            raise _Unjudgeable(line, f"the engine's copy of the case's moment differs in {name}")
+    return copy
+
+
+def _reads_back(state: GameState, line: int, where: str) -> None:
+    """Every move the engine lists must read back, from the words it writes for it, as the
+    same move: the notation is how cases, records and other engines name moves."""
+    for move in state.legal_moves():
+        text = str(move)
+        try:
+            again = state.parse_move(text)
+        except MoveSyntaxError as error:
+            raise _Unjudgeable(
+                line, f"at {where} the engine lists {text!r} but cannot read it: {error}"
+            ) from None
+        if again != move or str(again) != text:
+            raise _Unjudgeable(
+                line, f"at {where} the engine lists {text!r} but reads it as {again!r}"
+            )
+
+
 def _keeps_its_invariants(state: GameState, line: int, after: str) -> None:
     """A move the engine carried out must leave a game it would accept as a board: each card in
     exactly one place, no side over capacity... Otherwise the engine itself is wrong, and the
@@ -362,6 +397,7 @@ def _keeps_its_invariants(state: GameState, line: int, after: str) -> None:
     problems = state.check_invariants()
     if problems:
         raise _Unjudgeable(line, f"after {after} the game is broken: {'; '.join(problems)}")
+    _reads_back(state, line, f"the moment after {after}")
 
 
 def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:

@@ -6,6 +6,7 @@ move; ``-m slow`` plays many more.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from engine import (
     result_text,
 )
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
-from engine.game import RULES_NAMED, Termination
+from engine.game import RULES_NAMED, PlayerView, Termination
 from engine.moves import Move
 from engine.tactics import Tactic
 from oracle.loader import CaseError, load_case, load_rules_index
@@ -664,6 +665,46 @@ def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
     other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 2
     other.hands[other.current_player][:] = other.hands[other.current_player][:1]
     assert any("recruiter return step" in problem for problem in other.check_invariants())
+
+
+def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> None:
+    """The moves recorded must be the log's chosen entries, the turn numbers must go up one at
+    a time, and what the views and the returns tell must be the state's own facts."""
+    state = with_seed(Game.named("tactics"), 5).new_initial_state()
+    rng = random.Random(5)
+    for _ in range(12):
+        state.apply(random_move(state, rng))
+    assert not state.check_invariants()
+
+    other = state.clone()
+    other.moves.pop()
+    assert other.check_invariants() == [
+        f"the moves recorded ({len(state.moves) - 1}) are not the {len(state.moves)} moves the"
+        " log shows chosen"
+    ]
+    other = state.clone()
+    other.turn += 2
+    assert other.check_invariants() == [
+        f"the turn number goes from {state.events[-1].turn} to {state.turn + 2}"
+    ]
+
+    class Lying(GameState):
+        """A state whose interface tells something other than its facts."""
+
+        __slots__ = ()
+
+        def returns(self) -> tuple[int, int]:
+            return (1, -1)
+
+        def view(self, player: Player) -> PlayerView:
+            return dataclasses.replace(super().view(player), tactics_played=(9, 9))
+
+    liar = state.clone()
+    liar.__class__ = Lying
+    problems = liar.check_invariants()
+    assert "the returns are (1, -1), not (0, 0)" in problems
+    for player in Player:
+        assert any(problem.startswith(f"{player.name}'s view shows") for problem in problems)
 
 
 def test_a_dealt_game_prints_as_the_replay_that_makes_it_again() -> None:
