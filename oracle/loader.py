@@ -681,6 +681,7 @@ def _deal(document: LocatedDocument) -> DealQuestion:
         (hands["you"], hands["them"]) if hands else None,
         (decks["clan"], decks.get("tactics", 0)) if decks else None,
         document.line_of(("deal",)),
+        _cards(document, ("deal", "expect", "hand"), {}) if "hand" in expect else None,
     )
 
 

@@ -118,6 +118,8 @@ class DealQuestion:
     hand_sizes: tuple[int, int] | None
     deck_sizes: tuple[int, int] | None
     line: int
+    hand: tuple[Card, ...] | None = None
+    """Your dealt hand, where the case pins it: this engine's shuffle, not a rule of the game."""
 
 
 @dataclass(frozen=True)

@@ -531,6 +531,10 @@ def _check_deal(case: Case, deal: DealQuestion) -> list[GameCheck]:
         f"hands {expected_hands[0]} and {expected_hands[1]};"
         f" decks {expected_decks[0]} and {expected_decks[1]}; {WHO[deal.first]} to move"
     )
+    if deal.hand is not None:  # the shuffle itself, pinned
+        expected += f"; your hand {_cards_text(deal.hand)}"
+        actual += f"; your hand {_cards_text(state.hands[Player.A])}"
+        label += f"; your hand {_cards_text(state.hands[Player.A])}"
     return [GameCheck("the deal", deal.line, expected, actual, label)]
 
 

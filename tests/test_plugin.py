@@ -357,6 +357,40 @@ def test_drifted_game_case_names_the_move_the_rule_and_the_turn(
     assert_no_traceback(result)
 
 
+DEAL_PINNED = """
+id: seed-seven
+situation: A base game dealt from seed 7, you to start
+why: the same seed deals the same hand
+variant: base
+rules: [claim.hand-is-no-proof]
+deal:
+  seed: 7
+  first: you
+  expect:
+    hands: {you: 6, them: 6}
+    hand: [green 3, green 8, red 4, yellow 8, green 6, %s]
+"""
+
+
+def test_a_pinned_dealt_hand_is_the_shuffle_itself(project: pytest.Pytester) -> None:
+    """A deal case may pin your hand: the engine's shuffle, card for card."""
+    write_case(project, "04-deal.yaml", DEAL_PINNED % "pink 5")
+    project.runpytest().assert_outcomes(passed=2)
+
+    write_case(project, "04-deal.yaml", DEAL_PINNED % "pink 6")
+    result = project.runpytest()
+    result.assert_outcomes(failed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "cases/t/04-deal.yaml:*: case 'seed-seven', the deal: expected hands 6 and 6;"
+            " decks 42 and 0; you to move; your hand green 3, green 6, green 8, pink 6, red 4,"
+            " yellow 8, the engine says * your hand green 3, green 6, green 8, pink 5, red 4,"
+            " yellow 8",
+        ]
+    )
+    assert_no_traceback(result)
+
+
 def test_unreadable_move_is_one_located_line(project: pytest.Pytester) -> None:
     text = GAME_DRIFTED.replace("joker on 5 #@", "joker onto 5 #@")
     lines = write_case(project, "03-joker.yaml", text)
