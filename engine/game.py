@@ -1076,6 +1076,7 @@ class GameState:
         problems += self._record_problems()
         views = {player: self.view(player) for player in Player}
         problems += self._interface_problems(views)
+        problems += self._outcome_problems()
         if self._idle_turns < 0:
             problems.append(f"{self._idle_turns} idle turns in a row")
         for player in Player:
@@ -1104,6 +1105,30 @@ class GameState:
                 problems.append(f"the turn number goes from {before} to {after}")
                 break
         return problems
+
+    def _outcome_problems(self) -> list[str]:
+        """How the game ended must fit the border: over exactly when there is an outcome, a draw
+        exactly when nobody won, and a winner holding what the ending names (five stones, or
+        three adjacent ones and fewer than five)."""
+        outcome = self.outcome
+        if (outcome is None) != (self.phase is not Phase.OVER):
+            return [f"the game is at the {self.phase.value} step with the outcome {outcome}"]
+        if outcome is None:
+            return []
+        if outcome.termination.is_draw != (outcome.winner is None):
+            return [f"the game ended by {outcome} with {outcome.winner} as the winner"]
+        if outcome.winner is None:
+            return []
+        held = set(self.stones_held(outcome.winner))
+        adjacent = any({first, first + 1, first + 2} <= held for first in range(1, 8))
+        fits = {
+            Termination.FIVE_STONES: len(held) >= 5,
+            Termination.THREE_ADJACENT_STONES: len(held) < 5 and adjacent,
+            Termination.STALEMATE_AWARD: len(held) >= 5 or adjacent,
+        }[outcome.termination]
+        if fits:
+            return []
+        return [f"{outcome.winner.name} won by {outcome} holding stones {sorted(held)}"]
 
     def _interface_problems(self, views: dict[Player, PlayerView]) -> list[str]:
         """What the game tells a player or a driver must be the truth: each view shows the real

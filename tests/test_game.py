@@ -37,7 +37,7 @@ from engine import (
     result_text,
 )
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
-from engine.game import RULES_NAMED, PlayerView, Termination
+from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
 from engine.moves import Move
 from engine.tactics import Tactic
 from oracle.loader import CaseError, load_case, load_rules_index
@@ -705,6 +705,37 @@ def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> 
     assert "the returns are (1, -1), not (0, 0)" in problems
     for player in Player:
         assert any(problem.startswith(f"{player.name}'s view shows") for problem in problems)
+
+
+def test_check_invariants_holds_the_ending_to_the_border() -> None:
+    """A game is over exactly when it has an outcome, a draw has no winner, and a winner holds
+    what the ending names."""
+    state = play_random_game(with_seed(Game.named("base"), 4), random.Random(4))
+    assert state.outcome is not None and state.winner is not None
+    assert not state.check_invariants()
+    held = sorted(state.stones_held(state.winner))
+    other = state.clone()
+    other.phase = Phase.PLAY
+    problems = other.check_invariants()
+    assert f"the game is at the play step with the outcome {state.outcome}" in problems
+    wrong = {
+        Termination.FIVE_STONES: Termination.THREE_ADJACENT_STONES,
+        Termination.THREE_ADJACENT_STONES: Termination.FIVE_STONES,
+    }[state.outcome.termination]
+    other = state.clone()
+    other.outcome = Outcome(wrong, state.winner)
+    assert other.check_invariants() == [
+        f"{state.winner.name} won by {wrong.value} holding stones {held}"
+    ]
+    other.outcome = Outcome(Termination.AWARD_GIVES_BOTH_A_WIN, state.winner)
+    assert other.check_invariants() == [
+        f"the game ended by {Termination.AWARD_GIVES_BOTH_A_WIN.value} with {state.winner} as"
+        " the winner"
+    ]
+    other.outcome = Outcome(Termination.STALEMATE_AWARD, None)
+    assert other.check_invariants() == [
+        f"the game ended by {Termination.STALEMATE_AWARD.value} with None as the winner"
+    ]
 
 
 def test_a_dealt_game_prints_as_the_replay_that_makes_it_again() -> None:
