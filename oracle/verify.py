@@ -362,14 +362,14 @@ _CACHES = ("_legal", "_provable")
 """The slots of a state that only keep answers already worked out, for speed."""
 
 
-def _copy_of(moment: GameState, line: int) -> GameState:
-    """A copy of the case's moment for one question to play on. It must be the moment itself,
-    fact for fact, or the question would be answered about another game."""
+def _copy_of(moment: GameState, line: int, where: str = "the case's moment") -> GameState:
+    """A copy of a moment, for a question to play on. It must be the moment itself, fact for
+    fact, or the question would be answered about another game."""
     copy = moment.clone()
     missing = object()
     for name in GameState.__slots__:
         if name not in _CACHES and getattr(copy, name, missing) != getattr(moment, name):
-            raise _Unjudgeable(line, f"the engine's copy of the case's moment differs in {name}")
+            raise _Unjudgeable(line, f"the engine's copy of {where} differs in {name}")
     return copy
 
 
@@ -398,6 +398,7 @@ def _keeps_its_invariants(state: GameState, line: int, after: str) -> None:
     if problems:
         raise _Unjudgeable(line, f"after {after} the game is broken: {'; '.join(problems)}")
     _reads_back(state, line, f"the moment after {after}")
+    _copy_of(state, line, f"the moment after {after}")
 
 
 def _check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:

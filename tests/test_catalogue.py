@@ -107,3 +107,34 @@ def test_an_engine_whose_list_and_explanations_disagree_cannot_pass_a_case(
     assert "refuses move 'strategist: red 7 from 3 to 3' but finds no rule against it" in (
         report.engine_error
     )
+
+
+def test_an_engine_whose_copies_or_notation_drift_cannot_pass_a_case(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each question plays on a copy of the case's moment, and cases, records and other engines
+    name moves in the notation: a copy that is not the moment, or a listed move that does not
+    read back as itself, fails the case."""
+    from engine import GameState, Play
+    from oracle.loader import load_case
+    from oracle.verify import verify_case
+
+    case = load_case(ROOT / "cases" / "turns" / "02-where-a-card-may-go.yaml")
+    assert verify_case(case).verified
+    cloned = GameState.clone
+
+    def forgetful_clone(self: GameState) -> GameState:
+        other = cloned(self)
+        other.turn += 1
+        return other
+
+    monkeypatch.setattr(GameState, "clone", forgetful_clone)
+    report = verify_case(case)
+    assert report.engine_error is not None and not report.verified
+    assert "the engine's copy of the case's moment differs in turn" in report.engine_error
+
+    monkeypatch.setattr(GameState, "clone", cloned)
+    monkeypatch.setattr(Play, "__str__", lambda self: f"{self.stone} on {self.stone}")
+    report = verify_case(case)
+    assert report.engine_error is not None and not report.verified
+    assert "at the case's moment the engine lists " in report.engine_error
