@@ -1090,8 +1090,9 @@ class GameState:
 
     def _record_problems(self) -> list[str]:
         """The history must tell the game as it went: the moves chosen are the log's unforced
-        entries, in order, and the turn numbers of the log go up one turn at a time (every turn
-        has at least one entry, a forced pass or draw at least), up to the turn being played."""
+        entries, in order, the turn numbers of the log go up one turn at a time (every turn has
+        at least one entry, a forced pass or draw at least) up to the turn being played, and the
+        players take the turns in turn."""
         problems = []
         chosen = [event.text for event in self.events if not event.forced]
         if [str(move) for move in self.moves] != chosen:
@@ -1103,6 +1104,14 @@ class GameState:
         for before, after in pairwise(turns):
             if after - before not in (0, 1):
                 problems.append(f"the turn number goes from {before} to {after}")
+                break
+        chosen_events = [event for event in self.events if not event.forced]
+        for event in chosen_events[1:]:
+            first = chosen_events[0]
+            whose = first.player if (event.turn - first.turn) % 2 == 0 else first.player.other
+            if event.player is not whose:
+                mover = event.player.name
+                problems.append(f"turn {event.turn} is {whose.name}'s, but {mover} moved")
                 break
         return problems
 

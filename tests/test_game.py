@@ -687,6 +687,13 @@ def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> 
     assert other.check_invariants() == [
         f"the turn number goes from {state.events[-1].turn} to {state.turn + 2}"
     ]
+    other = state.clone()
+    first = other.events[0]
+    other.events[0] = dataclasses.replace(first, player=first.player.other)
+    assert other.check_invariants() == [
+        f"turn {state.events[1].turn} is {first.player.other.name}'s, but"
+        f" {state.events[1].player.name} moved"
+    ]
 
     class Lying(GameState):
         """A state whose interface tells something other than its facts."""
