@@ -79,12 +79,22 @@ class Match:
         """Score a finished round and remember it."""
         if not state.is_over:
             raise ValueError("the round is not over yet")
+        stones = (len(state.stones_held(Player.A)), len(state.stones_held(Player.B)))
+        return self.record_result(state.game.first_player, state.winner, stones)
+
+    def record_result(
+        self, starter: Player, winner: Player | None, stones: tuple[int, int]
+    ) -> RoundResult:
+        """Score a round told by who started it, who won (None for a draw) and the stones each
+        player held, and remember it. The starter must be the one the match gives the round."""
         if self.is_over:
             raise ValueError("the match is over")
-        stones = (len(state.stones_held(Player.A)), len(state.stones_held(Player.B)))
-        result = RoundResult(
-            state.game.first_player, state.winner, stones, round_points(state.winner, stones)
-        )
+        if starter is not self.next_starter:
+            raise ValueError(
+                f"round {len(self.results) + 1} is started by {self.next_starter.name},"
+                f" not {starter.name}"
+            )
+        result = RoundResult(starter, winner, stones, round_points(winner, stones))
         self.results.append(result)
         return result
 

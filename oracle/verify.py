@@ -23,7 +23,6 @@ from engine import (
     claim_verdicts,
 )
 from engine.game import GameState, TableError
-from engine.match import RoundResult, round_points
 from engine.moves import Deck
 from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
 from oracle.yamlsource import shown_path
@@ -540,16 +539,18 @@ def _check_deal(case: Case, deal: DealQuestion) -> list[GameCheck]:
 
 
 def _check_match(question: MatchQuestion) -> list[GameCheck]:
-    match = Match(len(question.rounds))
+    match = Match(len(question.rounds), first_player=question.rounds[0].starter)
     for played in question.rounds:
-        match.results.append(
-            RoundResult(
-                played.starter,
-                played.winner,
-                played.stones,
-                round_points(played.winner, played.stones),
-            )
-        )
+        starter, number = match.next_starter, len(match.results) + 1
+        try:
+            match.record_result(played.starter, played.winner, played.stones)
+        except ValueError:
+            raise _Unjudgeable(
+                question.line,
+                f"round {number} is started by {WHO[starter]}, not {WHO[played.starter]}: the"
+                " winner of a round starts the next (after a draw, the player who did not start"
+                " it)",
+            ) from None
     a, b = match.scores
     winner = "a draw" if match.winner is None else f"{WHO[match.winner]} win"
     actual = [f"points {a} to {b}", winner, f"{WHO[match.next_starter]} start next"]

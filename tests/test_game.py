@@ -208,6 +208,21 @@ def test_a_match_refuses_what_cannot_happen_and_seeds_each_round_apart() -> None
     assert Match(2, seed=9).next_round().game.seed == "9/round 1"
 
 
+def test_a_round_told_by_its_result_must_be_started_by_the_player_the_match_names() -> None:
+    """The winner of a round starts the next; after a draw, the one who did not start it."""
+    match = Match(3, first_player=Player.B)
+    with pytest.raises(ValueError, match="round 1 is started by B, not A"):
+        match.record_result(Player.A, Player.A, (3, 1))
+    assert match.record_result(Player.B, Player.A, (3, 1)).points == (5, 1)
+    assert match.record_result(Player.A, None, (2, 2)).points == (2, 2)
+    with pytest.raises(ValueError, match="round 3 is started by B, not A"):
+        match.record_result(Player.A, Player.B, (1, 5))
+    match.record_result(Player.B, Player.B, (1, 5))
+    with pytest.raises(ValueError, match="the match is over"):
+        match.record_result(Player.A, None, (0, 0))
+    assert match.scores == (8, 8) and match.winner is None
+
+
 @pytest.mark.parametrize(
     "text, message",
     [

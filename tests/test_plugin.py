@@ -391,6 +391,37 @@ def test_a_pinned_dealt_hand_is_the_shuffle_itself(project: pytest.Pytester) -> 
     assert_no_traceback(result)
 
 
+MATCH_MISTOLD = """
+id: a-mistold-match
+situation: Two rounds; you win the first, then they start the second
+why: the winner of a round starts the next
+variant: base
+rules: [claim.hand-is-no-proof]
+match: #@
+  rounds:
+    - {started: you, winner: you, stones: {you: 3, them: 1}}
+    - {started: them, winner: them, stones: {you: 2, them: 5}}
+  expect:
+    points: {you: 7, them: 6}
+"""
+
+
+def test_a_match_whose_rounds_cannot_follow_each_other_cannot_be_judged(
+    project: pytest.Pytester,
+) -> None:
+    line = write_case(project, "05-match.yaml", MATCH_MISTOLD)["line"]
+    result = project.runpytest()
+    result.assert_outcomes(failed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/t/05-match.yaml:{line}: case 'a-mistold-match': the engine cannot judge it:"
+            " round 2 is started by you, not them: the winner of a round starts the next (after a"
+            " draw, the player who did not start it)",
+        ]
+    )
+    assert_no_traceback(result)
+
+
 def test_unreadable_move_is_one_located_line(project: pytest.Pytester) -> None:
     text = GAME_DRIFTED.replace("joker on 5 #@", "joker onto 5 #@")
     lines = write_case(project, "03-joker.yaml", text)
