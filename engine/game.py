@@ -1074,6 +1074,11 @@ class GameState:
                 )
         problems += self._recruiter_problems()
         problems += self._record_problems()
+        for deck, cards in self.decks.items():
+            strays = [card for card in cards if (card >= Tactic.JOKER) != (deck is Deck.TACTICS)]
+            if strays:
+                names = ", ".join(card_name(card) for card in strays)
+                problems.append(f"the {deck.value} deck holds {names}")
         views = {player: self.view(player) for player in Player}
         problems += self._interface_problems(views)
         problems += self._outcome_problems()

@@ -36,6 +36,7 @@ from engine import (
     replay,
     result_text,
 )
+from engine.cards import card_name
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
 from engine.moves import Move
@@ -709,6 +710,11 @@ def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> 
         f"turn {state.events[1].turn} is {first.player.other.name}'s, but"
         f" {state.events[1].player.name} moved"
     ]
+
+    other = state.clone()
+    stray = other.decks[Deck.TACTICS].pop()
+    other.decks[Deck.CLAN].insert(0, stray)
+    assert other.check_invariants() == [f"the clan deck holds {card_name(stray)}"]
 
     class Lying(GameState):
         """A state whose interface tells something other than its facts."""
