@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import combinations, pairwise
+from itertools import combinations
 
 from engine.cards import CARDS, Card, card_name
 from engine.claims import Reason, claim_verdict
@@ -471,6 +471,16 @@ class GameState:
     def could_claim_this_turn(self) -> bool:
         """Whether a stone was provable at the current player's claim step this turn."""
         return self._could_claim_this_turn
+
+    @property
+    def recruits_left(self) -> int:
+        """Cards the Recruiter still draws (0 outside its draw step)."""
+        return self._recruits_left
+
+    @property
+    def returns_left(self) -> int:
+        """Cards still to go back under their decks for the Recruiter (0 outside its steps)."""
+        return self._returns_left
 
     @property
     def idle_turns(self) -> int:
@@ -1066,129 +1076,14 @@ class GameState:
         tactics_problem = self.tactics_played_problem(self.current_player)
         if tactics_problem is not None:
             problems.append(tactics_problem)
-        for number, stone in zip(STONES, self.stones, strict=True):
-            if stone.capacity != side_capacity(stone.modes):
-                problems.append(
-                    f"stone {number} takes {stone.capacity} cards a side, but its combat modes"
-                    f" make it {side_capacity(stone.modes)}"
-                )
-        problems += self._recruiter_problems()
-        problems += self._record_problems()
-        for deck, cards in self.decks.items():
-            strays = [card for card in cards if (card >= Tactic.JOKER) != (deck is Deck.TACTICS)]
-            if strays:
-                names = ", ".join(card_name(card) for card in strays)
-                problems.append(f"the {deck.value} deck holds {names}")
-        views = {player: self.view(player) for player in Player}
-        problems += self._interface_problems(views)
-        problems += self._outcome_problems()
-        if self._idle_turns < 0:
-            problems.append(f"{self._idle_turns} idle turns in a row")
         for player in Player:
-            position = views[player].position
+            position = self.position(player)
             for problem in [*position.status(), joker_problem(position)]:
                 if problem is None or isinstance(problem, DuplicateCard):
                     continue
                 if str(problem) not in problems:
                     problems.append(str(problem))
         return problems
-
-    def _record_problems(self) -> list[str]:
-        """The history must tell the game as it went: the moves chosen are the log's unforced
-        entries, in order, the turn numbers of the log go up one turn at a time (every turn has
-        at least one entry, a forced pass or draw at least) up to the turn being played, and the
-        players take the turns in turn."""
-        problems = []
-        chosen = [event.text for event in self.events if not event.forced]
-        if [str(move) for move in self.moves] != chosen:
-            problems.append(
-                f"the moves recorded ({len(self.moves)}) are not the {len(chosen)} moves the log"
-                " shows chosen"
-            )
-        turns = [event.turn for event in self.events] + [self.turn]
-        for before, after in pairwise(turns):
-            if after - before not in (0, 1):
-                problems.append(f"the turn number goes from {before} to {after}")
-                break
-        chosen_events = [event for event in self.events if not event.forced]
-        for event in chosen_events[1:]:
-            first = chosen_events[0]
-            whose = first.player if (event.turn - first.turn) % 2 == 0 else first.player.other
-            if event.player is not whose:
-                mover = event.player.name
-                problems.append(f"turn {event.turn} is {whose.name}'s, but {mover} moved")
-                break
-        return problems
-
-    def _outcome_problems(self) -> list[str]:
-        """How the game ended must fit the border: over exactly when there is an outcome, a draw
-        exactly when nobody won, and a winner holding what the ending names (five stones, or
-        three adjacent ones and fewer than five)."""
-        outcome = self.outcome
-        if (outcome is None) != (self.phase is not Phase.OVER):
-            return [f"the game is at the {self.phase.value} step with the outcome {outcome}"]
-        if outcome is None:
-            return []
-        if outcome.termination.is_draw != (outcome.winner is None):
-            return [f"the game ended by {outcome} with {outcome.winner} as the winner"]
-        if outcome.winner is None:
-            return []
-        held = set(self.stones_held(outcome.winner))
-        adjacent = any({first, first + 1, first + 2} <= held for first in range(1, 8))
-        fits = {
-            Termination.FIVE_STONES: len(held) >= 5,
-            Termination.THREE_ADJACENT_STONES: len(held) < 5 and adjacent,
-            Termination.STALEMATE_AWARD: len(held) >= 5 or adjacent,
-        }[outcome.termination]
-        if fits:
-            return []
-        return [f"{outcome.winner.name} won by {outcome} holding stones {sorted(held)}"]
-
-    def _interface_problems(self, views: dict[Player, PlayerView]) -> list[str]:
-        """What the game tells a player or a driver must be the truth: each view shows the real
-        deck sizes, hand size, Tactic counts, player and step, and the returns give the winner 1
-        and the loser -1 (0 each in a draw or a game still going)."""
-        problems = []
-        for player, view in views.items():
-            shown = (
-                view.deck_sizes,
-                view.their_hand_size,
-                view.tactics_played,
-                view.current_player,
-                view.phase,
-            )
-            true = (
-                {deck: len(cards) for deck, cards in self.decks.items()},
-                len(self.hands[player.other]),
-                tuple(self.tactics_played),
-                self.current_player,
-                self.phase,
-            )
-            if shown != true:
-                problems.append(f"{player.name}'s view shows {shown}, not {true}")
-        winner = self.winner if self.is_over else None
-        due = (0, 0) if winner is None else (1, -1) if winner is Player.A else (-1, 1)
-        if self.returns() != due:
-            problems.append(f"the returns are {self.returns()}, not {due}")
-        return problems
-
-    def _recruiter_problems(self) -> list[str]:
-        """The Recruiter's counters must fit the step: draws left only while drawing for it
-        (with both returns to come), returns left only while putting cards back, never more
-        than the hand holds, and none at all in any other step."""
-        recruits, returns = self._recruits_left, self._returns_left
-        if self.phase is Phase.RECRUITER_DRAW:
-            fits = 0 < recruits <= 3 and returns == 2
-        elif self.phase is Phase.RECRUITER_RETURN:
-            fits = recruits == 0 and 0 < returns <= min(2, len(self.hands[self.current_player]))
-        else:
-            fits = recruits == returns == 0
-        if fits:
-            return []
-        return [
-            f"at the {self.phase.value} step the Recruiter has {recruits} draws and {returns}"
-            " returns left"
-        ]
 
     def tactics_played_problem(self, viewer: Player) -> str | None:
         """Why the count of Tactic cards each player has played cannot be true, in ``viewer``'s

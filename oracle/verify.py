@@ -24,6 +24,7 @@ from engine import (
 )
 from engine.game import GameState, TableError
 from engine.moves import Deck
+from oracle.consistency import engine_problems
 from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
 from oracle.yamlsource import shown_path
 
@@ -393,7 +394,7 @@ def _keeps_its_invariants(state: GameState, line: int, after: str) -> None:
     """A move the engine carried out must leave a game it would accept as a board: each card in
     exactly one place, no side over capacity... Otherwise the engine itself is wrong, and the
     question cannot be answered."""
-    problems = state.check_invariants()
+    problems = engine_problems(state)
     if problems:
         raise _Unjudgeable(line, f"after {after} the game is broken: {'; '.join(problems)}")
     _reads_back(state, line, f"the moment after {after}")

@@ -1,7 +1,7 @@
 """Whole games: the deal, legal moves, illegal moves named by rule, notation, replay, rounds.
 
-The soak at the end plays thousands of seeded random games and checks the invariants after every
-move; ``-m slow`` plays many more.
+The soak at the end plays thousands of seeded random games and checks every invariant (the
+engine's and those of :mod:`oracle.consistency`) after every move; ``-m slow`` plays many more.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
 from engine.moves import Move
 from engine.tactics import Tactic
+from oracle.consistency import engine_problems
 from oracle.loader import CaseError, load_case, load_rules_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +65,7 @@ def test_the_deal(variant: str, hand: int, clan_left: int) -> None:
     assert len(state.decks.get(Deck.TACTICS, ())) == (10 if variant == "tactics" else 0)
     assert state.current_player is Player.B
     assert state.phase is Phase.PLAY
-    assert not state.check_invariants()
+    assert not engine_problems(state)
 
 
 def test_the_seed_decides_the_shuffle() -> None:
@@ -154,7 +155,7 @@ def test_second_joker_stays_in_hand_even_after_the_first_is_discarded() -> None:
     assert Play(Tactic.SECOND_JOKER, 5) not in state.legal_moves()
     state.stones[3].sides[me].remove(Tactic.JOKER)  # as a Banshee would
     state.discards.append(Tactic.JOKER)
-    assert not state.check_invariants()
+    assert not engine_problems(state)
     assert me in state.position(me).jokers_played
 
 
@@ -261,7 +262,7 @@ def test_a_table_seen_by_the_second_player_is_their_turn() -> None:
     )
     assert state.current_player is Player.B
     assert parse_card("red 5") in state.stones[1].sides[Player.A]
-    assert not state.check_invariants()
+    assert not engine_problems(state)
 
 
 # ------------------------------------------------------------------------------------- soak
@@ -285,7 +286,7 @@ def soak(game: Game, seeds: range) -> int:
                 move = rng.choice(state.legal_moves())
             state.apply(move)
             total += 1
-            problems = state.check_invariants()
+            problems = engine_problems(state)
             assert not problems, f"seed {seed}, after {move}: {problems}"
             if total % 7 == 0:
                 _check_view_is_a_valid_position(state)
@@ -598,7 +599,7 @@ def test_a_move_equal_to_a_listed_one_but_not_written_alike_is_refused() -> None
     before = repr(state)
     with pytest.raises(IllegalMove, match="there is no card number"):
         state.apply(Play(float(card), 3))  # type: ignore[arg-type]
-    assert repr(state) == before and not state.check_invariants()
+    assert repr(state) == before and not engine_problems(state)
     state.apply(Play(card, 3))
     assert state.moves[-1] == Play(card, 3) and isinstance(state.moves[-1].card, int)
 
@@ -642,11 +643,11 @@ def test_why_stronger_speaks_of_three_cards_unless_told_otherwise() -> None:
     assert why_stronger(trio, colour, 4) == ", since four of a kind outranks a colour"
 
 
-def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
+def test_the_consistency_checks_name_each_counter_that_cannot_be_true() -> None:
     """The counters a board does not show (Tactic cards played, capacities, the Recruiter's
     draws and returns, idle turns) are checked too, each with its own words."""
     state = with_seed(Game.named("tactics"), 3).new_initial_state()
-    assert not state.check_invariants()
+    assert not engine_problems(state)
     broken = [
         ("tactics_played", [1, 0], "0 Tactic cards lie face up, but tactics_played counts 1"),
         ("tactics_played", [2, 0], "2 Tactic cards against 0"),
@@ -657,56 +658,56 @@ def test_check_invariants_names_each_counter_that_cannot_be_true() -> None:
     for name, value, words in broken:
         other = state.clone()
         setattr(other, name, value)
-        problems = other.check_invariants()
+        problems = engine_problems(other)
         assert any(words in problem for problem in problems), (name, problems)
     other = state.clone()
     other.stones[4].capacity = 4
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         "stone 5 takes 4 cards a side, but its combat modes make it 3"
     ]
     for recruits, returns in [(0, 2), (4, 2), (3, 1)]:
         other = state.clone()
         other.phase, other._recruits_left = Phase.RECRUITER_DRAW, recruits
         other._returns_left = returns
-        assert other.check_invariants() == [
+        assert engine_problems(other) == [
             f"at the recruiter draw step the Recruiter has {recruits} draws and {returns}"
             " returns left"
         ]
     other = state.clone()
     other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 0
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         "at the recruiter return step the Recruiter has 0 draws and 0 returns left"
     ]
     other = state.clone()
     other.phase, other._recruits_left, other._returns_left = Phase.RECRUITER_RETURN, 0, 2
     other.hands[other.current_player][:] = other.hands[other.current_player][:1]
-    assert any("recruiter return step" in problem for problem in other.check_invariants())
+    assert any("recruiter return step" in problem for problem in engine_problems(other))
 
 
-def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> None:
+def test_the_consistency_checks_hold_the_history_and_the_interface_to_the_truth() -> None:
     """The moves recorded must be the log's chosen entries, the turn numbers must go up one at
     a time, and what the views and the returns tell must be the state's own facts."""
     state = with_seed(Game.named("tactics"), 5).new_initial_state()
     rng = random.Random(5)
     for _ in range(12):
         state.apply(random_move(state, rng))
-    assert not state.check_invariants()
+    assert not engine_problems(state)
 
     other = state.clone()
     other.moves.pop()
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         f"the moves recorded ({len(state.moves) - 1}) are not the {len(state.moves)} moves the"
         " log shows chosen"
     ]
     other = state.clone()
     other.turn += 2
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         f"the turn number goes from {state.events[-1].turn} to {state.turn + 2}"
     ]
     other = state.clone()
     first = other.events[0]
     other.events[0] = dataclasses.replace(first, player=first.player.other)
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         f"turn {state.events[1].turn} is {first.player.other.name}'s, but"
         f" {state.events[1].player.name} moved"
     ]
@@ -714,7 +715,7 @@ def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> 
     other = state.clone()
     stray = other.decks[Deck.TACTICS].pop()
     other.decks[Deck.CLAN].insert(0, stray)
-    assert other.check_invariants() == [f"the clan deck holds {card_name(stray)}"]
+    assert engine_problems(other) == [f"the clan deck holds {card_name(stray)}"]
 
     class Lying(GameState):
         """A state whose interface tells something other than its facts."""
@@ -729,22 +730,22 @@ def test_check_invariants_holds_the_history_and_the_interface_to_the_truth() -> 
 
     liar = state.clone()
     liar.__class__ = Lying
-    problems = liar.check_invariants()
+    problems = engine_problems(liar)
     assert "the returns are (1, -1), not (0, 0)" in problems
     for player in Player:
         assert any(problem.startswith(f"{player.name}'s view shows") for problem in problems)
 
 
-def test_check_invariants_holds_the_ending_to_the_border() -> None:
+def test_the_consistency_checks_hold_the_ending_to_the_border() -> None:
     """A game is over exactly when it has an outcome, a draw has no winner, and a winner holds
     what the ending names."""
     state = play_random_game(with_seed(Game.named("base"), 4), random.Random(4))
     assert state.outcome is not None and state.winner is not None
-    assert not state.check_invariants()
+    assert not engine_problems(state)
     held = sorted(state.stones_held(state.winner))
     other = state.clone()
     other.phase = Phase.PLAY
-    problems = other.check_invariants()
+    problems = engine_problems(other)
     assert f"the game is at the play step with the outcome {state.outcome}" in problems
     wrong = {
         Termination.FIVE_STONES: Termination.THREE_ADJACENT_STONES,
@@ -752,16 +753,16 @@ def test_check_invariants_holds_the_ending_to_the_border() -> None:
     }[state.outcome.termination]
     other = state.clone()
     other.outcome = Outcome(wrong, state.winner)
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         f"{state.winner.name} won by {wrong.value} holding stones {held}"
     ]
     other.outcome = Outcome(Termination.AWARD_GIVES_BOTH_A_WIN, state.winner)
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         f"the game ended by {Termination.AWARD_GIVES_BOTH_A_WIN.value} with {state.winner} as"
         " the winner"
     ]
     other.outcome = Outcome(Termination.STALEMATE_AWARD, None)
-    assert other.check_invariants() == [
+    assert engine_problems(other) == [
         f"the game ended by {Termination.STALEMATE_AWARD.value} with None as the winner"
     ]
 
