@@ -46,7 +46,6 @@ TACTIC_NAMES: dict[Tactic, str] = {
 JOKERS = (Tactic.JOKER, Tactic.SECOND_JOKER)
 ELITE_TROOPS = frozenset({Tactic.JOKER, Tactic.SECOND_JOKER, Tactic.SPY, Tactic.SHIELD_BEARER})
 COMBAT_MODE_CARDS = frozenset({Tactic.BLIND_MANS_BLUFF, Tactic.MUD_FIGHT})
-RUSES = frozenset({Tactic.RECRUITER, Tactic.STRATEGIST, Tactic.BANSHEE, Tactic.TRAITOR})
 
 WILD_VALUES: dict[int, tuple[int, ...]] = {
     Tactic.JOKER: tuple(range(1, 10)),
