@@ -778,3 +778,24 @@ def test_a_dealt_game_prints_as_the_replay_that_makes_it_again() -> None:
         assert repr(shown).startswith("replay(")
         again = eval(repr(shown), vars(engine))
         assert again.moves == state.moves and repr(again) == repr(state)
+
+
+def test_a_stone_claimed_is_no_longer_provable() -> None:
+    """The provable stones are kept between moves; a claim must drop the stone it closes, even
+    though the claimant's hand has not changed and the draw step still waits for a choice."""
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(40):
+        state = with_seed(Game.named("tactics"), seed).new_initial_state()
+        while not state.is_over:
+            provable = state.provable_stones() if state.phase is Phase.CLAIM else ()
+            if provable and all(state.decks.values()) and len(provable) == 1:
+                me = state.current_player
+                state.apply(Claim(provable))
+                if not state.is_over:
+                    assert state.phase is Phase.DRAW and state.current_player is me
+                    assert provable[0] not in state.provable_stones(me)
+                    checked += 1
+                continue
+            state.apply(random_move(state, rng))
+    assert checked >= 5
