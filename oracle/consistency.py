@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from engine import GameState, Phase, Player, card_name
+from engine import ClaimVerdict, GameState, Phase, Player, Reason, Verdict, card_name
 from engine.formations import side_capacity
 from engine.game import Termination
 from engine.moves import Deck
@@ -144,3 +144,15 @@ def recruiter_problems(state: GameState) -> list[str]:
         f"at the {state.phase.value} step the Recruiter has {recruits} draws and {returns}"
         " returns left"
     ]
+
+
+def verdict_problem(verdict: ClaimVerdict) -> str | None:
+    """Why a claim verdict contradicts itself, or None: it names witness cards (the cards the
+    site marks) exactly when a completion out of sight refutes the claim, and such a claim is
+    refused."""
+    stone, reason = verdict.stone, verdict.reason
+    if bool(verdict.witness) != (reason is Reason.WITNESS):
+        return f"stone {stone}: the engine names witness cards for {reason.value}"
+    if reason is Reason.WITNESS and verdict.verdict is not Verdict.REFUSED:
+        return f"stone {stone}: a completion out of sight beats the claim, yet it is granted"
+    return None

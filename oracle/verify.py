@@ -24,7 +24,7 @@ from engine import (
 )
 from engine.game import GameState, TableError
 from engine.moves import Deck
-from oracle.consistency import engine_problems
+from oracle.consistency import engine_problems, verdict_problem
 from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
 from oracle.yamlsource import shown_path
 
@@ -261,6 +261,10 @@ def verify_case(case: Case) -> CaseReport:
     checks = tuple(
         ClaimCheck(claim, verdict) for claim, verdict in zip(case.claims, verdicts, strict=True)
     )
+    for verdict in verdicts:
+        problem = verdict_problem(verdict)
+        if problem is not None:
+            return CaseReport(case, checks, engine_error=problem)
     game_checks: list[GameCheck] = []
     try:
         # The case's moment is built once; each move and the turn play on a copy of it.

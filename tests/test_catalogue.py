@@ -138,3 +138,22 @@ def test_an_engine_whose_copies_or_notation_drift_cannot_pass_a_case(
     report = verify_case(case)
     assert report.engine_error is not None and not report.verified
     assert "at the case's moment the engine lists " in report.engine_error
+
+
+def test_a_verdict_that_names_a_witness_it_does_not_rest_on_cannot_pass_a_case(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The site marks witness cards; a granted claim, or a refusal for another reason, that
+    names some would show readers a refutation that is not there."""
+    from engine import ClaimVerdict
+    from oracle.loader import load_case
+    from oracle.verify import verify_case
+
+    case = load_case(ROOT / "cases" / "more-claims" / "28-one-card-left-for-their-side.yaml")
+    assert verify_case(case).verified
+    monkeypatch.setattr(ClaimVerdict, "witness", property(lambda self: (self.stone,)))
+    report = verify_case(case)
+    assert not report.verified
+    assert report.engine_error == (
+        "stone 9: the engine names witness cards for no completion out of sight beats it"
+    )
