@@ -18,9 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine import Game, GameState, IllegalMove, Player, Position, card_name, claim_verdicts
-from engine.match import Match, RoundResult, round_points
-from oracle.model import Case, DealQuestion, MatchQuestion, Table, TurnQuestion
+from engine import (
+    Game,
+    GameState,
+    IllegalMove,
+    MoveSyntaxError,
+    Player,
+    Position,
+    card_name,
+    claim_verdicts,
+)
+from engine.match import Match
+from oracle.model import Case, DealQuestion, MatchQuestion, PlayQuestion, Table, TurnQuestion
 from oracle.verify import CaseReport, ending_words
 
 FORMAT = "schotten-totten-oracle-catalogue"
@@ -137,10 +146,9 @@ def deal_answer(variant: str, deal: DealQuestion) -> dict[str, Any]:
 
 def match_answer(question: MatchQuestion) -> dict[str, Any]:
     """The match's facts, in the keys of a case file's ``match.expect``."""
-    match = Match(len(question.rounds))
+    match = Match(len(question.rounds), first_player=question.rounds[0].starter)
     for played in question.rounds:
-        points = round_points(played.winner, played.stones)
-        match.results.append(RoundResult(played.starter, played.winner, played.stones, points))
+        match.record_result(played.starter, played.winner, played.stones)
     a, b = match.scores
     return {
         "points": {"you": a, "them": b},
@@ -189,7 +197,8 @@ def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
     """The engine's answers to every question of ``case``, and how it explains them.
 
     Answers are shaped like a case file's expectations: ``claims`` maps each stone to
-    ``granted`` or ``refused``, ``plays`` lists ``legal`` or ``illegal`` in order, ``turn`` holds
+    ``granted`` or ``refused``, ``plays`` lists ``legal``, ``illegal`` or ``unreadable`` in order,
+    ``turn`` holds
     the facts of :func:`turn_facts` (or ``{"refused": ...}`` when a move is illegal), ``deal`` and
     ``match`` their ``expect`` keys.
     """
@@ -207,20 +216,9 @@ def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
             for v in verdicts
         }
     if case.plays:
-        answers["plays"], detail["plays"] = [], []
-        for play in case.plays:
-            state = case.game_state()
-            try:
-                # The earlier moves are legal in a published case; a misreading that refuses
-                # one cannot make the move either.
-                for earlier in play.after:
-                    state.apply_text(earlier)
-                state.apply_text(play.move)
-                answers["plays"].append("legal")
-                detail["plays"].append({})
-            except IllegalMove as error:
-                answers["plays"].append("illegal")
-                detail["plays"].append({"rule": error.rule, "problem": error.problem})
+        judged = [play_answer(case, play) for play in case.plays]
+        answers["plays"] = [answer for answer, _ in judged]
+        detail["plays"] = [why for _, why in judged]
     if case.turn is not None:
         state = case.game_state()
         try:
@@ -234,6 +232,23 @@ def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
     if case.match is not None:
         answers["match"] = match_answer(case.match)
     return answers, detail
+
+
+def play_answer(case: Case, play: PlayQuestion) -> tuple[str, dict[str, str]]:
+    """``legal``, ``illegal`` or ``unreadable`` for one play of ``case``, and why."""
+    state = case.game_state()
+    try:
+        # The earlier moves are legal in a published case; a misreading that refuses one cannot
+        # make the move either.
+        for earlier in play.after:
+            state.apply_text(earlier)
+        move = state.parse_move(play.move)
+        state.apply(move)
+    except MoveSyntaxError as error:
+        return "unreadable", {"problem": str(error)}
+    except IllegalMove as error:
+        return "illegal", {"rule": error.rule, "problem": error.problem}
+    return "legal", {}
 
 
 def expected_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -441,7 +441,8 @@ def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
     """The moves judged each on its own at the case's moment (or after the moves it names)."""
     plays = []
     for index, raw in enumerate(document.data.get("plays", ())):
-        legal = {"legal": True, "illegal": False}.get(raw.get("expect", ""))
+        expect = raw.get("expect", "")
+        legal = {"legal": True, "illegal": False, "unreadable": False}.get(expect)
         for key in ("rule", "because"):
             if key in raw and legal is True:
                 raise CaseError(
@@ -449,6 +450,13 @@ def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
                     document.line_of(("plays", index, key)),
                     f"{key} pins why a move is refused: it needs expect: illegal",
                 )
+        if "rule" in raw and expect == "unreadable":
+            raise CaseError(
+                document.path,
+                document.line_of(("plays", index, "rule")),
+                "an unreadable move breaks no rule of the game: leave rule out (because: may"
+                " pin why it cannot be read)",
+            )
         plays.append(
             PlayQuestion(
                 raw["move"],
@@ -457,6 +465,7 @@ def _plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
                 document.line_of(("plays", index)),
                 _pinned_words(raw.get("because")),
                 tuple(raw.get("after", ())),
+                unreadable=expect == "unreadable",
             )
         )
     return tuple(plays)

@@ -69,7 +69,8 @@ class Table:
 @dataclass(frozen=True)
 class PlayQuestion:
     """Is this move legal at the case's moment, or once the moves ``after`` are made from it?
-    ``rule`` pins the rule a refusal must name and ``because`` its words."""
+    ``rule`` pins the rule a refusal must name and ``because`` its words; an ``unreadable`` play
+    is text the engine must refuse to read as a move, ``because`` then pinning why."""
 
     move: str
     legal: bool | None
@@ -77,6 +78,8 @@ class PlayQuestion:
     line: int
     because: str | None = None
     after: tuple[str, ...] = ()
+    unreadable: bool = False
+    """The text must not read as a move at all (``legal`` is then False)."""
 
     @property
     def label(self) -> str:

@@ -299,11 +299,17 @@ def _check_play(state: GameState, play: PlayQuestion) -> GameCheck:
     for text in play.after:
         _make_move(state, text, play.line, f"cannot reach {what}: ")
     earlier = f" (after {', '.join(play.after)})" if play.after else ""
+    expected = None if play.legal is None else ("legal" if play.legal else "illegal")
+    if play.unreadable:
+        expected = "unreadable" + ("" if play.because is None else f": {play.because}")
     try:
         move = state.parse_move(play.move)
     except MoveSyntaxError as error:
-        raise _Unjudgeable(play.line, str(error)) from None
-    expected = None if play.legal is None else ("legal" if play.legal else "illegal")
+        if not play.unreadable:
+            raise _Unjudgeable(play.line, str(error)) from None
+        actual = "unreadable" + ("" if play.because is None else f": {words(str(error))}")
+        label = f"{play.move!r}{earlier}: unreadable"
+        return GameCheck(what, play.line, expected, actual, label, (f"unreadable: {error}",))
     explained = state.why_illegal(move)
     try:
         state.apply(move)

@@ -422,6 +422,33 @@ def test_a_match_whose_rounds_cannot_follow_each_other_cannot_be_judged(
     assert_no_traceback(result)
 
 
+def test_a_move_pinned_as_unreadable_must_be_text_the_engine_cannot_read(
+    project: pytest.Pytester,
+) -> None:
+    """``expect: unreadable`` pins notation the engine must refuse to read, and ``because:``
+    its words; text the engine does read fails the case with what it read."""
+    text = GAME_DRIFTED.split("\nplays:")[0] + (
+        "\nplays:\n"
+        "  - move: green 3 at 5\n"
+        "    expect: unreadable\n"
+        "  - move: green 3 on five\n"
+        "    expect: unreadable\n"
+        "    because: \"'green 3 on five': 'five' is not a stone number\"\n"
+        "  - move: green 3 on 5 #@\n"
+        "    expect: unreadable\n"
+    )
+    line = write_case(project, "06-notation.yaml", text)["line"]
+    result = project.runpytest()
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"cases/t/06-notation.yaml:{line}: case 'joker-twice', move 'green 3 on 5': expected"
+            " unreadable, the engine says legal",
+        ]
+    )
+    assert_no_traceback(result)
+
+
 def test_unreadable_move_is_one_located_line(project: pytest.Pytester) -> None:
     text = GAME_DRIFTED.replace("joker on 5 #@", "joker onto 5 #@")
     lines = write_case(project, "03-joker.yaml", text)
@@ -501,6 +528,28 @@ BAD_FILES = [
         """,
         "because pins why a move is refused: it needs expect: illegal",
         id="because-on-a-legal-move",
+    ),
+    pytest.param(
+        "rule-on-an-unreadable-move.yaml",
+        """
+        id: rule-unreadable
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones: []
+          hand: [red 2]
+        table:
+          their_hand: []
+          idle_turns: 0
+        plays:
+          - move: red 2 at 3
+            expect: unreadable
+            rule: turn.play-card #@
+        """,
+        "an unreadable move breaks no rule of the game: leave rule out (because: may pin why it"
+        " cannot be read)",
+        id="rule-on-an-unreadable-move",
     ),
     pytest.param(
         "mode.yaml",
