@@ -27,6 +27,7 @@ from engine import (
     PositionError,
     StoneState,
     TableError,
+    Variant,
     parse_card,
     parse_cards,
     parse_record,
@@ -799,3 +800,70 @@ def test_a_stone_claimed_is_no_longer_provable() -> None:
                 continue
             state.apply(random_move(state, rng))
     assert checked >= 5
+
+
+def test_a_table_must_be_a_game_still_going_and_its_idle_count_a_count() -> None:
+    """from_table refuses what the loader refuses first for a case file: a board on which a
+    player has already won, and a negative count of idle turns."""
+    won = Position.from_stones(
+        {
+            1: StoneState(
+                sides=(
+                    parse_cards("red 7, red 8, red 9"),
+                    parse_cards("blue 1, green 2, yellow 4"),
+                ),
+                claimed_by=Player.A,
+            ),
+            2: StoneState(
+                sides=(
+                    parse_cards("green 7, green 8, green 9"),
+                    parse_cards("blue 2, red 3, pink 4"),
+                ),
+                claimed_by=Player.A,
+            ),
+            3: StoneState(
+                sides=(
+                    parse_cards("pink 7, pink 8, pink 9"),
+                    parse_cards("blue 3, red 4, green 5"),
+                ),
+                claimed_by=Player.A,
+            ),
+        }
+    )
+    with pytest.raises(PositionError, match="you already hold three adjacent stones"):
+        GameState.from_table(Game.named("base"), won)
+    open_board = Position.from_stones({1: StoneState(sides=(parse_cards("red 1"), ()))})
+    with pytest.raises(TableError, match="idle_turns cannot be -1"):
+        GameState.from_table(
+            Game.named("base"), open_board, clan_deck=list(range(1, 54)), idle_turns=-1
+        )
+
+
+def test_a_game_named_without_a_seed_is_dealt_from_seed_0() -> None:
+    assert Game.named("base").seed == Game().seed == 0
+    dealt = Game.named("tactics").new_initial_state()
+    assert dealt.hands == Game.named("tactics", seed=0).new_initial_state().hands
+
+
+def test_a_value_that_is_no_card_is_the_only_problem_status_names() -> None:
+    """What is not a card cannot be judged further: status names it alone, without tripping on
+    it in the checks that follow."""
+    stones = [StoneState()] * 9
+    stones[2] = StoneState._without_checks((("red 5",), ()), None, frozenset(), None)  # type: ignore[arg-type]
+    stones[4] = StoneState._without_checks(((99,), ()), None, frozenset(), None)
+    position = object.__new__(Position)
+    fields = {
+        "stones": tuple(stones),
+        "discards": (),
+        "hand": tuple(range(10, 17)),  # one card too many, which status does not get to
+        "viewer": Player.A,
+        "variant": Variant(),
+        "jokers_played": frozenset(),
+        "_table_mask": 0,
+    }
+    for name, value in fields.items():
+        object.__setattr__(position, name, value)
+    assert [str(problem) for problem in position.status()] == [
+        "no card number 'red 5'; write parse_card('red 5')",
+        "no card number 99",
+    ]
