@@ -867,3 +867,11 @@ def test_a_value_that_is_no_card_is_the_only_problem_status_names() -> None:
         "no card number 'red 5'; write parse_card('red 5')",
         "no card number 99",
     ]
+
+
+def test_a_new_game_starts_with_no_idle_turn_and_apply_text_gives_the_move_made() -> None:
+    state = Game.named("base", seed=2).new_initial_state()
+    assert state.idle_turns == 0
+    text = str(state.legal_moves()[0])
+    move = state.apply_text(text)
+    assert str(move) == text and state.moves == [move]
