@@ -37,6 +37,7 @@ ORACLE_MODULES = (
     "browser",
     "casepages",
     "casewriter",
+    "consistency",
     "loader",
     "model",
     "verify",

@@ -256,6 +256,21 @@ def test_the_bundle_is_the_engine_that_verified_the_catalogue_and_is_reproducibl
     assert not [name for name in names if name.startswith("oracle/mkdocs_hook")]
 
 
+def test_the_bundled_oracle_modules_import_only_bundled_ones() -> None:
+    """A module of ``oracle`` the pages import must be in the archive, or the page fails to start
+    in the browser while every test in Python still passes."""
+    import ast
+
+    from oracle.browser_bundle import ORACLE_MODULES
+
+    for name in ORACLE_MODULES:
+        tree = ast.parse((ROOT / "oracle" / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("oracle."):
+                imported = (node.module or "").split(".")[1]
+                assert imported in ORACLE_MODULES, f"oracle/{name}.py imports oracle.{imported}"
+
+
 def test_the_loader_gives_the_same_messages_with_the_browsers_rpds_stand_in() -> None:
     """In the browser, jsonschema runs on a pure-Python rpds; its answers must not change."""
     script = """
