@@ -50,7 +50,8 @@ def record_problems(state: GameState) -> list[str]:
     at least one entry, a forced pass or draw at least) up to the turn being played, and the
     players take the turns in turn."""
     problems = []
-    chosen = [event.text for event in state.events if not event.forced]
+    chosen_events = [event for event in state.events if not event.forced]
+    chosen = [event.text for event in chosen_events]
     if [str(move) for move in state.moves] != chosen:
         problems.append(
             f"the moves recorded ({len(state.moves)}) are not the {len(chosen)} moves the log"
@@ -61,7 +62,6 @@ def record_problems(state: GameState) -> list[str]:
         if after - before not in (0, 1):
             problems.append(f"the turn number goes from {before} to {after}")
             break
-    chosen_events = [event for event in state.events if not event.forced]
     for event in chosen_events[1:]:
         first = chosen_events[0]
         whose = first.player if (event.turn - first.turn) % 2 == 0 else first.player.other
