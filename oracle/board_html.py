@@ -9,11 +9,11 @@ kept out of the site's search index (its words are the page's summary instead).
 
 from __future__ import annotations
 
-from html import escape
-
 from engine import Card, Player, Position, StoneState, card_name
 from engine.cards import CARDS, Colour
 from engine.position import STONES
+from oracle.markup import Markup
+from oracle.markup import text as escape
 from oracle.model import WrittenBoard
 
 COLOUR_CODES = {
@@ -39,25 +39,25 @@ TACTIC_TITLES = {
 }
 
 
-def card_html(card: Card, *, marked: bool = False) -> str:
+def card_html(card: Card, *, marked: bool = False) -> Markup:
     """One card: a Clan card shows its value and colour code; a Tactic card its full name."""
     name = card_name(card)
     extra = " oracle-card--marked" if marked else ""
     if card < len(CARDS):
         colour = Colour(card // 9).label
-        return (
+        return Markup(
             f'<span class="oracle-card oracle-card--{colour}{extra}" title="{escape(name)}">'
             f'<span class="oracle-value">{card % 9 + 1}</span>'
             f'<span class="oracle-code">{COLOUR_CODES[colour]}</span></span>'
         )
-    return (
+    return Markup(
         f'<span class="oracle-card oracle-card--tactic{extra}" title="{escape(name)}">'
         f"{escape(TACTIC_TITLES[name])}</span>"
     )
 
 
 def _cards(cards: tuple[Card, ...], capacity: int, marked: frozenset[Card] = frozenset()) -> str:
-    shown = [card_html(card, marked=card in marked) for card in cards]
+    shown: list[str] = [card_html(card, marked=card in marked) for card in cards]
     shown += ['<span class="oracle-card oracle-card--empty"></span>'] * (capacity - len(cards))
     return "".join(shown)
 
@@ -96,7 +96,7 @@ def board_html(
     claimed: tuple[int, ...] = (),
     witness: frozenset[Card] = frozenset(),
     their_hand: tuple[Card, ...] | None = None,
-) -> str:
+) -> Markup:
     """The nine stones in order, their side above and yours below, then hands and discards.
 
     ``claimed`` stones are outlined; ``witness`` cards are marked where they appear (in your
@@ -116,7 +116,7 @@ def board_html(
             f'<div class="oracle-side oracle-side--them">'
             f"{_cards(stone.sides[them], stone.capacity, witness)}</div>"
             f'<div class="oracle-stone-label"><strong>{number}</strong>{modes}'
-            f'<span class="oracle-owner">{owner}</span></div>'
+            f'<span class="oracle-owner">{escape(owner)}</span></div>'
             f'<div class="oracle-side oracle-side--you">'
             f"{_cards(stone.sides[me], stone.capacity)}</div>"
             "</div>"
@@ -141,25 +141,27 @@ def board_html(
         legend.append("An outlined stone is the one claimed.")
     if witness:
         legend.append("A card with a thick outline and a star belongs to the witness.")
-    return "".join(
-        [
-            '<figure class="oracle-board" data-search-exclude>',
-            '<div class="oracle-drawing" aria-hidden="true">',
-            '<div class="oracle-row-label oracle-row-label--them">Their side</div>',
-            f'<div class="oracle-border">{"".join(columns)}</div>',
-            '<div class="oracle-row-label oracle-row-label--you">Your side</div>',
-            *(_line(label, cards, marked) for label, cards, marked in lines),
-            "</div>",
-            '<ul class="oracle-sr-only">',
-            *(f"<li>{escape(line)}</li>" for line in words),
-            "</ul>",
-            f'<figcaption class="oracle-legend">{" ".join(legend)}</figcaption>',
-            "</figure>",
-        ]
+    return Markup(
+        "".join(
+            [
+                '<figure class="oracle-board" data-search-exclude>',
+                '<div class="oracle-drawing" aria-hidden="true">',
+                '<div class="oracle-row-label oracle-row-label--them">Their side</div>',
+                f'<div class="oracle-border">{"".join(columns)}</div>',
+                '<div class="oracle-row-label oracle-row-label--you">Your side</div>',
+                *(_line(label, cards, marked) for label, cards, marked in lines),
+                "</div>",
+                '<ul class="oracle-sr-only">',
+                *(f"<li>{escape(line)}</li>" for line in words),
+                "</ul>",
+                f'<figcaption class="oracle-legend">{escape(" ".join(legend))}</figcaption>',
+                "</figure>",
+            ]
+        )
     )
 
 
-def written_board_html(board: WrittenBoard) -> str:
+def written_board_html(board: WrittenBoard) -> Markup:
     """A board the engine refuses, as its case file writes it: a table of the stones that hold
     anything, then the hands, the discards and the facts of the table, all in words.
 
@@ -200,21 +202,26 @@ def written_board_html(board: WrittenBoard) -> str:
         if rows
         else ["<p>The case file lists no stone: every stone is empty.</p>"]
     )
-    return "".join(
-        [
-            '<div class="oracle-written-board" data-search-exclude>',
-            *table,
-            "<ul>",
-            *(f"<li>{escape(label)}: {escape(value)}</li>" for label, value in lines),
-            "</ul>",
-            "</div>",
-        ]
+    return Markup(
+        "".join(
+            [
+                '<div class="oracle-written-board" data-search-exclude>',
+                *table,
+                "<ul>",
+                *(f"<li>{escape(label)}: {escape(value)}</li>" for label, value in lines),
+                "</ul>",
+                "</div>",
+            ]
+        )
     )
 
 
-def _line(label: str, cards: tuple[Card, ...], marked: frozenset[Card]) -> str:
+def _line(label: str, cards: tuple[Card, ...], marked: frozenset[Card]) -> Markup:
     shown = "".join(card_html(card, marked=card in marked) for card in cards) or "none"
-    return f'<div class="oracle-line"><span class="oracle-line-label">{label}:</span> {shown}</div>'
+    return Markup(
+        f'<div class="oracle-line"><span class="oracle-line-label">{escape(label)}:</span>'
+        f" {shown}</div>"
+    )
 
 
 __all__ = ["COLOUR_CODES", "board_html", "card_html", "stone_words", "written_board_html"]

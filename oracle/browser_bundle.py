@@ -39,6 +39,7 @@ ORACLE_MODULES = (
     "casewriter",
     "consistency",
     "loader",
+    "markup",
     "model",
     "verify",
     "yamlsource",
@@ -46,6 +47,7 @@ ORACLE_MODULES = (
 """The modules of ``oracle`` the pages need: the loader, the verifier, the board and the answers."""
 
 LIBRARIES = (
+    "MarkupSafe",
     "PyYAML",
     "jsonschema",
     "jsonschema-specifications",

@@ -5,16 +5,15 @@ and the case file itself. The verdict tables link every row to its case's page.
 from __future__ import annotations
 
 import base64
-import html
 import json
 import posixpath
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine import Reason, card_name
 from oracle.board_html import board_html, written_board_html
+from oracle.markup import Markup, code_block, site_link
 from oracle.model import Case, RulesIndex
 from oracle.verify import CaseReport
 
@@ -31,9 +30,13 @@ def case_page_uri(case: Case) -> str:
     return f"{CASE_PAGES_DIR}/{case.topic}/{case.id}.md"
 
 
-def link_from(page_uri: str, target_uri: str) -> str:
+def link_from(page_uri: str, target_uri: str) -> Markup:
     """A relative link from one page of the site to another (both as source paths)."""
-    return posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".")
+    fragment = ""
+    if "#" in target_uri:
+        target_uri, fragment = target_uri.split("#", 1)
+        fragment = "#" + fragment
+    return site_link(posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".") + fragment)
 
 
 def answer_kind(report: CaseReport) -> str:
@@ -52,7 +55,8 @@ def answer_kind(report: CaseReport) -> str:
 
 
 def table_data(reports: tuple[CaseReport, ...]) -> str:
-    """The rows' facts a table's script filters on, as JSON in an HTML attribute, in row order."""
+    """The rows' facts a table's script filters on, as JSON (for an HTML attribute), in row
+    order."""
     rows = [
         {
             "id": report.case.id,
@@ -62,7 +66,7 @@ def table_data(reports: tuple[CaseReport, ...]) -> str:
         }
         for report in reports
     ]
-    return html.escape(json.dumps(rows, separators=(",", ":")), quote=True)
+    return json.dumps(rows, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ class RuleShown:
 
     title: str
     text: str
-    link: str | None
+    link: Markup | None
 
 
 def render_case_page(
@@ -154,12 +158,11 @@ def render_case_page(
     )
     topic_page = topic_pages.get(case.topic)
     source = case.path.read_text(encoding="utf-8")
-    if not source.endswith("\n"):
-        source += "\n"
-    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     ask_link = (
-        posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#case=" + case_link_code(source)
+        site_link(
+            posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#case=" + case_link_code(source)
+        )
         if case.impossible is None
         else None  # the Ask page judges claims on a board it can build; this one it refuses
     )
@@ -170,8 +173,7 @@ def render_case_page(
         answers=answers(report),
         rules=checked,
         topic_link=link_from(page, topic_page) if topic_page else None,
-        source=source,
-        fence="`" * max(3, longest + 1),
+        source=code_block(source, "yaml"),
         file=str(case.path.relative_to(root)) if root else case.path.name,
         ask_link=ask_link,
     )

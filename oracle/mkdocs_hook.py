@@ -6,7 +6,6 @@ file. The rendering itself lives in :mod:`oracle.render`; this file only adapts 
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 from importlib import resources
@@ -20,7 +19,9 @@ from mkdocs.structure.pages import Page
 
 from oracle.browser_bundle import PYODIDE_FILES, BundleError, bundle, pyodide_folder
 from oracle.casepages import case_page_uri
+from oracle.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
 from oracle.editor_schema import EDITOR_SCHEMA, refresh_editor_schema
+from oracle.markup import text
 from oracle.render import (
     CASES_DIR,
     GAMES_DIR,
@@ -96,6 +97,8 @@ def on_pre_build(config: MkDocsConfig) -> None:
     )
     _state["used"] = set()
     _state["shown"] = set()
+    _state["engine_pages"] = set()
+    _state.pop("theme_scripts", None)
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -128,8 +131,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     archive, archive_uri = _state["archive"]
     files.append(File.generated(config, archive_uri, content=archive.content))
     # The catalogue for other engines, made from the verified cases at this build.
-    for name, text in _state["conformance"].texts().items():
-        files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=text))
+    for name, content in _state["conformance"].texts().items():
+        files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
     schema = resources.files("oracle").joinpath("schema/export.schema.json").read_text("utf-8")
     files.append(File.generated(config, f"{DOWNLOADS}/{EXPORT_SCHEMA}", content=schema))
     return files
@@ -139,7 +142,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     """Replace the page's ``<!-- oracle:... -->`` markers with the rendered content."""
     title = _state["case_titles"].get(page.file.src_uri)
     if title is not None:  # a generated case page: editor text only, never markers
-        page.meta["title"] = html.escape(" ".join(title.split()), quote=True)
+        page.meta["title"] = text(title)
         return markdown
     try:
         filled, used, shown = fill_markers(markdown, _state["blocks"], page.file.src_uri)
@@ -147,7 +150,41 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         raise PluginError(f"({_state['label']}) " + "\n".join(error.problems)) from None
     _state["used"] |= used
     _state["shown"] |= shown
+    if "engine-app" in used:
+        _state.setdefault("engine_pages", set()).add(page.file.src_uri)
     return filled
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    """The theme's own pages: the probe page teaches which inline scripts are the theme's."""
+    if template_name == THEME_PROBE:
+        _state["theme_scripts"] = frozenset(digest(s) for s in inline_scripts(output_content))
+    if not template_name.endswith(".html"):
+        return output_content
+    return with_policy(output_content, policy(_theme_scripts()))
+
+
+def _theme_scripts() -> frozenset[str]:
+    scripts: frozenset[str] | None = _state.get("theme_scripts")
+    if scripts is None:
+        raise PluginError(
+            f"the theme rendered no {THEME_PROBE} before the pages, so its inline scripts are"
+            " unknown and no page can carry a Content-Security-Policy"
+        )
+    return scripts
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """Refuse a page with anything live the site did not write; give it its policy."""
+    allowed = _theme_scripts()
+    problems = live_content(output, allowed)
+    if problems:
+        raise PluginError(
+            f"({_state['label']}) {page.file.src_uri} holds what no page of this site may:\n"
+            + "\n".join(problems)
+        )
+    engine = page.file.src_uri in _state.get("engine_pages", set())
+    return with_policy(output, policy(allowed, engine=engine))
 
 
 def on_post_build(config: MkDocsConfig) -> None:

@@ -15,8 +15,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from engine import Formation, Tactic, card_name, formation_of, parse_cards
 from engine.cards import CARDS
 from engine.misreadings import MISREADINGS
@@ -25,6 +23,14 @@ from oracle.casepages import case_page_uri, link_from, render_case_page, table_d
 from oracle.conform import CaseResult, Result, adapter_engine, run
 from oracle.export import engine_version, export_json, export_jsonl
 from oracle.loader import load_cases, load_rules_index
+from oracle.markup import (
+    Markup,
+    anchor,
+    code_block,
+    rendered,
+    template_environment,
+    text,
+)
 from oracle.misreading_matrix import (
     MatrixRow,
     Outcome,
@@ -133,40 +139,6 @@ def verified_catalogue(root: Path) -> Catalogue:
     return catalogue
 
 
-_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
-"""Every ASCII punctuation character: each can start HTML, Markdown or an attribute list."""
-
-
-def plain(text: str) -> str:
-    """An editor's text shown exactly as written: HTML and Markdown characters escaped."""
-    return _PUNCTUATION.sub(lambda match: f"&#{ord(match[0])};", " ".join(text.split()))
-
-
-def _cell(text: str) -> str:
-    """Text made safe for one Markdown table cell."""
-    return plain(text)
-
-
-def sentence(text: str) -> str:
-    """An editor's phrase as a sentence: capital first, one full stop at the end."""
-    text = plain(text).rstrip(".")
-    return text[:1].upper() + text[1:] + "."
-
-
-def template_environment(templates: Path) -> jinja2.Environment:
-    """The Jinja environment over the site's templates; undefined names are errors."""
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=True,
-    )
-    environment.filters["cell"] = _cell
-    environment.filters["plain"] = plain
-    environment.filters["sentence"] = sentence
-    return environment
-
-
 def render_verdict_table(
     reports: tuple[CaseReport, ...], templates: Path, page: str = "index.md"
 ) -> str:
@@ -184,13 +156,17 @@ def render_verdict_table(
     return _render_rows(template, reports, templates, page)
 
 
-def _render_rows(template: str, reports: tuple[CaseReport, ...], templates: Path, page: str) -> str:
+def _render_rows(
+    template: str, reports: tuple[CaseReport, ...], templates: Path, page: str
+) -> Markup:
     """A table of cases: each row linked to its case's page, with the facts its filters use."""
     links = [link_from(page, case_page_uri(report.case)) for report in reports]
-    return (
-        template_environment(templates)
-        .get_template(template)
-        .render(reports=reports, links=links, data=table_data(reports))
+    return rendered(
+        template_environment(templates),
+        template,
+        reports=reports,
+        links=links,
+        data=table_data(reports),
     )
 
 
@@ -205,14 +181,14 @@ class _Ruling:
     title: str
     text: str
     reason: str
-    anchor: str
-    checked_by: tuple[tuple[str, str], ...]
+    anchor: Markup
+    checked_by: tuple[tuple[str, Markup], ...]
     """The situation of each case that pins the ruling, with the link to its page."""
 
 
-def ruling_anchor(entry: RuleEntry) -> str:
+def ruling_anchor(entry: RuleEntry) -> Markup:
     """The HTML anchor of a ruling on the rulings page: its id with dots as hyphens."""
-    return entry.id.replace(".", "-")
+    return anchor(entry.id.replace(".", "-"))
 
 
 def render_rulings(
@@ -245,7 +221,7 @@ def render_rulings(
         )
         if rulings:
             sections.append(_Section(title, rulings))
-    return template_environment(templates).get_template("rulings.md.j2").render(sections=sections)
+    return rendered(template_environment(templates), "rulings.md.j2", sections=sections)
 
 
 Block = Callable[[str | None, str], tuple[str, set[str]]]
@@ -260,7 +236,7 @@ def render_walkthrough(record: Path, templates: Path, root: Path | None = None) 
         raise CatalogueError([f"{shown_path(record, root)}: {error.strerror}"]) from None
     except WalkthroughError as error:
         raise CatalogueError([str(error)]) from None
-    return template_environment(templates).get_template("walkthrough.md.j2").render(game=game)
+    return rendered(template_environment(templates), "walkthrough.md.j2", game=game)
 
 
 def generated_blocks(
@@ -306,7 +282,7 @@ def generated_blocks(
 
     def example_adapter(argument: str | None, page: str) -> tuple[str, set[str]]:
         source = (templates.parent / EXAMPLE_ADAPTER).read_text(encoding="utf-8")
-        return f"```python\n{source}```", set()
+        return code_block(source, "python"), set()
 
     return {
         "catalogue-summary": lambda argument, page: (catalogue_summary(catalogue), set()),
@@ -366,11 +342,7 @@ def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
         cells.setdefault((pair.mine, pair.theirs), []).append(
             (pair.verdict, pair.report.case.id, link)
         )
-    return (
-        template_environment(templates)
-        .get_template("rank_grid.md.j2")
-        .render(order=order, cells=cells)
-    )
+    return rendered(template_environment(templates), "rank_grid.md.j2", order=order, cells=cells)
 
 
 TACTIC_USES = ("legal", "illegal", "proof")
@@ -433,7 +405,7 @@ def render_tactic_coverage(catalogue: Catalogue, templates: Path, page: str) -> 
             for use in TACTIC_USES
         ]
         rows.append((TACTIC_TITLES[name], cells))
-    return template_environment(templates).get_template("tactic_coverage.md.j2").render(rows=rows)
+    return rendered(template_environment(templates), "tactic_coverage.md.j2", rows=rows)
 
 
 def catalogue_summary(catalogue: Catalogue) -> str:
@@ -532,10 +504,13 @@ def render_conformance(result: Conformance, templates: Path, page: str) -> str:
             outcome: sum(r.result is outcome for r in engine_run.results) for outcome in Result
         }
         rows.append((engine_run, cells, totals))
-    return (
-        template_environment(templates)
-        .get_template("conformance_matrix.md.j2")
-        .render(topics=topics, rows=rows, cases=len(result.records), Result=Result)
+    return rendered(
+        template_environment(templates),
+        "conformance_matrix.md.j2",
+        topics=topics,
+        rows=rows,
+        cases=len(result.records),
+        Result=Result,
     )
 
 
@@ -553,7 +528,7 @@ APPS = {"ask": "ask.js", "play": "play.js"}
 """The interactive pages' scripts, by the argument of their ``oracle:engine-app`` marker."""
 
 
-def render_engine_app(app: str | None, engine_app: EngineApp, templates: Path, page: str) -> str:
+def render_engine_app(app: str | None, engine_app: EngineApp, templates: Path, page: str) -> Markup:
     """The HTML of an interactive page: its form, and the script that runs the engine in it."""
     if app not in APPS:
         raise CatalogueError([f"the engine-app marker names one of {', '.join(APPS)}, not {app!r}"])
@@ -562,20 +537,18 @@ def render_engine_app(app: str | None, engine_app: EngineApp, templates: Path, p
         shown = posixpath.relpath(target, posixpath.dirname(page) or ".")
         return shown + "/" if target.endswith("/") else shown
 
-    html = (
-        template_environment(templates)
-        .get_template("engine_app.html.j2")
-        .render(
-            app=app,
-            runtime=relative(engine_app.runtime),
-            bundle=relative(engine_app.bundle),
-            digest=engine_app.digest,
-            pyodide_version=engine_app.pyodide_version,
-            script=relative(f"assets/javascripts/{APPS[app]}"),
-        )
+    html = rendered(
+        template_environment(templates),
+        "engine_app.html.j2",
+        app=app,
+        runtime=relative(engine_app.runtime),
+        bundle=relative(engine_app.bundle),
+        digest=engine_app.digest,
+        pyodide_version=engine_app.pyodide_version,
+        script=relative(f"assets/javascripts/{APPS[app]}"),
     )
     # One HTML block for Markdown: no blank line inside it.
-    return "\n".join(line for line in html.splitlines() if line.strip())
+    return Markup("\n".join(line for line in html.splitlines() if line.strip()))
 
 
 @dataclass(frozen=True)
@@ -648,18 +621,16 @@ def render_formation_odds(templates: Path) -> str:
             )
         return shown
 
-    return (
-        template_environment(templates)
-        .get_template("formation_odds.md.j2")
-        .render(
-            formations=[formation.label() for formation in formations],
-            three=totals(3),
-            four=totals(4),
-            three_total=sum(counted[3].values()),
-            four_total=sum(counted[4].values()),
-            one_card=rows(ONE_CARD),
-            two_cards=rows(TWO_CARDS),
-        )
+    return rendered(
+        template_environment(templates),
+        "formation_odds.md.j2",
+        formations=[formation.label() for formation in formations],
+        three=totals(3),
+        four=totals(4),
+        three_total=sum(counted[3].values()),
+        four_total=sum(counted[4].values()),
+        one_card=rows(ONE_CARD),
+        two_cards=rows(TWO_CARDS),
     )
 
 
@@ -695,13 +666,13 @@ _CELLS = {
 }
 
 
-def _matrix_cell(result: Outcome, guarded: bool) -> str:
+def _matrix_cell(result: Outcome, guarded: bool) -> Markup:
     """One cell: the symbol for the eye, the same in words for a screen reader."""
     symbol, words = _CELLS[(result, guarded)]
-    shown = '<span class="oracle-guarded">◆</span>' if guarded and symbol == "✗" else symbol
-    return (
-        f'<span aria-hidden="true" title="{words}">{shown}</span>'
-        f'<span class="oracle-sr-only">{words}</span>'
+    shown = Markup('<span class="oracle-guarded">◆</span>') if guarded and symbol == "✗" else symbol
+    return Markup(
+        f'<span aria-hidden="true" title="{text(words)}">{text(shown)}</span>'
+        f'<span class="oracle-sr-only">{text(words)}</span>'
     )
 
 
@@ -733,25 +704,23 @@ def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -
             )
         )
     headings = [(MATRIX_HEADINGS.get(r.name, r.title), r.title) for r in readings]
-    return (
-        template_environment(templates)
-        .get_template("misreading_matrix.md.j2")
-        .render(
-            readings=readings,
-            catching=catching,
-            groups=list(groups.items()),
-            headings=headings,
-            shown=sum(len(group) for group in groups.values()),
-            total=len(rows),
-        )
+    return rendered(
+        template_environment(templates),
+        "misreading_matrix.md.j2",
+        readings=readings,
+        catching=catching,
+        groups=list(groups.items()),
+        headings=headings,
+        shown=sum(len(group) for group in groups.values()),
+        total=len(rows),
     )
 
 
 def topic_pages(pages: Mapping[str, str]) -> dict[str, str]:
     """Which page shows each topic's table, from the pages' text by source path."""
     found: dict[str, str] = {}
-    for uri, text in sorted(pages.items()):
-        for match in MARKER.finditer(text):
+    for uri, page_text in sorted(pages.items()):
+        for match in MARKER.finditer(page_text):
             if match.group(1) == "verdict-table" and match.group(2):
                 found.setdefault(match.group(2), uri)
     return found

@@ -13,7 +13,7 @@ from engine import Verdict
 from oracle.render import build_catalogue, site_pages, topic_pages, unmet_guards
 from oracle.verify import CaseReport
 
-pytest_plugins = ["pytester"]
+pytest_plugins = ["pytester", "browser_support"]
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,20 +9,15 @@ where a missing browser is a failure.
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import shutil
-import subprocess
-import sys
-import threading
-from collections.abc import Callable, Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from browser_support import WATCH_POLICY, Visit
+from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine import Verdict, parse_record, replay, result_text
 from oracle import browser as browser_engine
@@ -32,125 +27,7 @@ from oracle.verify import CaseReport, verify_case
 ROOT = Path(__file__).resolve().parent.parent
 browser_engine.configure(str(ROOT / "rules" / "index.yaml"))
 
-CHROMIUM = os.environ.get("ORACLE_CHROMIUM", "/usr/bin/chromium")
-REQUIRED = os.environ.get("ORACLE_REQUIRE_BROWSER") == "1"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-try:
-    from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    HAVE_PLAYWRIGHT = True
-except ImportError:  # pragma: no cover - depends on the machine
-    HAVE_PLAYWRIGHT = False
-
 pytestmark = pytest.mark.browser
-
-
-def _missing() -> str | None:
-    if not HAVE_PLAYWRIGHT:
-        return "playwright is not installed (pip install -e '.[dev]')"
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        return f"no chromium at {CHROMIUM} (Debian: apt-get install chromium)"
-    return None
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-def skip_without_a_browser() -> None:
-    """Skip when chromium or playwright is missing, unless the browser tests are required."""
-    missing = _missing()
-    if missing:
-        if REQUIRED:
-            pytest.fail(f"browser tests are required here but {missing}")
-        pytest.skip(missing)
-
-
-def built_and_served(root: Path, what: str) -> Iterator[str]:
-    """Build the project at ``root`` strictly, then serve its site on a free localhost port."""
-    site = root / "site"
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    if built.returncode != 0:
-        pytest.fail(f"{what} does not build:\n{built.stderr[-3000:]}", pytrace=False)
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def site_url(
-    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
-) -> Iterator[str]:
-    """The project's site, built fresh and served on a free localhost port."""
-    skip_without_a_browser()
-    # The publishable cases only: a case still being edited fails its own test, not these.
-    root = project_copier(tmp_path_factory.mktemp("project"))
-    yield from built_and_served(root, "the site")
-
-
-@pytest.fixture(scope="module")
-def browser(site_url: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
-
-
-class Visit:
-    """A page under test, with every console error and every request that left localhost."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        self.external: list[str] = []
-        self.requested: list[str] = []
-        page.on(
-            "console",
-            lambda message: self.errors.append(message.text) if message.type == "error" else None,
-        )
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-
-        def route(route: Any) -> None:
-            self.requested.append(route.request.url)
-            host = urlparse(route.request.url).hostname
-            if host in ("127.0.0.1", "localhost"):
-                route.continue_()
-            else:
-                self.external.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", route)
-
-    def clean(self) -> None:
-        assert not self.errors, self.errors
-        assert not self.external, self.external
-
-
-@pytest.fixture
-def visit(browser: Browser) -> Iterator[Visit]:
-    context = browser.new_context()
-    page = context.new_page()
-    yield Visit(page)
-    context.close()
 
 
 def visible_rows(page: Page) -> list[str]:
@@ -251,116 +128,6 @@ def test_pages_load_without_errors_or_outside_requests(
     visit.clean()
 
 
-# --------------------------------------------------------------- editors' text stays text
-# Issue 12, items 7 and 8: the site is built with a hostile case and a hostile ruling added,
-# every trick known to have worked once (a script closing the page title, Markdown attribute
-# lists, javascript: links, raw HTML, page markers in a case file's comments and in rule text),
-# and read in chromium: no script of theirs runs, nothing of theirs is a live tag, attribute,
-# link or marker, and the case file is shown exactly as written.
-
-SITUATION = '</title><script>window.pwned=1</script> Your {: onclick="window.pwned=2" }'
-WHY = (
-    '[a link](javascript:window.pwned=3) <img src=x onerror="window.pwned=4">'
-    ' *not emphasis* {: onclick="window.pwned=5" }'
-)
-HOSTILE_CASE = f"""# yaml-language-server: $schema=../../oracle/schema/case.schema.json
-# <!-- oracle:formation-odds -->
-# <!-- oracle:verdict-table nowhere -->
-id: hostile-text
-situation: '{SITUATION}'
-why: '{WHY}'
-variant: base
-rules: [hostile.ruling]
-position:
-  stones:
-    - stone: 2
-      you: [red 5, red 6, red 7]
-      them: [blue 2, green 2, yellow 5]  # <script>window.pwned=6</script>
-claims:
-  - stone: 2
-    expect: granted
-"""
-HOSTILE_RULING = """
-  - id: hostile.ruling
-    kind: ruling
-    section: "Hostile <img src=x onerror=\\"window.pwned=7\\">"
-    title: 'A title {: onclick="window.pwned=8" }'
-    text: '[x](javascript:window.pwned=9) <script>window.pwned=10</script>'
-    reason: |-
-      <!-- oracle:rulings -->
-      <b onmouseover="window.pwned=11">bold?</b>
-"""
-
-PAGES = (
-    "cases/claims/hostile-text.html",
-    "edge-cases.html",
-    "all-cases.html",
-    "rulings.html",
-    "misreadings.html",
-)
-
-
-@pytest.fixture(scope="module")
-def hostile_site(
-    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
-) -> Iterator[tuple[str, Path]]:
-    """The site built with the hostile case and ruling, served on localhost."""
-    skip_without_a_browser()
-    root = project_copier(tmp_path_factory.mktemp("hostile"))
-    case_file = root / "cases" / "claims" / "90-hostile-text.yaml"
-    case_file.write_text(HOSTILE_CASE, encoding="utf-8")
-    index = root / "rules" / "index.yaml"
-    index.write_text(index.read_text(encoding="utf-8") + HOSTILE_RULING, encoding="utf-8")
-    for url in built_and_served(root, "the hostile site"):
-        yield url, root / "site"
-
-
-INSPECT = """() => {
-  const ours = /pwned/;
-  const live = [];
-  for (const element of document.querySelectorAll('*')) {
-    for (const attribute of element.attributes) {
-      if (attribute.name.startsWith('on') && ours.test(attribute.value)) {
-        live.push(element.tagName + ' ' + attribute.name);
-      }
-    }
-    if (element.tagName === 'SCRIPT' && ours.test(element.textContent)) live.push('script');
-    if (element.tagName === 'A' && (element.getAttribute('href') || '').startsWith('javascript:')) {
-      live.push('javascript link');
-    }
-    if (element.tagName === 'IMG' && element.getAttribute('src') === 'x') live.push('img');
-  }
-  return {pwned: window.pwned === undefined ? null : window.pwned, live: live};
-}"""
-
-
-def test_no_editor_text_is_live_on_any_page(
-    browser: Browser, hostile_site: tuple[str, Path]
-) -> None:
-    url, _ = hostile_site
-    page = browser.new_page()
-    for path in PAGES:
-        page.goto(f"{url}/{path}")
-        page.wait_for_load_state("load")
-        page.locator("article h1").first.dispatch_event("click")
-        found = page.evaluate(INSPECT)
-        assert found == {"pwned": None, "live": []}, path
-    page.goto(f"{url}/cases/claims/hostile-text.html")
-    assert SITUATION in page.title()
-    article = page.locator("article").inner_text()
-    assert SITUATION.replace("  ", " ") in article
-    assert "*not emphasis*" in article and "[a link](javascript:" in article
-    code = page.locator("article pre code").last.inner_text()
-    assert code.strip() == HOSTILE_CASE.strip()  # the case file, exactly as written
-    assert "1 in 591" not in article  # a line of the odds tables: the marker stayed text
-    assert page.locator("article table").count() == 0
-    page.goto(f"{url}/rulings.html")
-    rulings = page.locator("article").inner_text()
-    assert "A title {: onclick=" in rulings and "<!-- oracle:rulings -->" in rulings
-    assert '<b onmouseover="window.pwned=11">bold?</b>' in rulings
-    page.close()
-
-
 # --------------------------------------------------------------- readers (issue 11)
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -370,7 +137,9 @@ DESKTOP = ViewportSize(width=1280, height=900)
 
 def axe_violations(page: Page) -> list[str]:
     """The serious and critical axe-core violations of the page, one line each."""
-    page.add_script_tag(path=str(AXE))
+    # Through the browser's debugging protocol, which the page's policy does not govern: a
+    # script element of the test's own would be refused, as any script not of the site is.
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
     # A header title fading in after a scroll would be judged half-transparent: let it finish.
     page.evaluate(
         "async () => { await Promise.all(document.getAnimations().map(a => a.finished)); }"
@@ -839,3 +608,55 @@ def test_the_engine_pages_in_use_pass_axe_and_fit_the_screen(
     context.close()
     assert not any(found.values()), found
     assert max(widths) <= viewport["width"]
+
+
+# --------------------------------------------------------------- the page policy (issue 19)
+
+SLIPPED = (
+    '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
+    '<a id="slipped-link" href="javascript:window.pwned=3">a</a>'
+    '<button id="slipped-button" onclick="window.pwned=4">b</button>'
+    "<style>body { display: none }</style>"
+)
+
+
+def test_an_inline_handler_slipped_into_a_built_page_is_blocked(
+    visit: Visit, built_site: Path, site_url: str
+) -> None:
+    """Should escaping ever slip, the policy still runs nothing and restyles nothing."""
+    page_text = (built_site / "edge-cases.html").read_text(encoding="utf-8")
+    slipped = page_text.replace("<article", SLIPPED + "<article", 1)
+    (built_site / "slipped.html").write_text(slipped, encoding="utf-8")
+    page = visit.page
+    page.goto(f"{site_url}/slipped.html")
+    page.wait_for_load_state("load")
+    page.click("#slipped-button")
+    page.click("#slipped-link")
+    assert page.evaluate("() => window.pwned") is None
+    assert page.locator("article").is_visible()  # the slipped stylesheet did not apply
+    blocked = " ".join(visit.violations())
+    assert "script-src-attr" in blocked and "script-src-elem" in blocked
+    assert "style-src-elem" in blocked
+
+
+def test_search_works_under_the_policy_from_a_copy_opened_from_disk(
+    browser: Browser, built_site: Path
+) -> None:
+    context = browser.new_context()
+    context.add_init_script(WATCH_POLICY)
+    page = context.new_page()
+    page.goto((built_site / "index.html").as_uri())
+    field = page.locator("input.md-search__input")
+    result = page.locator(".md-search-result__item").first
+    for _ in range(10):  # the search index loads in a frame standing in for a worker
+        field.click()
+        field.fill("")
+        field.type("mud fight")
+        try:
+            result.wait_for(timeout=3000)
+            break
+        except PlaywrightTimeout:
+            continue
+    assert "Mud Fight" in result.inner_text()
+    assert page.evaluate("() => window.__policyViolations") == []
+    context.close()

@@ -57,6 +57,8 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
     assert "last-three-in-your-hand" in search_index
     for html in (root / "site").rglob("*.html"):
         text = html.read_text()
+        head = text.split("<head>", 1)[1].lstrip()  # the policy comes before any script
+        assert head.startswith('<meta http-equiv="Content-Security-Policy"'), html
         for tag in re.findall(r"<(?:script|link|img)\b[^>]*>", text):
             assert not re.search(r"(src|href)=\"(https?:)?//", tag), (html.name, tag)
 
@@ -203,3 +205,15 @@ def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_cop
         messages.append(str(caught.value))
     assert messages[0] != messages[1]
     assert messages[0].splitlines()[1:] == messages[1].splitlines()[1:]
+
+
+def test_a_page_holding_anything_live_fails_the_build(project_copy: Path) -> None:
+    """The page policy's rule, read at build time: nothing live that the site did not write."""
+    root = project_copy
+    page = root / "site_src" / "turns.md"
+    page.write_text(page.read_text() + '\n<img src="x" onerror="steal()">\n')
+    result = build(root)
+    assert result.returncode != 0
+    assert "turns.md holds what no page of this site may:" in result.stderr
+    assert "<img> has an inline handler onerror" in result.stderr
+    assert "Traceback" not in result.stderr

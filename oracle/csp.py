@@ -1,0 +1,139 @@
+"""The Content-Security-Policy every page carries, and the check that a built page has nothing
+live the site did not write.
+
+Escaping (:mod:`oracle.markup`) keeps editors' text inert; the policy is the second wall, so
+that an escaping slip still cannot run script. A static site cannot send headers, so the policy
+is a ``<meta>`` element placed first in each page's ``<head>``. It lets scripts run only from
+the site's own files and as the theme's few inline scripts (by their hashes, learnt from the
+page the theme renders without any content of ours, :data:`THEME_PROBE`), adds WebAssembly
+where the engine starts, and allows nothing else: no inline handler, no ``javascript:`` link,
+no plugin, no other origin. Inline style attributes are allowed only with the exact
+declarations Markdown's tables write for column alignment.
+
+:func:`live_content` is the same rule read at build time: a page holding an inline script
+other than the theme's, an ``on*`` attribute, a ``javascript:`` or ``data:`` link, a frame
+document, a ``<style>`` element or a style the tables did not write fails the build.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Iterable
+from html.parser import HTMLParser
+
+THEME_PROBE = "404.html"
+"""The theme's own page, rendered before any page of ours: its inline scripts are the theme's."""
+
+TABLE_ALIGNMENTS = tuple(f"text-align: {side};" for side in ("left", "center", "right"))
+"""The only inline styles the site's pages hold: Markdown's tables align columns with them."""
+
+_SCRIPT_TYPES = ("", "text/javascript", "module", "application/javascript")
+"""``type`` values whose inline content a browser runs (the theme's configuration is JSON)."""
+
+_LINK_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "poster", "data")
+_FORBIDDEN_SCHEMES = re.compile(r"^(?:javascript|data|vbscript):", re.IGNORECASE)
+_FORBIDDEN_ELEMENTS = ("style", "base", "object", "embed", "applet")
+
+
+def digest(source: str) -> str:
+    """A CSP hash source for an inline script's or style's exact text."""
+    hashed = hashlib.sha256(source.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(hashed).decode('ascii')}'"
+
+
+def policy(script_hashes: Iterable[str], *, engine: bool = False) -> str:
+    """The policy of one page: ``engine`` pages also compile WebAssembly (Pyodide)."""
+    scripts = ["'self'", *sorted(set(script_hashes))]
+    if engine:
+        scripts.append("'wasm-unsafe-eval'")
+    styles = ["'self'", "'unsafe-hashes'", *(digest(style) for style in TABLE_ALIGNMENTS)]
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src {' '.join(scripts)}",
+            f"style-src {' '.join(styles)}",
+            "img-src 'self' data:",  # the theme's icons are data: images in its stylesheet
+            "font-src 'self'",
+            "connect-src 'self'",
+            "worker-src 'self'",
+            "frame-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+        ]
+    )
+
+
+_HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.IGNORECASE)
+
+
+def with_policy(page: str, content_policy: str) -> str:
+    """The page with the policy as the first element of its ``<head>``, before any script."""
+    match = _HEAD.search(page)
+    if match is None:
+        raise ValueError("the page has no <head> to carry its Content-Security-Policy")
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{content_policy}">'
+    return f"{page[: match.end()]}\n{meta}{page[match.end() :]}"
+
+
+class _Scanner(HTMLParser):
+    def __init__(self, allowed_scripts: frozenset[str]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.allowed = allowed_scripts
+        self.problems: list[str] = []
+        self.inline: list[str] = []
+        self._script: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        for name, value in values.items():
+            if name.startswith("on"):
+                self.problems.append(f"<{tag}> has an inline handler {name}")
+            elif name in _LINK_ATTRIBUTES and _FORBIDDEN_SCHEMES.match(_bare(value)):
+                self.problems.append(f"<{tag}> {name} is a {_bare(value).split(':')[0]}: link")
+            elif name == "srcdoc":
+                self.problems.append(f"<{tag}> carries a document of its own (srcdoc)")
+            elif name == "style" and value.strip() not in TABLE_ALIGNMENTS:
+                self.problems.append(f"<{tag}> has a style of its own: {value[:60]!r}")
+        if tag in _FORBIDDEN_ELEMENTS:
+            self.problems.append(f"a <{tag}> element")
+        if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
+            self.problems.append("a <meta> refresh")
+        if tag == "script" and "src" not in values:
+            kind = values.get("type", "").lower()
+            self._script = [] if kind in _SCRIPT_TYPES else None
+
+    def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self._script.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._script is not None:
+            source = "".join(self._script)
+            self.inline.append(source)
+            if digest(source) not in self.allowed:
+                self.problems.append(f"an inline script that is not the theme's: {source[:60]!r}")
+            self._script = None
+
+
+def _bare(value: str) -> str:
+    """A link as a browser reads its scheme: without spaces and control characters."""
+    return re.sub(r"[\x00-\x20\x7f]+", "", value)
+
+
+def inline_scripts(page: str) -> tuple[str, ...]:
+    """The text of every inline script a browser would run on the page."""
+    scanner = _Scanner(frozenset())
+    scanner.feed(page)
+    scanner.close()
+    return tuple(scanner.inline)
+
+
+def live_content(page: str, allowed_scripts: Iterable[str]) -> list[str]:
+    """What on a built page could run or restyle it beyond what the site wrote: one line each."""
+    scanner = _Scanner(frozenset(allowed_scripts))
+    scanner.feed(page)
+    scanner.close()
+    return scanner.problems

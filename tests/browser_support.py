@@ -1,0 +1,185 @@
+"""What every browser test shares: one chromium for the session, sites built and served on
+localhost, and a page that records errors, requests leaving localhost and policy violations.
+
+No browser is downloaded: playwright launches ``/usr/bin/chromium`` (or ``$ORACLE_CHROMIUM``).
+The tests that use these fixtures are marked ``browser``, which the default run (``make test``)
+leaves out. Without chromium or playwright they are skipped, unless ``ORACLE_REQUIRE_BROWSER=1``
+(as CI sets it), where a missing browser is a failure. Loaded by ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
+except ImportError:  # pragma: no cover - depends on the machine
+    HAVE_PLAYWRIGHT = False
+
+CHROMIUM = os.environ.get("ORACLE_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("ORACLE_REQUIRE_BROWSER") == "1"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+WATCH_POLICY = """
+window.__policyViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__policyViolations.push(event.violatedDirective + ' ' + (event.blockedURI || 'inline')
+    + ' ' + (event.sample || ''));
+});
+"""
+"""Recorded from the first script of every page: what the Content-Security-Policy blocked."""
+
+
+def _missing() -> str | None:
+    if not HAVE_PLAYWRIGHT:
+        return "playwright is not installed (pip install -e '.[dev]')"
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"no chromium at {CHROMIUM} (Debian: apt-get install chromium)"
+    return None
+
+
+def skip_without_a_browser() -> None:
+    """Skip when chromium or playwright is missing, unless the browser tests are required."""
+    missing = _missing()
+    if missing:
+        if REQUIRED:
+            pytest.fail(f"browser tests are required here but {missing}")
+        pytest.skip(missing)
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a page left before its last file arrived: nothing to report
+
+
+def build_site(root: Path, what: str) -> Path:
+    """Build the project at ``root`` strictly into ``root/site``; fail the test if it does not."""
+    site = root / "site"
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    if built.returncode != 0:
+        pytest.fail(f"{what} does not build:\n{built.stderr[-3000:]}", pytrace=False)
+    return site
+
+
+def served(site: Path) -> Iterator[str]:
+    """Serve a built site on a free localhost port for as long as the generator lives."""
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = _Server(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+def built_and_served(root: Path, what: str) -> Iterator[str]:
+    """Build the project at ``root`` strictly, then serve its site on a free localhost port."""
+    yield from served(build_site(root, what))
+
+
+class Visit:
+    """A page under test, with every console error, every request that left localhost, and
+    everything the Content-Security-Policy blocked."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.external: list[str] = []
+        self.requested: list[str] = []
+        page.add_init_script(WATCH_POLICY)
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+        def route(route: Any) -> None:
+            self.requested.append(route.request.url)
+            host = urlparse(route.request.url).hostname
+            if host in ("127.0.0.1", "localhost"):
+                route.continue_()
+            else:
+                self.external.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", route)
+
+    def violations(self) -> list[str]:
+        """What the page's policy has blocked so far."""
+        found: list[str] = self.page.evaluate("() => window.__policyViolations || []")
+        return found
+
+    def clean(self) -> None:
+        assert not self.errors, self.errors
+        assert not self.external, self.external
+        assert not self.violations()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One chromium for the whole run (each test opens its own context)."""
+    skip_without_a_browser()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def built_site(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> Path:
+    """The project's site, built once for the run (a test may add files of its own to it)."""
+    skip_without_a_browser()
+    # The publishable cases only: a case still being edited fails its own test, not these.
+    return build_site(project_copier(tmp_path_factory.mktemp("project")), "the site")
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The project's site, served on a free localhost port."""
+    yield from served(built_site)
+
+
+@pytest.fixture
+def visit(browser: Browser) -> Iterator[Visit]:
+    """A fresh page in a context of its own."""
+    context = browser.new_context()
+    page = context.new_page()
+    yield Visit(page)
+    context.close()

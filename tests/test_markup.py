@@ -1,0 +1,125 @@
+"""The one escaping path (oracle/markup.py) and the page policy (oracle/csp.py), on their own."""
+
+from __future__ import annotations
+
+from html import unescape
+from pathlib import Path
+
+import jinja2
+import markdown
+import pytest
+
+from oracle.csp import TABLE_ALIGNMENTS, digest, inline_scripts, live_content, policy, with_policy
+from oracle.markup import (
+    Markup,
+    UnsafeLink,
+    anchor,
+    code_block,
+    external_link,
+    site_link,
+    template_environment,
+    text,
+)
+
+HOSTILE = (
+    '<img src=x onerror=alert(1)> [x](javascript:alert(2)) {: onclick="alert(3)" } *em* `c`'
+    " <!-- c --> &amp; | cell | # heading\n\n1. list"
+)
+
+
+def rendered_html(source: str) -> str:
+    """Markdown as the site renders it (the extensions that matter to escaping)."""
+    html: str = markdown.markdown(source, extensions=["attr_list", "md_in_html", "tables", "toc"])
+    return html
+
+
+def test_text_is_inert_as_markdown_and_as_html() -> None:
+    escaped = text(HOSTILE)
+    assert isinstance(escaped, Markup)
+    assert not set("<>&[](){}*`|#\n") & set(escaped.replace("&#", ""))
+    html = rendered_html(f"A paragraph: {escaped}")
+    assert "<img" not in html and "<a" not in html and "<em>" not in html and "<code>" not in html
+    assert "onclick=" not in html.replace("onclick&#61;", "")
+    # The browser shows the characters themselves, spaces aside.
+    shown = html.replace("<p>", "").replace("</p>", "")
+    assert unescape(shown) == "A paragraph: " + " ".join(HOSTILE.split())
+
+
+def test_markup_passes_and_everything_else_is_escaped_in_a_template(tmp_path: Path) -> None:
+    (tmp_path / "page.md.j2").write_text("{{ value }}|{{ trusted }}|{{ items | join(', ') }}")
+    environment = template_environment(tmp_path)
+    page = environment.get_template("page.md.j2").render(
+        value="<b>", trusted=Markup("<i>ok</i>"), items=["<u>", Markup("<s>x</s>")]
+    )
+    assert page == "&#60;b&#62;|<i>ok</i>|&#60;u&#62;, <s>x</s>"
+
+
+@pytest.mark.parametrize("name", ["safe", "tojson", "urlize", "xmlattr", "forceescape", "format"])
+def test_no_filter_lets_a_value_skip_the_escaping(tmp_path: Path, name: str) -> None:
+    (tmp_path / "page.md.j2").write_text(f"{{{{ value | {name} }}}}")
+    with pytest.raises(jinja2.TemplateAssertionError, match=f"No filter named '{name}'"):
+        template_environment(tmp_path).get_template("page.md.j2")
+
+
+def test_links_from_data_are_http_or_inside_the_site() -> None:
+    assert site_link("cases/claims/x.md#stone-3") == "cases/claims/x.md#stone-3"
+    assert site_link("../ask.html#case=abc-_") == "../ask.html#case=abc-_"
+    for bad in ("javascript:alert(1)", "/etc/passwd", "x.md)(y", "a b", "//evil.test/x", ""):
+        with pytest.raises(UnsafeLink):
+            site_link(bad)
+    link = external_link("An <engine>", "https://example.org/a%20b?q=1&r=<2>")
+    href = link.split('"')[1]
+    assert unescape(href) == "https://example.org/a%20b?q=1&r=%3C2%3E"
+    assert "An &#60;engine&#62;" in link and "<2>" not in link
+    for bad in ("javascript:alert(1)", "data:text/html,x", "JaVaScRiPt:x", "ftp://x", "http:x"):
+        with pytest.raises(UnsafeLink, match="http"):
+            external_link("x", bad)
+    with pytest.raises(UnsafeLink, match="spaces"):
+        external_link("x", "java\tscript:alert(1)")
+
+
+def test_anchors_and_code_blocks_hold_what_they_are_given() -> None:
+    assert anchor("claim-hand-is-no-proof") == "claim-hand-is-no-proof"
+    with pytest.raises(UnsafeLink):
+        anchor('x" onclick="y')
+    source = "a: ```` four\n<script>alert(1)</script>\n"
+    block = code_block(source, "yaml")
+    assert block.startswith("`````yaml\n") and block.endswith("\n`````")
+    html = markdown.markdown(block, extensions=["fenced_code"])
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_the_policy_allows_only_the_sites_scripts_and_the_given_hashes() -> None:
+    allowed = digest("var theme = 1")
+    page_policy = policy([allowed])
+    assert "script-src 'self' " + allowed + ";" in page_policy
+    assert "unsafe-inline" not in page_policy and "unsafe-eval" not in page_policy
+    assert "'wasm-unsafe-eval'" not in page_policy
+    assert "'wasm-unsafe-eval'" in policy([allowed], engine=True)
+    assert "object-src 'none'" in page_policy
+    page = with_policy("<!doctype html><html><head><meta charset=utf-8></head></html>", "X")
+    assert page.index('content="X"') < page.index("charset")
+
+
+def test_a_built_page_with_anything_live_is_refused() -> None:
+    theme = "var theme = 1"
+    clean = (
+        f"<html><head><script>{theme}</script><script src=a.js></script>"
+        '<script type="application/json">{"x": 1}</script></head><body>'
+        f'<td style="{TABLE_ALIGNMENTS[1]}">1</td><a href="x.html">x</a></body></html>'
+    )
+    assert inline_scripts(clean) == (theme,)
+    assert live_content(clean, [digest(theme)]) == []
+    for live in (
+        "<img src=x onerror=alert(1)>",
+        "<svg onload=alert(1)>",
+        "<a href=' javascript:alert(1)'>x</a>",
+        "<a href='data:text/html,x'>x</a>",
+        '<iframe srcdoc="<b>x</b>"></iframe>',
+        "<style>body{}</style>",
+        "<b style='color:red'>x</b>",
+        "<script>alert(1)</script>",
+        "<meta http-equiv=refresh content='0;url=x'>",
+        "<base href='http://evil.test/'>",
+    ):
+        assert live_content(clean.replace("</body>", live + "</body>"), [digest(theme)]), live
