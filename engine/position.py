@@ -399,6 +399,11 @@ class Position:
         both_complete = len(stone.sides[0]) == capacity == len(stone.sides[1])
         if stone.completed_first is not None and not both_complete:
             problems.append(MisplacedCompletionOrder(number))
+        judged = all(
+            card < len(CARDS) or card in ELITE_TROOPS for side in stone.sides for card in side
+        )
+        if not judged:  # a card that cannot lie on a side (MisplacedCard) has no strength
+            return problems
         if both_complete and stone.completed_first is None and self._sides_tie(stone):
             problems.append(MissingCompletionOrder(number))
         return problems

@@ -7,6 +7,7 @@ import pytest
 from engine import (
     CombatMode,
     DuplicateClaim,
+    MisplacedCard,
     Player,
     Position,
     PositionError,
@@ -21,6 +22,7 @@ from engine import (
     strongest_completion,
 )
 from engine.cards import cards_in, mask_of
+from engine.tactics import ELITE_TROOPS
 
 
 def side(text: str) -> tuple[int, ...]:
@@ -279,6 +281,27 @@ def test_a_tactic_card_where_it_cannot_lie_is_refused(
             hand=extra.get("hand", ()),
             discards=extra.get("discards", ()),
         )
+
+
+@pytest.mark.parametrize("variant", ["base", "tactics"])
+def test_any_misplaced_tactic_card_in_any_slot_of_a_complete_stone_gets_the_documented_error(
+    variant: str,
+) -> None:
+    """Both sides complete, so the constructor would compare them: a card that has no strength
+    must be refused as misplaced first, never reach the strength code (a bare KeyError once)."""
+    for tactic in Tactic:
+        if variant == "tactics" and tactic in ELITE_TROOPS:
+            continue  # elite troops lie on sides in the tactics variant
+        for player in Player:
+            for slot in range(3):
+                cards = list(side("red 1, red 2, red 3"))
+                cards[slot] = int(tactic)
+                sides = [side("blue 1, blue 2, blue 3"), side("green 1, green 2, green 3")]
+                sides[player] = tuple(cards)
+                with pytest.raises(MisplacedCard):
+                    Position.from_stones(
+                        {5: StoneState(sides=(sides[0], sides[1]))}, variant=variant
+                    )
 
 
 def test_several_stones_may_be_given_as_any_iterable() -> None:
