@@ -7,6 +7,7 @@ Tactic cards follow as 54 to 63 (:mod:`engine.tactics`). A set of cards is an in
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import TypeAlias
@@ -50,6 +51,28 @@ COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
 
 class CardError(ValueError):
     """A card that does not exist or is written in a way we cannot read."""
+
+
+ECHO_LIMIT = 60
+"""The most characters of a reader's text that a message repeats."""
+
+
+def echoed(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` quoted for a message, clipped to ``limit`` characters (a 5,000-digit number is
+    not worth repeating)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[: limit - 10]!r}... ({len(text):,} characters)"
+
+
+def foreign_letter(text: str) -> str:
+    """A note naming the first character of ``text`` that no name in the notation uses (a
+    Cyrillic ``U+0435`` looks like a Latin ``e``), or an empty string."""
+    for character in text:
+        if not character.isascii():
+            name = unicodedata.name(character, "a character with no name")
+            return f" (it holds U+{ord(character):04X} {name}, which no card's name uses)"
+    return ""
 
 
 def make_card(colour: Colour | int, value: int) -> Card:
@@ -99,20 +122,25 @@ def parse_card(text: str) -> Card:
         return tactic
     if len(words) != 2:
         raise CardError(
-            f"{text!r} is not a card: write a colour then a value, as in 'red 7',"
-            " or a Tactic card's name, as in 'joker'"
+            f"{echoed(text)} is not a card: write a colour then a value, as in 'red 7',"
+            f" or a Tactic card's name, as in 'joker'{foreign_letter(text)}"
         )
     colour_word, value_word = words[0].lower(), words[1]
     if colour_word not in COLOUR_NAMES:
         if value_word.lower() in COLOUR_NAMES:
             raise CardError(
-                f"{text!r}: write the colour first, as in '{value_word.lower()} {words[0]}'"
+                f"{echoed(text)}: write the colour first, as in"
+                f" '{value_word.lower()} {words[0][:ECHO_LIMIT]}'"
             )
         raise CardError(
-            f"{text!r}: unknown colour {words[0]!r}; the colours are {', '.join(COLOUR_NAMES)}"
+            f"{echoed(text)}: unknown colour {echoed(words[0])}{foreign_letter(words[0])};"
+            f" the colours are {', '.join(COLOUR_NAMES)}"
         )
     if value_word not in VALUE_WORDS:
-        raise CardError(f"{text!r}: unknown value {value_word!r}; values run from 1 to 9")
+        raise CardError(
+            f"{echoed(text)}: unknown value {echoed(value_word)}{foreign_letter(value_word)};"
+            " values run from 1 to 9"
+        )
     return make_card(COLOUR_NAMES.index(colour_word), VALUE_WORDS[value_word])
 
 

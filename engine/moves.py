@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.cards import CARDS, Card, CardError, card_name, parse_card
+from engine.cards import CARDS, Card, CardError, card_name, echoed, parse_card
 from engine.tactics import JOKERS, Tactic
 
 
@@ -161,7 +161,7 @@ def read_move(text: str, hand: Sequence[Card], side: Callable[[int, bool], Seque
     try:
         return _read_words(words, hand, side)
     except CardError as error:
-        raise MoveSyntaxError(f"{text!r}: {error}") from None
+        raise MoveSyntaxError(f"{echoed(text)}: {error}") from None
 
 
 def _read_words(
@@ -176,13 +176,13 @@ def _read_words(
     if words.startswith("claim "):
         parts = [part for part in words[6:].replace(",", " ").split() if part != "and"]
         if not all(part.isdigit() for part in parts):
-            raise MoveSyntaxError(f"{words!r}: write the stones as numbers, 'claim 3, 5'")
+            raise MoveSyntaxError(f"{echoed(words)}: write the stones as numbers, 'claim 3, 5'")
         return Claim(tuple(int(part) for part in parts))
     if words.startswith("draw "):
         try:
             return Draw(Deck(words[5:].strip()))
         except ValueError:
-            raise MoveSyntaxError(f"{words!r}: the decks are 'clan' and 'tactics'") from None
+            raise MoveSyntaxError(f"{echoed(words)}: the decks are 'clan' and 'tactics'") from None
     if words.startswith("return "):
         return Return(held_card(parse_card(words[7:]), hand))
     for name, kind in (("strategist", Strategist), ("traitor", Traitor)):
@@ -203,7 +203,7 @@ def _read_words(
     card_text, found, stone_text = words.rpartition(" on ")
     if not found:
         raise MoveSyntaxError(
-            f"{words!r} is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass',"
+            f"{echoed(words)} is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass',"
             " 'recruiter', 'return red 5', 'strategist: red 5 from 3 to 4',"
             " 'banshee: red 5 at 3' or 'traitor: red 5 from 3 to 4'"
         )
@@ -221,7 +221,7 @@ def held_card(card: Card, place: Sequence[Card]) -> Card:
 def _stone_number(text: str, words: str) -> int:
     text = text.strip()
     if not text.isdigit():
-        raise MoveSyntaxError(f"{words!r}: {text!r} is not a stone number")
+        raise MoveSyntaxError(f"{echoed(words)}: {echoed(text)} is not a stone number")
     return int(text)
 
 

@@ -16,6 +16,7 @@ from engine.cards import (
     Card,
     card_name,
     cards_repr,
+    echoed,
     mask_of,
 )
 from engine.formations import CombatMode, side_capacity, strength
@@ -194,7 +195,8 @@ def variant_named(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         raise VariantError(
-            f"unknown variant {name!r}; the variants are {', '.join(VARIANTS)}", part="variant"
+            f"unknown variant {echoed(str(name))}; the variants are {', '.join(VARIANTS)}",
+            part="variant",
         ) from None
 
 

@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.cards import echoed
 from engine.game import Game, GameState, Phase
 from engine.moves import Claim, Move, MoveSyntaxError
 from engine.position import Player
@@ -96,7 +97,7 @@ def parse_record(text: str) -> GameRecord:
             continue
         turn, dot, rest = line.partition(". ")
         if not dot or not turn.isdigit():
-            raise MoveSyntaxError(f"line {number}: {line!r} is neither a header nor a turn")
+            raise MoveSyntaxError(f"line {number}: {echoed(line)} is neither a header nor a turn")
         for part in rest.split(";"):
             part = part.strip()
             if part[:2] in ("A ", "B "):
@@ -115,7 +116,7 @@ def parse_record(text: str) -> GameRecord:
     try:
         first = Player[header.get("first", "A")]
     except KeyError:
-        raise MoveSyntaxError(f"first: {header['first']!r} is neither A nor B") from None
+        raise MoveSyntaxError(f"first: {echoed(header['first'])} is neither A nor B") from None
     game = Game.named(
         header.get("variant", "base"),
         expert=header.get("expert", "no") == "yes",

@@ -12,6 +12,7 @@ import argparse
 import os
 import random
 import re
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from oracle.conform import (
     Result,
     add_arguments,
     engine_command,
+    is_junit,
     junit_xml,
     report,
     run,
@@ -34,10 +36,11 @@ from oracle.conform import (
 )
 from oracle.diagram import board_text, written_board_text
 from oracle.editor_schema import stale_editor_schema
-from oracle.export import engine_version, export_json, export_jsonl, read_export
+from oracle.export import engine_version, export_json, export_jsonl, is_export, read_export
 from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
 from oracle.misreading_matrix import published_records
 from oracle.model import Case, RulesIndex, TurnExpectation
+from oracle.outputs import OutputRefused, check_output, write_output
 from oracle.render import (
     CASES_DIR,
     RULES_INDEX,
@@ -50,7 +53,13 @@ from oracle.render import (
 )
 from oracle.verify import CaseReport, describe_verdict, verify_case, words
 from oracle.walkthrough import WalkthroughError, replay_walkthrough
-from oracle.yamlsource import SourceError, shown_path
+from oracle.yamlsource import SourceError, read_text, shown_path
+
+MAX_RECORD_BYTES = 1024 * 1024
+"""The largest game record ``replay`` reads: a whole game takes a few kilobytes."""
+
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
+"""The largest export ``conform --catalogue`` reads: the catalogue's takes about a megabyte."""
 
 MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
 ID_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -369,6 +378,14 @@ def new(args: argparse.Namespace) -> int:
             print(f"schotten-oracle: the id {args.case_id!r} is taken by {shown}", file=sys.stderr)
             return 2
     folder = root / CASES_DIR / args.topic
+    for place in (root / CASES_DIR, folder):
+        if place.is_symlink():  # check calls a linked folder an error: never write through one
+            print(
+                f"schotten-oracle: {shown_path(place, root)} is a symbolic link; case folders"
+                " must be real folders, so nothing was written",
+                file=sys.stderr,
+            )
+            return 2
     if folder.exists() and not folder.is_dir():
         print(
             f"schotten-oracle: {shown_path(folder, root)} is a file, not a topic folder;"
@@ -430,9 +447,9 @@ def replay(args: argparse.Namespace) -> int:
     """Replay a game record (as the "Play a game" page downloads it); check its result."""
     path = Path(args.record)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"schotten-oracle: {args.record}: cannot be read: {error}", file=sys.stderr)
+        text = read_text(path, max_bytes=MAX_RECORD_BYTES, what="a game record")
+    except SourceError as error:
+        print(f"schotten-oracle replay: {error.located}", file=sys.stderr)
         return 2
     try:
         walkthrough = replay_walkthrough(text, path)
@@ -459,14 +476,25 @@ def _published(root: Path) -> tuple[CaseReport, ...]:
 def export(args: argparse.Namespace) -> int:
     """Write every published case, with its verified answers, as JSON or JSON Lines."""
     root = find_root(Path(args.root).resolve())
+    writing = args.output not in (None, "-")
+    if writing:
+        try:  # before the catalogue is replayed: a refused file costs nothing
+            check_output(Path(args.output), is_export, force=args.force)
+        except OutputRefused as error:
+            print(f"schotten-oracle export: {error}", file=sys.stderr)
+            return 2
     records = published_records(_published(root))
     writer = export_jsonl if args.format == "jsonl" else export_json
     text = writer(records, engine_version())
-    if args.output in (None, "-"):
+    if not writing:
         sys.stdout.write(text)
-    else:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {len(records)} cases to {args.output}", file=sys.stderr)
+        return 0
+    try:
+        write_output(Path(args.output), text, is_export, force=args.force)
+    except OutputRefused as error:
+        print(f"schotten-oracle export: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(records)} cases to {args.output}", file=sys.stderr)
     return 0
 
 
@@ -481,27 +509,57 @@ def conform(args: argparse.Namespace) -> int:
         return 2
     if args.catalogue is not None:
         try:
-            records = read_export(args.catalogue.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as error:
-            print(f"schotten-oracle conform: {args.catalogue}: {error}", file=sys.stderr)
+            records = read_export(
+                read_text(args.catalogue, max_bytes=MAX_EXPORT_BYTES, what="an export")
+            )
+        except SourceError as error:
+            print(f"schotten-oracle conform: {error.located}", file=sys.stderr)
+            return 2
+        except ValueError as error:
+            shown = shown_path(args.catalogue, None)
+            print(f"schotten-oracle conform: {shown}: {error}", file=sys.stderr)
             return 2
     else:
         records = published_records(_published(find_root(Path.cwd())))
+    if args.junit is not None:
+        try:  # before the run: a report that cannot be written must not cost a whole run
+            check_output(args.junit, is_junit, force=args.force)
+        except OutputRefused as error:
+            print(f"schotten-oracle conform: {error}", file=sys.stderr)
+            return 2
     chosen = select(records, args.keyword)
     if not chosen:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)
         print(f"schotten-oracle conform: no case matches {shown}", file=sys.stderr)
         return 2
-    results = run(CommandEngine(command, args.timeout), chosen)
+    previous = signal.signal(signal.SIGTERM, _interrupted)
+    try:
+        results = run(CommandEngine(command, args.timeout), chosen)
+    except KeyboardInterrupt:  # run() has stopped the engine and all it started
+        print("schotten-oracle conform: interrupted; the engine was stopped", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     report(results, args.quiet)
     if args.junit is not None:
-        args.junit.write_text(junit_xml(results, " ".join(command)), encoding="utf-8")
+        try:
+            write_output(
+                args.junit, junit_xml(results, " ".join(command)), is_junit, force=args.force
+            )
+        except OutputRefused as error:
+            print(f"schotten-oracle conform: {error}", file=sys.stderr)
+            return 2
     if any(result.result is Result.FAIL for result in results):
         return 1
     if not any(result.result is Result.PASS for result in results):
         print("schotten-oracle conform: no case passed: the engine supports none of them")
         return 1
     return 0
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: whatever the engine started is stopped first."""
+    raise KeyboardInterrupt
 
 
 def parser() -> argparse.ArgumentParser:
@@ -563,6 +621,11 @@ def parser() -> argparse.ArgumentParser:
     )
     export_parser.add_argument("--format", choices=["json", "jsonl"], default="json")
     export_parser.add_argument("-o", "--output", help="the file to write (default: stdout)")
+    export_parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the output file even if export did not write it",
+    )
     export_parser.add_argument("--root", default=".", help="the project folder (default: here)")
     export_parser.set_defaults(run=export)
     conform_parser = commands.add_parser(
@@ -584,6 +647,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the output went to a pager or `head` that stopped reading
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:
+        print("schotten-oracle: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

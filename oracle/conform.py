@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
+from engine.cards import echoed
+
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 10.0
 GIVE_UP_AFTER = 5
@@ -70,6 +72,8 @@ class Engine(Protocol):
 
     def close(self) -> None: ...
 
+    def stop(self) -> None: ...
+
 
 class FunctionEngine:
     """An engine in this process: a function from request line to answer line."""
@@ -87,49 +91,115 @@ class FunctionEngine:
         if self.on_close is not None:
             self.on_close()
 
+    def stop(self) -> None:
+        self.close()
+
+
+MAX_LINE_BYTES = 1024 * 1024
+"""The longest answer line read: a case's answers take a few kilobytes."""
+
+STDERR_KEPT_BYTES = 4096
+"""What is kept of the engine's standard error, for the message when it fails."""
+
+MAX_TIMEOUT = 3600.0
+"""The longest wait for one answer that ``--timeout`` accepts: an hour."""
+
+QUEUED_LINES = 8
+"""Answer lines read ahead at most: an engine that writes faster waits on its pipe."""
+
+_OVERLONG = object()
+"""Put in the line queue for an answer line longer than :data:`MAX_LINE_BYTES`."""
+
+
+def timeout_seconds(text: str) -> float:
+    """A ``--timeout`` value: a finite number of seconds above 0 and at most an hour."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+    if not 0 < seconds <= MAX_TIMEOUT:  # NaN fails both comparisons
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}: give a number of seconds above 0 and at most {MAX_TIMEOUT:g}"
+        )
+    return seconds
+
 
 class CommandEngine:
-    """Another program, started as a subprocess, speaking the protocol on stdin and stdout."""
+    """Another program, started as a subprocess, speaking the protocol on stdin and stdout.
+
+    Whatever it does, a run stays bounded: an answer line is read up to :data:`MAX_LINE_BYTES`
+    (the rest of a longer one is discarded), only the end of its standard error is kept, the
+    timeout holds however many lines arrive, and stopping it stops every process of its session
+    (it is started in a session of its own, so a child it leaves behind holding the pipes is
+    found and stopped too).
+    """
 
     def __init__(self, command: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
         if not command:
             raise ValueError("no engine command given (conform -- COMMAND ...)")
+        if not 0 < timeout <= MAX_TIMEOUT:
+            raise ValueError(f"the timeout must be above 0 and at most {MAX_TIMEOUT:g} seconds")
         self.command = list(command)
         self.timeout = timeout
-        self.process: subprocess.Popen[str] | None = None
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr: list[str] = []
+        self.process: subprocess.Popen[bytes] | None = None
+        self.lines: queue.Queue[bytes | object | None] = queue.Queue(maxsize=QUEUED_LINES)
+        self.stderr = bytearray()
+        self.stopped = threading.Event()
 
-    def _start(self) -> subprocess.Popen[str]:
+    def _start(self) -> subprocess.Popen[bytes]:
         try:
             process = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-                start_new_session=True,  # its own process group: stopping it stops its children
+                bufsize=0,
+                start_new_session=True,  # its own session: stopping it stops its children
             )
         except OSError as error:
-            raise EngineProblem(f"cannot start {self.command[0]!r}: {error}") from None
-        self.lines = queue.Queue()
-        self.stderr = []
-        lines, stderr = self.lines, self.stderr
+            raise EngineProblem(f"cannot start {self.command[0]!r}: {error.strerror}") from None
+        self.process = process  # at once: an interruption from here on still stops it
+        self.lines = queue.Queue(maxsize=QUEUED_LINES)
+        self.stderr = bytearray()
+        self.stopped = threading.Event()
+        lines, stderr, stopped = self.lines, self.stderr, self.stopped
+
+        def offer(item: bytes | object | None) -> None:
+            """Queue a line, waiting while the queue is full, unless the engine was stopped."""
+            while not stopped.is_set():
+                try:
+                    lines.put(item, timeout=0.2)
+                    return
+                except queue.Full:
+                    continue
 
         def read_out() -> None:
             assert process.stdout is not None
-            for line in process.stdout:
-                lines.put(line)
-            lines.put(None)
+            pending = bytearray()
+            overlong = False
+            while chunk := _read(process.stdout):
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    if overlong:
+                        overlong = False
+                    else:
+                        pending += chunk[start:end]
+                        offer(bytes(pending))
+                    pending.clear()
+                    start = end + 1
+                if not overlong:
+                    pending += chunk[start:]
+                    if len(pending) > MAX_LINE_BYTES:
+                        pending.clear()
+                        overlong = True
+                        offer(_OVERLONG)
+            offer(None)
 
         def read_err() -> None:
             assert process.stderr is not None
-            for line in process.stderr:
-                stderr.append(line.rstrip())
-                del stderr[:-5]
+            while chunk := _read(process.stderr):
+                stderr.extend(chunk)
+                del stderr[:-STDERR_KEPT_BYTES]
 
         threading.Thread(target=read_out, daemon=True).start()
         threading.Thread(target=read_err, daemon=True).start()
@@ -141,7 +211,7 @@ class CommandEngine:
         process = self.process
         assert process.stdin is not None
         try:
-            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
             process.stdin.flush()
         except (BrokenPipeError, OSError):
             self._stop()
@@ -152,8 +222,11 @@ class CommandEngine:
         exited_at: float | None = None
         while True:
             left = deadline - time.monotonic()
+            if left <= 0:  # however many lines keep arriving
+                self._stop()
+                raise EngineProblem(f"no answer within {self.timeout:g} s")
             try:
-                line = self.lines.get(timeout=min(max(left, 0), 0.1))
+                line = self.lines.get(timeout=min(left, 0.1))
             except queue.Empty:
                 # An engine that exited while a child of its own holds the pipe open never
                 # closes it: once it is gone, a short grace for its last line is enough.
@@ -161,31 +234,42 @@ class CommandEngine:
                     exited_at = time.monotonic()
                 if exited_at is not None and time.monotonic() - exited_at > 0.3:
                     line = None
-                elif left <= 0:
-                    self._stop()
-                    raise EngineProblem(f"no answer within {self.timeout:g} s") from None
                 else:
                     continue
             if line is None:
                 self._stop()
                 raise EngineProblem(f"the engine exited without answering{self._said()}")
-            if line.strip():
+            if line is _OVERLONG:
+                self._stop()  # out of step with the requests: start afresh
+                raise EngineProblem(f"the engine wrote a line over {MAX_LINE_BYTES:,} bytes")
+            assert isinstance(line, bytes)
+            text = line.decode("utf-8", errors="replace")
+            if text.strip():
                 try:
-                    return _parsed(line, request["id"])
+                    return _parsed(text, request["id"])
                 except EngineProblem:
-                    self._stop()  # out of step with the requests: start afresh
+                    self._stop()
                     raise
 
     def _said(self) -> str:
         time.sleep(0.05)
-        return f" (it said: {self.stderr[-1][:200]})" if self.stderr else ""
+        said = self.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        return f" (it said: {printable(said[-1][:200])})" if said else ""
+
+    def stop(self) -> None:
+        """Stop the engine and everything it started, at once."""
+        self._stop()
 
     def _stop(self) -> None:
+        self.stopped.set()  # its reader threads stop waiting on a full queue
         if self.process is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
+            stop_session(self.process.pid)
             self.process.kill()
             self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
             self.process = None
 
     def close(self) -> None:
@@ -195,26 +279,92 @@ class CommandEngine:
                 self.process.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)  # whatever it left behind
         self._stop()
+
+
+def printable(text: str) -> str:
+    """An engine's text as a terminal may show it: every character that is not printable
+    written as its escape, so that nothing it wrote can move the cursor or forge a line."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def _read(stream: Any) -> bytes:
+    """The next bytes of a pipe, or nothing once it is closed (by either end)."""
+    try:
+        chunk: bytes = os.read(stream.fileno(), 65536)
+    except (OSError, ValueError):
+        return b""
+    return chunk
+
+
+def stop_session(session: int) -> None:
+    """Kill every process of a session (the engine's, which it leads): its process group, and
+    any process of the session in a group of its own."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(session, signal.SIGKILL)
+    for pid in _session_members(session):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _session_members(session: int) -> list[int]:
+    """The processes of a session, read from /proc (none where there is no /proc)."""
+    members = []
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 4 and fields[3] == str(session):  # state ppid pgrp session
+            members.append(int(entry.parent.name))
+    return members
 
 
 def _parsed(line: str, expected_id: str) -> dict[str, Any]:
     try:
         response = json.loads(line)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
         raise EngineProblem(
-            f"the engine wrote something that is not JSON: {line.strip()[:120]!r}"
+            f"the engine wrote something that is not JSON: {printable(line.strip()[:120])!r}"
         ) from None
     if not isinstance(response, dict):
-        raise EngineProblem(f"the engine's answer is not a JSON object: {line.strip()[:120]!r}")
+        raise EngineProblem(
+            f"the engine's answer is not a JSON object: {printable(line.strip()[:120])!r}"
+        )
     if response.get("id") != expected_id:
         raise EngineProblem(
-            f"the engine answered for {response.get('id')!r}, not for {expected_id!r}"
+            f"the engine answered for {_named(response.get('id'))}, not for {expected_id!r}"
         )
     return response
+
+
+def _named(value: Any) -> str:
+    """An id from an engine's answer, quoted as ids are, or as JSON if it is not a text."""
+    return echoed(printable(value)) if isinstance(value, str) else shown(value, 60)
+
+
+def shown(value: Any, limit: int = 200) -> str:
+    """A value from an engine's answer as JSON for a message, clipped to ``limit`` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (ValueError, RecursionError):
+        return "(a value too deep to show)"
+    return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text):,} characters)"
+
+
+def malformed(response: dict[str, Any]) -> str | None:
+    """What is wrong with the shape of an answer line, or None: ``answers`` is an object,
+    ``unsupported`` a list of question names, ``error`` a text."""
+    if "answers" in response and not isinstance(response["answers"], dict | None):
+        return f"'answers' must be an object, not {shown(response['answers'], 60)}"
+    unsupported = response.get("unsupported")
+    if unsupported is not None and not (
+        isinstance(unsupported, list) and all(isinstance(name, str) for name in unsupported)
+    ):
+        return f"'unsupported' must be a list of question names, not {shown(unsupported, 60)}"
+    if "error" in response and not isinstance(response["error"], str):
+        return f"'error' must be a text, not {shown(response['error'], 60)}"
+    return None
 
 
 # ------------------------------------------------------------------------------ judging
@@ -258,12 +408,10 @@ def _describe_failure(question: QuestionResult) -> str:
     if question.actual is UNKNOWN_KEY:
         return f"{question.name}: no such question (the questions: {', '.join(QUESTIONS)})"
     if question.actual is NO_ANSWER:
-        return (
-            f"{question.name}: expected {json.dumps(question.expected)}, the engine gave no answer"
-        )
+        return f"{question.name}: expected {shown(question.expected)}, the engine gave no answer"
     return (
-        f"{question.name}: expected {json.dumps(question.expected)},"
-        f" the engine said {json.dumps(question.actual)}"
+        f"{question.name}: expected {shown(question.expected)},"
+        f" the engine said {shown(question.actual)}"
     )
 
 
@@ -288,10 +436,16 @@ def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[Questio
 
     for key in sorted(set(answers) if isinstance(answers, dict) else set()):
         if key not in QUESTIONS:
-            results.append(QuestionResult(f"answers.{key}", Result.FAIL, None, UNKNOWN_KEY))
+            results.append(
+                QuestionResult(f"answers.{printable(key[:60])}", Result.FAIL, None, UNKNOWN_KEY)
+            )
     for name in sorted(declared):
         if name.split(".")[0] not in QUESTIONS:
-            results.append(QuestionResult(f"unsupported.{name}", Result.FAIL, None, UNKNOWN_KEY))
+            results.append(
+                QuestionResult(
+                    f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNKNOWN_KEY
+                )
+            )
     for key, want in expected.items():
         got = answers.get(key) if isinstance(answers, dict) else None
         if key == "claims":
@@ -323,8 +477,13 @@ def run_case(engine: Engine, record: dict[str, Any]) -> CaseResult:
             record["id"], record["topic"], Result.FAIL, problem=str(problem), engine_problem=True
         )
     seconds = time.monotonic() - started
+    shape = malformed(response)
+    if shape is not None:
+        return CaseResult(
+            record["id"], record["topic"], Result.FAIL, problem=f"a malformed answer: {shape}"
+        )
     if "error" in response:
-        unread = f"the engine could not read the case: {str(response['error'])[:300]}"
+        unread = f"the engine could not read the case: {printable(response['error'][:300])}"
         return CaseResult(record["id"], record["topic"], Result.FAIL, problem=unread)
     questions = compare(record["answers"], response)
     if any(q.result is Result.FAIL for q in questions):
@@ -357,9 +516,11 @@ def run(engine: Engine, records: Sequence[dict[str, Any]]) -> list[CaseResult]:
             result = run_case(engine, record)
             in_a_row = in_a_row + 1 if result.engine_problem else 0
             results.append(result)
-        return results
-    finally:
-        engine.close()
+    except BaseException:  # interrupted: stop the engine at once, without its grace to finish
+        engine.stop()
+        raise
+    engine.close()
+    return results
 
 
 def adapter_engine(reading: str | None = None) -> FunctionEngine:
@@ -413,12 +574,22 @@ def summary(results: Sequence[CaseResult]) -> str:
     )
 
 
+JUNIT_MARK = "<!-- written by schotten-oracle conform -->"
+"""The line that tells a JUnit report this runner wrote (which it may replace) from others."""
+
+
+def is_junit(head: str) -> bool:
+    """Whether a file's first characters are those of a report this runner wrote."""
+    return JUNIT_MARK in head.split("\n", 2)[1:2]
+
+
 def junit_xml(results: Sequence[CaseResult], suite: str) -> str:
     """The results as a JUnit XML report, a test case per catalogue case."""
     failures = sum(r.result is Result.FAIL for r in results)
     skipped = sum(r.result is Result.UNSUPPORTED for r in results)
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
+        JUNIT_MARK,
         f'<testsuite name={quoteattr(suite)} tests="{len(results)}" failures="{failures}"'
         f' errors="0" skipped="{skipped}">',
     ]
@@ -457,11 +628,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", type=Path, help="also write a JUnit XML report here")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         help=f"seconds to wait for each answer ({DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print failures only")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the --junit file even if conform did not write it",
+    )
     parser.add_argument("engine", nargs=argparse.REMAINDER, help="-- COMMAND ... (the engine)")
 
 
@@ -495,6 +671,7 @@ __all__ = [
     "add_arguments",
     "compare",
     "engine_command",
+    "is_junit",
     "junit_xml",
     "report",
     "run",

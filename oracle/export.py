@@ -14,8 +14,11 @@ import hashlib
 import importlib.metadata
 import json
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import jsonschema
 
 import engine
 from engine import (
@@ -323,31 +326,53 @@ def export_jsonl(records: Sequence[dict[str, Any]], engine_version: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def is_export(head: str) -> bool:
+    """Whether a file's first characters are those of an export (one ``export`` may replace)."""
+    return head.lstrip().startswith("{") and f'"format": "{FORMAT}"' in head
+
+
 def read_export(text: str) -> list[dict[str, Any]]:
-    """The case records of an export, JSON or JSON Lines, checked for its format and version."""
+    """The case records of an export, JSON or JSON Lines, checked for its format, its version
+    and the shape of every record (:class:`ValueError`, in one line, for anything else)."""
     if not text.strip():
         raise ValueError("the export is empty")
     try:
         whole = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         whole = None
     if isinstance(whole, dict) and isinstance(whole.get("cases"), list):
         _check_header(whole)
-        return list(whole["cases"])
-    lines = [line for line in text.splitlines() if line.strip()]
-    try:
-        head, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-    except json.JSONDecodeError as error:
-        raise ValueError(f"neither JSON nor JSON Lines: {error}") from None
-    _check_header(head)
+        records: list[Any] = list(whole["cases"])
+    else:
+        lines = [line for line in text.splitlines() if line.strip()]
+        try:
+            head, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+        except (ValueError, RecursionError) as error:
+            raise ValueError(f"neither JSON nor JSON Lines: {str(error)[:120]}") from None
+        _check_header(head)
+    validator = jsonschema.Draft7Validator(_record_schema())
+    for number, record in enumerate(records, 1):
+        wrong = jsonschema.exceptions.best_match(validator.iter_errors(record))
+        if wrong is not None:
+            where = "/".join(str(part) for part in wrong.absolute_path) or "the record"
+            raise ValueError(f"case record {number}, {where}: {wrong.message[:160]}")
     return records
+
+
+def _record_schema() -> dict[str, Any]:
+    """The export schema's definition of one case record, with the definitions it refers to."""
+    text = resources.files("oracle").joinpath("schema/export.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return {**schema["definitions"]["case"], "definitions": schema["definitions"]}
 
 
 def _check_header(head: Any) -> None:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} export")
     if head.get("version") != VERSION:
-        raise ValueError(f"export version {head.get('version')!r}; this runner reads {VERSION}")
+        raise ValueError(
+            f"export version {str(head.get('version'))[:20]!r}; this runner reads {VERSION}"
+        )
 
 
 __all__ = [

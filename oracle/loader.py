@@ -38,7 +38,7 @@ from engine import (
     parse_card,
     variant_named,
 )
-from engine.cards import CARDS, mask_of
+from engine.cards import CARDS, echoed, mask_of
 from engine.game import Phase
 from engine.misreadings import MISREADINGS
 from engine.reachable import reachability_problems
@@ -849,28 +849,54 @@ def case_entries(directory: Path) -> list[CaseEntry]:
 
     The one decision that pytest, ``check``, ``ask`` and the site build all take about files:
     a case is a regular file ``TOPIC/NAME.yaml`` one folder below ``directory``. Anything else,
-    a symbolic link (never followed), a FIFO or device, a file at the top or in a nested folder,
-    another suffix, a name that is not lowercase words and hyphens, is an entry with a problem.
+    a symbolic link (never followed), a FIFO or device, a file at the top, a folder inside a
+    topic folder (never walked into, however deep it goes), an empty topic folder, another
+    suffix, a name that is not lowercase words and hyphens, is an entry with a problem.
     Files of a topic sort by their leading number (``9-a`` before ``10-b``), then by name.
     """
     entries: list[CaseEntry] = []
+    for child in _visible(directory, entries):
+        path = Path(child.path)
+        if child.is_dir(follow_symlinks=False):
+            entries += _topic_entries(path, directory)
+        else:
+            entries.append(CaseEntry(path, case_file_problem(path, directory)))
+    return entries
 
-    def walk(folder: Path, depth: int) -> None:
-        try:
-            children = sorted(os.scandir(folder), key=lambda entry: _table_order(entry.name))
-        except OSError as error:
-            entries.append(CaseEntry(folder, f"cannot read this folder: {error.strerror}"))
-            return
-        for child in children:
-            if child.name.startswith(".") or child.name.endswith("~"):
-                continue  # hidden files and editors' backups
-            path = Path(child.path)
-            if child.is_dir(follow_symlinks=False):
-                walk(path, depth + 1)
-            else:
-                entries.append(CaseEntry(path, case_file_problem(path, directory)))
 
-    walk(directory, 0)
+def _visible(folder: Path, entries: list[CaseEntry]) -> list[os.DirEntry[str]]:
+    """The folder's entries in table order, without hidden files and editors' backups; a folder
+    that cannot be read is an entry with its problem."""
+    try:
+        with os.scandir(folder) as listing:
+            children = sorted(listing, key=lambda entry: _table_order(entry.name))
+    except OSError as error:
+        entries.append(CaseEntry(folder, f"cannot read this folder: {error.strerror}"))
+        return []
+    return [c for c in children if not (c.name.startswith(".") or c.name.endswith("~"))]
+
+
+def _topic_entries(folder: Path, directory: Path) -> list[CaseEntry]:
+    """The entries of one topic folder: its files, and what no topic folder may hold."""
+    entries: list[CaseEntry] = []
+    children = _visible(folder, entries)
+    if not children and not entries:
+        problem = "an empty topic folder: add a case to it, or remove it"
+        if not NAME_PATTERN.fullmatch(folder.name):
+            problem = _name_problem(folder.name, "topic folder")
+        entries.append(CaseEntry(folder, problem))
+    for child in children:
+        path = Path(child.path)
+        if child.is_dir(follow_symlinks=False):
+            entries.append(
+                CaseEntry(
+                    path,
+                    f"a folder inside the topic folder {folder.name}/: cases live one level"
+                    f" down, as {directory.name}/TOPIC/NAME.yaml; move its files up",
+                )
+            )
+        else:
+            entries.append(CaseEntry(path, case_file_problem(path, directory)))
     return entries
 
 
@@ -901,8 +927,12 @@ def case_file_problem(path: Path, directory: Path) -> str | None:
         )
     for name, what in ((parts[0], "topic folder"), (path.stem, "file name")):
         if not NAME_PATTERN.fullmatch(name):
-            return f"the {what} {name!r} must be lowercase words joined by hyphens; rename it"
+            return _name_problem(name, what)
     return None
+
+
+def _name_problem(name: str, what: str) -> str:
+    return f"the {what} {echoed(name)} must be lowercase words joined by hyphens; rename it"
 
 
 def case_files(directory: Path) -> list[Path]:

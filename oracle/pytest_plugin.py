@@ -99,7 +99,13 @@ class CaseDirectory(pytest.Directory, _LocatedFailure):
     def collect(self) -> Iterator[CaseFile]:
         collection = load_cases(self.path, _rules_index(self.config), self.config.rootpath)
         for path, result in collection.entries:
-            yield CaseFile.from_parent(self, path=path, result=result)
+            if str(path).isprintable():
+                yield CaseFile.from_parent(self, path=path, result=result)
+            else:  # a name holding a new line or an escape must not forge a line of the report
+                shown = shown_path(path, self.config.rootpath)
+                yield CaseFile.from_parent(
+                    self, path=path, result=result, name=ascii(path.name), nodeid=shown
+                )
 
 
 class CaseFile(pytest.File, _LocatedFailure):

@@ -17,6 +17,7 @@ from engine import (
     parse_record,
     result_text,
 )
+from engine.cards import echoed
 from engine.game import GameState
 from oracle.yamlsource import shown_path
 
@@ -94,12 +95,14 @@ def replay_walkthrough(text: str, path: Path, root: Path | None = None) -> Walkt
         try:
             state.apply_text(move)
         except (IllegalMove, MoveSyntaxError) as error:
-            raise WalkthroughError(f"{where}:{line}: {move!r} no longer replays: {error}") from None
+            raise WalkthroughError(
+                f"{where}:{line}: {echoed(move)} no longer replays: {error}"
+            ) from None
     close_turns(None)
     result = result_text(state)
     if record.result is not None and record.result != result:
         raise WalkthroughError(
-            f"{where}: the record says {record.result!r}, the engine now says {result!r}"
+            f"{where}: the record says {echoed(record.result)}, the engine now says {result!r}"
         )
     if not state.is_over:
         raise WalkthroughError(f"{where}: the recorded game does not reach its end")

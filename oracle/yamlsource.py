@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
 import yaml
+
+from engine.cards import echoed
 
 DataPath: TypeAlias = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
@@ -53,7 +56,14 @@ class SourceError(ValueError):
 
 
 def shown_path(path: Path, root: Path | None) -> str:
-    """``path`` relative to ``root`` when it lies below it, else as it is."""
+    """``path`` relative to ``root`` when it lies below it, else as it is; quoted, with its
+    escapes, when it holds a character that is not printable (a new line or an escape in a file
+    name cannot forge a line of a report)."""
+    shown = _relative(path, root)
+    return shown if shown.isprintable() else ascii(shown)
+
+
+def _relative(path: Path, root: Path | None) -> str:
     if root is not None:
         # Links are not followed: the path may be a link to nowhere, or a loop.
         absolute, top = Path(os.path.abspath(path)), Path(os.path.abspath(root))
@@ -95,6 +105,64 @@ down sharply with every bracket left open."""
 
 _LINE_BREAKS_YAML_ALSO_COUNTS = {"\x85": "NEL (U+0085)", "\u2028": "U+2028", "\u2029": "U+2029"}
 
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Characters that reorder the text around them out of sight: what a reader sees would not be
+what the file says (the "Trojan Source" trick)."""
+
+_CONTROL_NAMES = {
+    0x00: "NUL",
+    0x07: "BEL",
+    0x08: "BACKSPACE",
+    0x0B: "VERTICAL TAB",
+    0x0C: "FORM FEED",
+    0x0D: "CARRIAGE RETURN",
+    0x1B: "ESCAPE",
+    0x7F: "DELETE",
+    0x85: "NEXT LINE",
+}
+
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+"""Characters drawn as nothing that Unicode counts neither as spaces nor as format characters."""
+
+
+def character_name(character: str) -> str:
+    """``U+001B ESCAPE``: a character as a message names it (control characters have no
+    Unicode name, so the usual one is given)."""
+    code = ord(character)
+    name = unicodedata.name(character, "") or _CONTROL_NAMES.get(code, "")
+    return f"U+{code:04X} {name}" if name else f"U+{code:04X}"
+
+
+def text_problem(text: str) -> str | None:
+    """Why a string of a case cannot be text for readers, or None: a lone surrogate (no
+    character at all), a control character other than tab and newline, a bidirectional
+    control, or nothing but invisible and blank characters."""
+    for character in text:
+        code = ord(character)
+        if 0xD800 <= code <= 0xDFFF:
+            return f"holds {character_name(character)}, a lone surrogate, which is no character"
+        if (code < 0x20 and character not in "\t\n") or 0x7F <= code <= 0x9F:
+            return f"holds the control character {character_name(character)}; remove it"
+        if character in BIDI_CONTROLS:
+            return (
+                f"holds {character_name(character)}, which reorders the text around it out of"
+                " sight; remove it"
+            )
+    if text and all(_blank(character) for character in text):
+        shown = ", ".join(dict.fromkeys(character_name(character) for character in text))
+        return f"holds nothing a reader can see (only {shown}); write the text, or leave it out"
+    return None
+
+
+def _blank(character: str) -> bool:
+    return (
+        character.isspace()
+        or unicodedata.category(character) in ("Cf", "Zs", "Zl", "Zp")
+        or character in _INVISIBLE
+    )
+
 
 def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument:
     """Parse one YAML file safely, or raise :class:`SourceError` naming its file and line.
@@ -105,8 +173,10 @@ def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument
     return parse_yaml(read_text(path, max_bytes=max_bytes), path)
 
 
-def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """The text of one YAML file, read as :func:`read_yaml` reads it, not parsed yet."""
+def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "a case") -> str:
+    """The text of one input file (a YAML file, as :func:`read_yaml` reads it, not parsed yet;
+    a game record; an export): a regular file, never a link followed or a FIFO waited on, of at
+    most ``max_bytes`` (``what`` names such a file in the message), in UTF-8."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as error:
@@ -118,7 +188,7 @@ def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
         raw = file.read(max_bytes + 1)
     if len(raw) > max_bytes:
         raise SourceError(
-            path, None, f"the file is over {max_bytes // 1024} KiB, far more than a case needs"
+            path, None, f"the file is over {max_bytes // 1024:,} KiB, far more than {what} needs"
         )
     try:
         text = raw.decode("utf-8")
@@ -132,7 +202,17 @@ def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
 
 
 def _refuse_what_no_case_needs(text: str, path: Path) -> None:
-    """Line breaks PyYAML counts but editors do not see, and brackets nested too deeply."""
+    """Line breaks PyYAML counts but editors do not see, characters that reorder the text out of
+    sight (anywhere: a case file is published as it is written), and brackets nested too
+    deeply."""
+    for at, character in enumerate(text):
+        if character in BIDI_CONTROLS:
+            raise SourceError(
+                path,
+                text.count("\n", 0, at) + 1,
+                f"this line holds {character_name(character)}, which reorders the text around it"
+                " out of sight; remove it",
+            )
     for character, name in _LINE_BREAKS_YAML_ALSO_COUNTS.items():
         at = text.find(character)
         if at >= 0:
@@ -251,7 +331,7 @@ def _to_data(
     seen.add(id(node))
     lines.setdefault(where, line)
     if node.tag == "tag:yaml.org,2002:timestamp":
-        raise SourceError(path, line, f"{node.value!r} reads as a date; put it in quotes")
+        raise SourceError(path, line, f"{echoed(node.value)} reads as a date; put it in quotes")
     if node.tag not in _PLAIN_TAGS:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         raise SourceError(
@@ -269,10 +349,12 @@ def _to_data(
                 raise SourceError(
                     path,
                     key_node.start_mark.line + 1,
-                    f"key {key!r} must be a word, not a {type(key).__name__}",
+                    f"key {echoed(str(key))} must be a word, not a {type(key).__name__}",
                 )
             if key in result:
-                raise SourceError(path, key_node.start_mark.line + 1, f"key {key!r} appears twice")
+                raise SourceError(
+                    path, key_node.start_mark.line + 1, f"key {echoed(key)} appears twice"
+                )
             lines[(*where, key)] = key_node.start_mark.line + 1
             result[key] = _to_data(value_node, (*where, key), lines, path, seen)
         return result
@@ -285,7 +367,14 @@ def _to_data(
         value = _SCALARS.construct_object(node)
     except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError):
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        raise SourceError(path, line, f"{node.value!r} cannot be read as {tag}") from None
+        raise SourceError(path, line, f"{echoed(node.value)} cannot be read as {tag}") from None
     if isinstance(value, float):
-        raise SourceError(path, line, f"{node.value!r}: numbers in these files are whole numbers")
+        raise SourceError(
+            path, line, f"{echoed(node.value)}: numbers in these files are whole numbers"
+        )
+    if isinstance(value, str):
+        problem = text_problem(value)
+        if problem is not None:
+            what = "this key" if where and where[-1] == "<key>" else "this text"
+            raise SourceError(path, line, f"{what} {problem}")
     return value

@@ -660,3 +660,25 @@ def test_search_works_under_the_policy_from_a_copy_opened_from_disk(
     assert "Mud Fight" in result.inner_text()
     assert page.evaluate("() => window.__policyViolations") == []
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("%25%25", "characters a case link never has"),
+        ("", "no case after it"),
+        ("A", "cut short or damaged"),
+        ("_w", "not the text of a case file"),
+    ],
+    ids=["bad-characters", "empty", "cut-short", "not-utf8"],
+)
+def test_a_damaged_case_link_is_said_on_the_ask_page(
+    visit: Visit, site_url: str, code: str, words: str
+) -> None:
+    page = visit.page
+    page.goto(f"{site_url}/ask.html#case={code}")
+    problem = page.locator("#ask-problem")
+    problem.wait_for(state="visible")  # at once: the engine need not be ready
+    assert problem.inner_text().startswith("The link to this page: ")
+    assert words in problem.inner_text()
+    assert not visit.errors

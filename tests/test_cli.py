@@ -255,3 +255,120 @@ def test_new_counts_the_id_of_a_file_that_does_not_load_yet_as_taken(
     broken.write_text("id: unfinished\nsituation: [\n")
     status, out = run(capsys, "new", "claims", "unfinished", "--root", str(project_copy))
     assert status == 2 and "the id 'unfinished' is taken by cases/claims/90-unfinished.yaml" in out
+
+
+# ------------------------------------------------------------- no command replaces a file
+
+
+def test_export_never_writes_over_an_editors_file(
+    capsys: pytest.CaptureFixture[str], project_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project_copy)
+    index = project_copy / "rules" / "index.yaml"
+    case = project_copy / "cases" / "claims" / "02-last-three-in-your-hand.yaml"
+    notes = project_copy / "notes.txt"
+    notes.write_text("my notes\n")
+    kept = {path: path.read_bytes() for path in (index, case, notes)}
+    (project_copy / "a-folder").mkdir()
+    for target, words in (
+        (index, "inside rules/, which holds the editors' files"),
+        (case, "inside cases/, which holds the editors' files"),
+        (project_copy / "cases" / "claims" / "new.json", "inside cases/"),
+        (notes, "exists and was not written by this command"),
+        (project_copy / "a-folder", "is a folder"),
+        (project_copy / "missing" / "out.json", "does not exist"),
+        (notes / "x.json", "does not exist"),
+    ):
+        status, out = run(capsys, "export", "-o", str(target))
+        assert status == 2 and words in out and len(out.strip().splitlines()) == 1, out
+        assert "Traceback" not in out
+    assert {path: path.read_bytes() for path in kept} == kept
+    # Its own file it replaces; another only when told to, and never inside the editors' files.
+    out_file = project_copy / "catalogue.json"
+    assert run(capsys, "export", "-o", str(out_file))[0] == 0
+    assert run(capsys, "export", "--format", "jsonl", "-o", str(out_file))[0] == 0
+    assert run(capsys, "export", "-o", str(notes), "--force")[0] == 0
+    assert notes.read_text().startswith("{")
+    assert run(capsys, "export", "-o", str(index), "--force")[0] == 2
+    assert index.read_bytes() == kept[index]
+
+
+def test_an_interrupted_write_leaves_the_old_file_whole(
+    project_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oracle.export import is_export
+    from oracle.outputs import OutputRefused, write_output
+
+    target = project_copy / "catalogue.json"
+    old = '{"format": "schotten-totten-oracle-catalogue", "cases": []}\n'
+    target.write_text(old)
+
+    def interrupted(source: str, destination: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(OutputRefused, match="No space left on device"):
+        write_output(target, "{" + "x" * 100_000, is_export)
+    assert target.read_text() == old
+    assert sorted(path.name for path in project_copy.iterdir() if "catalogue" in path.name) == [
+        "catalogue.json"
+    ]
+
+
+def test_conform_refuses_its_junit_file_before_the_run_starts(
+    capsys: pytest.CaptureFixture[str], project_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    monkeypatch.chdir(project_copy)
+    index = project_copy / "rules" / "index.yaml"
+    kept = index.read_bytes()
+    started = time.monotonic()
+    status, out = run(capsys, "conform", "--junit", str(index), "--", "sleep", "60")
+    assert status == 2 and "inside rules/" in out and time.monotonic() - started < 20
+    assert index.read_bytes() == kept
+    status, out = run(capsys, "conform", "--junit", str(project_copy), "--", "sleep", "60")
+    assert status == 2 and "is a folder" in out
+
+
+def test_new_never_writes_through_a_linked_topic_folder(
+    capsys: pytest.CaptureFixture[str], project_copy: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (project_copy / "cases" / "linked").symlink_to(outside, target_is_directory=True)
+    status, out = run(capsys, "new", "linked", "fresh", "--root", str(project_copy))
+    assert status == 2 and "cases/linked is a symbolic link" in out
+    assert list(outside.iterdir()) == []
+
+
+def test_replay_reads_a_bounded_record_and_never_waits_on_a_fifo(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import time
+
+    fifo = tmp_path / "record.fifo"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.txt"
+    huge.write_text("variant: base\n" + "1. " + "x" * 2_000_000 + "\n")
+    long_line = tmp_path / "long.txt"
+    long_line.write_text("variant: base\n" + "y" * 10_000 + "\n")
+    for path, words in (
+        (fifo, "not a regular file"),
+        (Path("/dev/zero"), "not a regular file"),
+        (huge, "over 1,024 KiB"),
+        (long_line, "... (10,000 characters) is neither a header nor a turn"),
+    ):
+        started = time.monotonic()
+        status, out = run(capsys, "replay", str(path))
+        assert status in (1, 2) and words in out, out
+        assert time.monotonic() - started < 5 and len(out) < 400, out
+
+
+def test_check_quotes_a_file_name_that_could_forge_a_report_line(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    (project_copy / "cases" / "claims" / "bad\nname\x1b[31m.yaml").write_text("id: x\n")
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1
+    assert "'cases/claims/bad\\nname\\x1b[31m.yaml': the file name" in out
+    assert "\x1b" not in out and "\nname" not in out

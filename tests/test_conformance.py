@@ -4,6 +4,7 @@ cases the misreading matrix says, and a broken engine gets a clear error per cas
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 import time
@@ -33,6 +34,7 @@ from oracle.export import (
     VERSION,
     export_json,
     export_jsonl,
+    header,
     read_export,
 )
 from oracle.loader import load_rules_index
@@ -320,3 +322,146 @@ def test_the_in_process_adapter_removes_its_scratch_folder_when_closed(
     results = run(adapter_engine(), list(records[:3]))
     assert [r.result for r in results] == [Result.PASS] * 3
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------- bounded whatever the engine does
+
+FLOODS = {
+    "newlines-without-end": (
+        "import sys\nsys.stdin.readline()\nwhile True:\n    print(flush=True)\n"
+    ),
+    "bytes-without-newline": (
+        "import sys\nsys.stdin.readline()\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
+    ),
+    "stderr-without-end": (
+        "import sys\nsys.stdin.readline()\nwhile True:\n    sys.stderr.write('y' * 65536)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FLOODS))
+def test_an_engine_that_writes_without_end_fails_within_the_timeout_in_bounded_memory(
+    kind: str, records: tuple[dict[str, Any], ...], tmp_path: Path
+) -> None:
+    import resource
+
+    script = tmp_path / f"{kind}.py"
+    script.write_text(FLOODS[kind], encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    results = run(CommandEngine([sys.executable, str(script)], timeout=1.5), list(records[:1]))
+    assert time.monotonic() - started < 20
+    assert [r.result for r in results] == [Result.FAIL]
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB on Linux
+    assert grown < 100_000, f"the run grew by {grown} KiB"
+    problem = str(results[0].problem)
+    if kind == "bytes-without-newline":
+        assert "wrote a line over 1,048,576 bytes" in problem
+    else:
+        assert "no answer within 1.5 s" in problem
+
+
+MALFORMED = {
+    "unsupported-a-number": '{"id": ID, "unsupported": 5}',
+    "answers-a-list": '{"id": ID, "answers": [1, 2]}',
+    "error-an-object": '{"id": ID, "error": {"why": 1}}',
+    "nested-deeply": '{"id": ID, "answers": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "a-5000-digit-number": '{"id": ID, "answers": {"claims": {"3": ' + "9" * 5000 + "}}}",
+    "a-huge-id": '{"id": "' + "z" * 10_000 + '"}',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+def test_a_malformed_answer_line_fails_its_case_with_a_reason_and_the_run_goes_on(
+    kind: str, records: tuple[dict[str, Any], ...]
+) -> None:
+    def answer(line: str) -> str:
+        return MALFORMED[kind].replace("ID", json.dumps(json.loads(line)["id"]))
+
+    results = run(FunctionEngine(answer), list(records[:3]))
+    assert [r.result for r in results] == [Result.FAIL] * 3
+    for result in results:
+        line = result.describe()
+        assert len(line) < 600 and "\n" not in line, line
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e308", "0", "-1", "soon"])
+def test_a_timeout_that_can_never_fire_is_refused(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["conform", "--timeout", value, "--", "true"])
+    assert exited.value.code == 2
+    assert "--timeout" in capsys.readouterr().err
+
+
+def test_a_malformed_or_endless_catalogue_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text(
+        json.dumps({**header("x", 1), "cases": [{"id": "a", "topic": "t", "request": {}}]}),
+        encoding="utf-8",
+    )
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path, words in ((broken, "case record 1"), (fifo, "not a regular file")):
+        started = time.monotonic()
+        assert main(["conform", "--catalogue", str(path), "--", "true"]) == 2
+        assert time.monotonic() - started < 5
+        err = capsys.readouterr().err.strip()
+        assert words in err and len(err.splitlines()) == 1, err
+
+
+def _alive(marker: str) -> list[int]:
+    """Processes whose command line holds ``marker``."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if (
+                marker.encode() in entry.read_bytes()
+                and "Z" not in (entry.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            ):
+                found.append(int(entry.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_leaves_nothing_the_engine_started(
+    signal_name: str, tmp_path: Path, records: tuple[dict[str, Any], ...]
+) -> None:
+    import signal
+    import subprocess
+
+    marker = f"oracle-engine-{os.getpid()}-{time.monotonic_ns()}-{signal_name}"
+    catalogue = tmp_path / "catalogue.json"
+    catalogue.write_text(export_json(list(records[:2]), "test"), encoding="utf-8")
+    script = tmp_path / "engine.sh"
+    # A child in the same process group, and one in a group of its own, both holding the pipes.
+    script.write_text(
+        f"sleep 301 {marker} 2>/dev/null &\n"
+        f"python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(302)' {marker} &\n"
+        "read line\nsleep 303\n",
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "oracle.cli", "conform", "--catalogue", str(catalogue)]
+    runner = subprocess.Popen(
+        [*command, "--timeout", "600", "--", "bash", str(script), marker],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for _ in range(100):  # the runner, the engine and its child in a group of its own
+        if len(_alive(marker)) >= 3:
+            break
+        time.sleep(0.1)
+    assert len(_alive(marker)) >= 3
+    time.sleep(0.2)  # well into the run
+    runner.send_signal(getattr(signal, signal_name))
+    _, err = runner.communicate(timeout=30)
+    assert runner.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    time.sleep(0.2)
+    assert _alive(marker) == []

@@ -3,7 +3,9 @@ is one located line."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -214,7 +216,7 @@ def test_every_entry_under_the_case_folder_is_a_case_or_an_error(tmp_path: Path)
         "05-outside.yaml": "a symbolic link",
         "06-fifo.yaml": "not a regular file",
         "07-at-the-root.yaml": "a case lives in a topic folder",
-        "08-nested.yaml": "a case lives in a topic folder",
+        "deeper": "a folder inside the topic folder topic/: cases live one level down",
         "09-Bad_Name.yaml": "must be lowercase words joined by hyphens",
         "notes.txt": "not a case file",
     }
@@ -290,3 +292,106 @@ def test_a_non_utf8_line_is_counted_with_old_mac_line_ends(tmp_path: Path) -> No
     with pytest.raises(SourceError) as raised:
         read_yaml(path)
     assert raised.value.line == 4
+
+
+# ------------------------------------------------------------- text that is not text (issue 19)
+
+TEXT_START = "id: text\nvariant: base\nwhy: W\n"
+
+
+@pytest.mark.parametrize(
+    ("situation", "message"),
+    [
+        pytest.param('"a\\ud800b"', "holds U+D800, a lone surrogate", id="lone-surrogate"),
+        pytest.param('"a\\e[2Jb"', "the control character U+001B ESCAPE", id="escape"),
+        pytest.param('"a\\0b"', "the control character U+0000 NUL", id="nul"),
+        pytest.param('"a\\x9bb"', "the control character U+009B", id="c1"),
+        pytest.param('"a\\rb"', "U+000D CARRIAGE RETURN", id="carriage-return"),
+        pytest.param("a\u202eb", "U+202E RIGHT-TO-LEFT OVERRIDE", id="bidi-override"),
+        pytest.param("a\u2066b", "U+2066 LEFT-TO-RIGHT ISOLATE", id="bidi-isolate"),
+        pytest.param('"\u200b\u00a0\u3000"', "holds nothing a reader can see", id="blank"),
+        pytest.param('"\\u2060\\ufeff "', "U+2060 WORD JOINER", id="invisible"),
+    ],
+)
+def test_text_that_is_not_text_is_refused_at_its_line(
+    tmp_path: Path, situation: str, message: str
+) -> None:
+    path = tmp_path / "text.yaml"
+    path.write_text(TEXT_START + f"situation: {situation}\n", encoding="utf-8")
+    with pytest.raises(CaseError) as caught:
+        load_case(path)
+    assert caught.value.line == 4, caught.value.located
+    assert message in caught.value.problem, caught.value.problem
+    assert caught.value.located.isprintable()
+
+
+def test_a_reordering_character_is_refused_even_in_a_comment(tmp_path: Path) -> None:
+    path = tmp_path / "text.yaml"
+    path.write_text(TEXT_START + "# a note \u202e\nsituation: S\n", encoding="utf-8")
+    with pytest.raises(CaseError, match=r":4: this line holds U\+202E"):
+        load_case(path)
+
+
+def test_tab_new_line_and_real_letters_are_text(tmp_path: Path) -> None:
+    path = tmp_path / "text.yaml"
+    why = 'why: "tab\\there, new\\nline, caf\u00e9, \u0442\u0435\u043a"'
+    path.write_text(GOOD_CASE.replace("why: W", why), encoding="utf-8")
+    assert load_case(path).why == "tab\there, new\nline, caf\u00e9, \u0442\u0435\u043a"
+
+
+def test_a_look_alike_letter_in_a_card_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text(GOOD_CASE.replace("[red 5,", "[r\u0435d 5,"), encoding="utf-8")
+    with pytest.raises(CaseError) as caught:
+        load_case(path)
+    assert "U+0435 CYRILLIC SMALL LETTER IE" in caught.value.problem
+
+
+def test_what_a_message_echoes_is_clipped(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text("id: x\nsituation: " + "9" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(CaseError) as caught:
+        load_case(path)
+    assert "(5,000 characters)" in caught.value.problem and len(caught.value.located) < 300
+
+
+def test_odd_folders_are_each_one_error_and_hide_no_case(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    (cases / "topic").mkdir(parents=True)
+    (cases / "topic" / "01-good.yaml").write_text(GOOD_CASE)
+    (cases / "empty").mkdir()
+    (cases / "x.yaml").mkdir()
+    with deep_folder(cases / "deep", 1000):  # deeper than Python's recursion limit
+        problems = {entry.path.name: entry.problem for entry in case_entries(cases)}
+        collection = load_cases(cases)
+    assert problems.pop("01-good.yaml") is None
+    assert problems == {
+        "empty": "an empty topic folder: add a case to it, or remove it",
+        "x.yaml": "the topic folder 'x.yaml' must be lowercase words joined by hyphens; rename it",
+        "d": "a folder inside the topic folder deep/: cases live one level down, as"
+        " cases/TOPIC/NAME.yaml; move its files up",
+    }
+    assert [case.id for case in collection.cases] == ["good"] and len(collection.errors) == 3
+
+
+@contextlib.contextmanager
+def deep_folder(top: Path, depth: int) -> Iterator[None]:
+    """Folders ``top/d/d/...`` ``depth`` deep, made and removed without recursion (Python's
+    own tree removal, which pytest cleans up with, would overflow on them)."""
+    here = os.getcwd()
+    top.mkdir()
+    try:
+        os.chdir(top)
+        for _ in range(depth):
+            os.mkdir("d")
+            os.chdir("d")
+        os.chdir(here)
+        yield
+    finally:
+        os.chdir(top)
+        for _ in range(depth):
+            os.chdir("d")
+        for _ in range(depth):
+            os.chdir("..")
+            os.rmdir("d")
+        os.chdir(here)

@@ -1228,6 +1228,48 @@ BAD_FILES = [
         "'situation' is 301 characters long; keep it within 300",
         id="a-situation-too-long",
     ),
+    *(
+        pytest.param(
+            f"{name}.yaml",
+            f"""
+            id: {name}
+            situation: {situation} #@
+            why: W
+            variant: base
+            position:
+              stones: []
+            claims:
+              - stone: 3
+                expect: refused
+            """,
+            message,
+            id=name,
+        )
+        for name, situation, message in (
+            ("lone-surrogate", '"\\ud800"', "this text holds U+D800, a lone surrogate*"),
+            ("escape-sequence", '"\\e[2J"', "this text holds the control character U+001B*"),
+            ("bidi-override", "a\u202eb", "this line holds U+202E RIGHT-TO-LEFT OVERRIDE*"),
+            ("blank-text", '"\u200b\u3000"', "this text holds nothing a reader can see*"),
+        )
+    ),
+    pytest.param(
+        "look-alike.yaml",
+        """
+        id: look-alike
+        situation: S
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 3
+              you: [r\u0435d 1] #@
+        claims:
+          - stone: 3
+            expect: refused
+        """,
+        "*unknown colour 'r\u0435d' (it holds U+0435 CYRILLIC SMALL LETTER IE*",
+        id="a-look-alike-letter",
+    ),
 ]
 
 
@@ -1258,6 +1300,28 @@ def test_bad_file_does_not_stop_the_good_ones(project: pytest.Pytester) -> None:
     write_case(project, "02-empty.yaml", "")
     result = project.runpytest("--continue-on-collection-errors")
     result.assert_outcomes(passed=2, errors=1)
+
+
+def test_odd_folders_and_names_are_each_one_error_and_hide_no_case(
+    project: pytest.Pytester,
+) -> None:
+    write_case(project, "01-run.yaml", PASSING)
+    (project.path / "cases" / "empty").mkdir()
+    (project.path / "cases" / "x.yaml").mkdir()
+    (project.path / "cases" / "t" / "nested").mkdir()
+    (project.path / "cases" / "t" / "bad\nname\x1b[2J.yaml").write_text("id: x\n")
+    result = project.runpytest("--continue-on-collection-errors")
+    result.assert_outcomes(passed=2, errors=4)
+    result.stdout.fnmatch_lines(
+        [
+            "cases/empty: an empty topic folder: add a case to it, or remove it",
+            "'cases/t/bad\\nname\\x1b[2J.yaml': the file name*",
+            "cases/t/nested: a folder inside the topic folder t/*",
+            "cases/x.yaml: the topic folder 'x.yaml' must be lowercase words joined by hyphens*",
+        ],
+    )
+    assert not any("\x1b" in line for line in result.outlines)
+    assert_no_traceback(result)
 
 
 # --------------------------------------------------------------------- ids, index, other files

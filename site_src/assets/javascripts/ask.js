@@ -224,12 +224,26 @@ async function askText(text, where) {
   showReport(answer.report, answer.case_text, true);
 }
 
+// The case a link carries after #case=, as { text } or, when the link is damaged, { problem }
+// in words (null for an address that carries no case).
 function caseFromLink() {
-  const match = location.hash.match(/^#case=([A-Za-z0-9_-]+)$/);
-  if (!match) return null;
-  const base64 = match[1].replace(/-/g, "+").replace(/_/g, "/");
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
+  if (!location.hash.startsWith("#case=")) return null;
+  const code = location.hash.slice("#case=".length);
+  if (!/^[A-Za-z0-9_-]+$/.test(code)) {
+    return { problem: code ? "it holds characters a case link never has (only letters, digits, - and _ follow #case=); copy the whole link again" : "it ends at #case= with no case after it; copy the whole link again" };
+  }
+  let bytes;
+  try {
+    const base64 = code.replace(/-/g, "+").replace(/_/g, "/");
+    bytes = Uint8Array.from(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+  } catch {
+    return { problem: "it is cut short or damaged, so no case can be read from it; copy the whole link again" };
+  }
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { problem: "what it carries is not the text of a case file; copy the whole link again" };
+  }
 }
 
 async function copyCase() {
@@ -272,6 +286,11 @@ async function main() {
   fillTargets();
   chooseTarget(target);
   showVariant();
+  // A damaged link is said at once, before the engine is ready, not thrown in the console.
+  const linked = caseFromLink();
+  if (linked !== null && linked.problem !== undefined) {
+    showProblem({ message: linked.problem }, "The link to this page");
+  }
   await engine.ready;
   const cards = await engine.ask("cards", {});
   const palette = $("palette-cards");
@@ -300,11 +319,10 @@ async function main() {
   markUsed();
   $("ask-button").disabled = false;
   $("paste-button").disabled = false;
-  const linked = caseFromLink();
-  if (linked !== null) {
-    $("paste-text").value = linked;
+  if (linked !== null && linked.text !== undefined) {
+    $("paste-text").value = linked.text;
     $("paste-box").open = true;
-    await askText(linked, "The linked case");
+    await askText(linked.text, "The linked case");
   }
 }
 
