@@ -111,8 +111,10 @@ def parse_record(text: str) -> GameRecord:
         seed = seed_text[1:-1]
     elif seed_text.lstrip("-").isdigit():
         seed = int(seed_text)
-    else:
-        seed = seed_text
+    else:  # as record_text writes it: a number, or a text in quotes
+        raise MoveSyntaxError(
+            f"seed: {echoed(seed_text)} is neither a whole number nor a text in quotes"
+        )
     try:
         first = Player[header.get("first", "A")]
     except KeyError:

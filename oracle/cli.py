@@ -79,7 +79,7 @@ def _rules(root: Path) -> RulesIndex:
     try:
         return load_rules_index(root / RULES_INDEX)
     except SourceError as error:
-        raise SystemExit(error.located_from(root)) from None
+        raise SystemExit("\n".join(error.lines_from(root))) from None
 
 
 def _command() -> str:
@@ -107,7 +107,7 @@ def ask(args: argparse.Namespace) -> int:
     try:
         case = load_case_file(path, root / CASES_DIR, _rules(root))
     except CaseError as error:
-        print(error.located_from(root), file=sys.stderr)
+        print("\n".join(error.lines_from(root)), file=sys.stderr)
         return 2
     if case.impossible is not None:
         return _ask_impossible(case, root)
@@ -479,7 +479,7 @@ def export(args: argparse.Namespace) -> int:
     writing = args.output not in (None, "-")
     if writing:
         try:  # before the catalogue is replayed: a refused file costs nothing
-            check_output(Path(args.output), is_export, force=args.force)
+            check_output(Path(args.output), is_export, force=args.force, projects=[root])
         except OutputRefused as error:
             print(f"schotten-oracle export: {error}", file=sys.stderr)
             return 2
@@ -490,12 +490,19 @@ def export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     try:
-        write_output(Path(args.output), text, is_export, force=args.force)
+        write_output(Path(args.output), text, is_export, force=args.force, projects=[root])
     except OutputRefused as error:
         print(f"schotten-oracle export: {error}", file=sys.stderr)
         return 2
     print(f"wrote {len(records)} cases to {args.output}", file=sys.stderr)
     return 0
+
+
+def _here() -> list[Path]:
+    """The project the working folder lies in, if any."""
+    return [
+        folder for folder in (Path.cwd(), *Path.cwd().parents) if (folder / RULES_INDEX).is_file()
+    ][:1]
 
 
 def conform(args: argparse.Namespace) -> int:
@@ -523,7 +530,7 @@ def conform(args: argparse.Namespace) -> int:
         records = published_records(_published(find_root(Path.cwd())))
     if args.junit is not None:
         try:  # before the run: a report that cannot be written must not cost a whole run
-            check_output(args.junit, is_junit, force=args.force)
+            check_output(args.junit, is_junit, force=args.force, projects=_here())
         except OutputRefused as error:
             print(f"schotten-oracle conform: {error}", file=sys.stderr)
             return 2
@@ -532,20 +539,21 @@ def conform(args: argparse.Namespace) -> int:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)
         print(f"schotten-oracle conform: no case matches {shown}", file=sys.stderr)
         return 2
-    previous = signal.signal(signal.SIGTERM, _interrupted)
+    ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)  # a kill, a closed terminal
+    previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
         results = run(CommandEngine(command, args.timeout), chosen)
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         print("schotten-oracle conform: interrupted; the engine was stopped", file=sys.stderr)
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     report(results, args.quiet)
     if args.junit is not None:
         try:
-            write_output(
-                args.junit, junit_xml(results, " ".join(command)), is_junit, force=args.force
-            )
+            report_text = junit_xml(results, " ".join(command))
+            write_output(args.junit, report_text, is_junit, force=args.force, projects=_here())
         except OutputRefused as error:
             print(f"schotten-oracle conform: {error}", file=sys.stderr)
             return 2
@@ -558,7 +566,8 @@ def conform(args: argparse.Namespace) -> int:
 
 
 def _interrupted(signum: int, frame: object) -> None:
-    """SIGTERM ends a run as Ctrl-C does: whatever the engine started is stopped first."""
+    """SIGTERM, SIGHUP and SIGQUIT end a run as Ctrl-C does: whatever the engine started is
+    stopped first."""
     raise KeyboardInterrupt
 
 

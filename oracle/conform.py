@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
+import functools
 import json
 import os
 import queue
 import re
+import select as select_module
 import shutil
 import signal
 import subprocess
@@ -51,6 +54,7 @@ GIVE_UP_AFTER = 5
 QUESTIONS = ("claims", "plays", "turn", "deal", "match")
 NO_ANSWER = object()
 UNKNOWN_KEY = object()
+NOT_ASKED = object()
 
 
 class Result(Enum):
@@ -145,8 +149,11 @@ class CommandEngine:
         self.lines: queue.Queue[bytes | object | None] = queue.Queue(maxsize=QUEUED_LINES)
         self.stderr = bytearray()
         self.stopped = threading.Event()
+        self.children_before: set[int] = set()
 
     def _start(self) -> subprocess.Popen[bytes]:
+        adopt_orphans()
+        self.children_before = _children(os.getpid())
         try:
             process = subprocess.Popen(
                 self.command,
@@ -159,6 +166,8 @@ class CommandEngine:
         except OSError as error:
             raise EngineProblem(f"cannot start {self.command[0]!r}: {error.strerror}") from None
         self.process = process  # at once: an interruption from here on still stops it
+        assert process.stdin is not None
+        os.set_blocking(process.stdin.fileno(), False)
         self.lines = queue.Queue(maxsize=QUEUED_LINES)
         self.stderr = bytearray()
         self.stopped = threading.Event()
@@ -209,16 +218,8 @@ class CommandEngine:
         if self.process is None or self.process.poll() is not None:
             self.process = self._start()
         process = self.process
-        assert process.stdin is not None
-        try:
-            process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self._stop()
-            raise EngineProblem(
-                f"the engine exited before reading the case{self._said()}"
-            ) from None
         deadline = time.monotonic() + self.timeout
+        self._send(process, json.dumps(request).encode("utf-8") + b"\n", deadline)
         exited_at: float | None = None
         while True:
             left = deadline - time.monotonic()
@@ -251,6 +252,29 @@ class CommandEngine:
                     self._stop()
                     raise
 
+    def _send(self, process: subprocess.Popen[bytes], data: bytes, deadline: float) -> None:
+        """Write a request within the deadline: an engine that never reads its input (and so
+        lets the pipe fill) cannot hold the run."""
+        assert process.stdin is not None
+        descriptor = process.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._stop()
+                raise EngineProblem(f"the engine read no request within {self.timeout:g} s")
+            try:
+                _, writable, _ = select_module.select([], [descriptor], [], min(left, 0.1))
+                if writable:
+                    view = view[os.write(descriptor, view) :]
+            except BlockingIOError:
+                continue
+            except OSError:
+                self._stop()
+                raise EngineProblem(
+                    f"the engine exited before reading the case{self._said()}"
+                ) from None
+
     def _said(self) -> str:
         time.sleep(0.05)
         said = self.stderr.decode("utf-8", errors="replace").strip().splitlines()
@@ -264,6 +288,7 @@ class CommandEngine:
         self.stopped.set()  # its reader threads stop waiting on a full queue
         if self.process is not None:
             stop_session(self.process.pid)
+            stop_adopted(self.children_before | {self.process.pid})
             self.process.kill()
             self.process.wait()
             for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
@@ -298,26 +323,77 @@ def _read(stream: Any) -> bytes:
 
 
 def stop_session(session: int) -> None:
-    """Kill every process of a session (the engine's, which it leads): its process group, and
-    any process of the session in a group of its own."""
+    """Kill every process of a session (the engine's, which it leads) and every process below
+    its leader: its process group, any process of the session in a group of its own, and a
+    descendant that left for a session of its own."""
+    members = {*_tree(session), *_session_members(session)}
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(session, signal.SIGKILL)
-    for pid in _session_members(session):
+    for pid in members:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
 
 
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.cache
+def adopt_orphans() -> bool:
+    """Make this process the one that orphans of its children are given to (Linux), so that a
+    process an engine detached from its session (``setsid``) and left behind can still be
+    found and stopped. False where the system has no such thing."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _stat_fields(pid: str) -> list[str]:
+    """A process's fields from /proc after its name: state, ppid, pgrp, session..."""
+    try:
+        return (Path("/proc") / pid / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _children(parent: int) -> set[int]:
+    """The processes whose parent is ``parent`` (from /proc; none where there is none)."""
+    return {
+        int(entry.name)
+        for entry in Path("/proc").glob("[0-9]*")
+        if _stat_fields(entry.name)[1:2] == [str(parent)]
+    }
+
+
+def stop_adopted(known: set[int]) -> None:
+    """Kill the processes this one adopted (see :func:`adopt_orphans`) since ``known`` were its
+    children, and everything below them, and reap them."""
+    for pid in _children(os.getpid()) - known:
+        for member in _tree(pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(member, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, 0)
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and every process below it."""
+    found, queue_ = [root], [root]
+    while queue_:
+        for child in _children(queue_.pop()):
+            found.append(child)
+            queue_.append(child)
+    return found
+
+
 def _session_members(session: int) -> list[int]:
     """The processes of a session, read from /proc (none where there is no /proc)."""
-    members = []
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 4 and fields[3] == str(session):  # state ppid pgrp session
-            members.append(int(entry.parent.name))
-    return members
+    return [
+        int(entry.name)
+        for entry in Path("/proc").glob("[0-9]*")
+        if _stat_fields(entry.name)[3:4] == [str(session)]
+    ]
 
 
 def _parsed(line: str, expected_id: str) -> dict[str, Any]:
@@ -407,6 +483,8 @@ class CaseResult:
 def _describe_failure(question: QuestionResult) -> str:
     if question.actual is UNKNOWN_KEY:
         return f"{question.name}: no such question (the questions: {', '.join(QUESTIONS)})"
+    if question.actual is NOT_ASKED:
+        return f"{question.name}: an answer to a question the case does not ask"
     if question.actual is NO_ANSWER:
         return f"{question.name}: expected {shown(question.expected)}, the engine gave no answer"
     return (
@@ -452,11 +530,21 @@ def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[Questio
             verdicts = got if isinstance(got, dict) else {}
             for stone, verdict in want.items():
                 judge(f"claims.{stone}", verdict, verdicts.get(stone), stone in verdicts)
+            for stone in sorted(set(verdicts) - set(want), key=str)[:3]:  # an answer to all
+                results.append(
+                    QuestionResult(
+                        f"claims.{printable(str(stone)[:20])}", Result.FAIL, None, NOT_ASKED
+                    )
+                )
         elif key == "plays":
             legal = got if isinstance(got, list) else []
             for index, legality in enumerate(want):
                 present = index < len(legal)
                 judge(f"plays.{index + 1}", legality, legal[index] if present else None, present)
+            if len(legal) > len(want):
+                results.append(
+                    QuestionResult(f"plays.{len(want) + 1}", Result.FAIL, None, NOT_ASKED)
+                )
         elif key == "turn" and isinstance(want, dict) and "refused" not in want:
             facts = got if isinstance(got, dict) else {}
             for fact, value in want.items():

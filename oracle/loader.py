@@ -179,34 +179,61 @@ def _describe_place(where: DataPath) -> str:
 
 def validate(document: LocatedDocument, schema_name: str) -> None:
     """Check ``document`` against a JSON Schema; raise the most telling violation, located."""
+    problems = schema_problems(document, schema_name, group=0)
+    if problems:
+        raise problems[()]
+
+
+def schema_problems(
+    document: LocatedDocument, schema_name: str, *, group: int
+) -> dict[DataPath, CaseError]:
+    """The most telling violation of a JSON Schema in ``document`` for each value at depth
+    ``group`` (0: the whole file; 2: each rule of the rules index), by that value's place."""
     validator = jsonschema.Draft7Validator(load_schema(schema_name))
-    errors = list(validator.iter_errors(document.data))
-    if not errors:
-        return
     # An unknown key comes first: it is usually a typo, which also explains a "missing" key.
     ranked = sorted(
-        errors,
+        validator.iter_errors(document.data),
         key=lambda error: (
             error.validator != "additionalProperties",
             document.line_of(tuple(error.absolute_path)),
             -len(error.absolute_path),
         ),
     )
-    where, problem = _schema_problem(ranked[0])
-    raise CaseError(document.path, document.line_of(where), problem)
+    chosen: dict[DataPath, CaseError] = {}
+    for error in ranked:
+        place = tuple(error.absolute_path)[:group]
+        if place not in chosen:
+            where, problem = _schema_problem(error)
+            chosen[place] = CaseError(document.path, document.line_of(where), problem)
+    return chosen
 
 
 def load_rules_index(path: Path) -> RulesIndex:
-    """Read the rules index, or raise :class:`CaseError` with its file and line."""
-    document = read_yaml(path)
-    validate(document, "rules")
+    """Read the rules index, or raise :class:`CaseError` with its file and line, carrying every
+    problem found (:meth:`SourceError.every`): one per rule at most."""
+    texts: list[SourceError] = []
+    try:
+        document = read_yaml(path, texts=texts)
+    except SourceError as error:
+        raise CaseError(error.path, error.line, error.problem, error.others) from None
+    found = schema_problems(document, "rules", group=2)
+    problems = [*(CaseError(e.path, e.line, e.problem) for e in texts), *found.values()]
+    if not (isinstance(document.data, dict) and isinstance(document.data.get("rules"), list)):
+        raise CaseError.of_all(problems)  # the file's shape is wrong: nothing more to read
+    broken = {place[1] for place in found if len(place) == 2}
     entries: list[RuleEntry] = []
     seen: dict[str, int] = {}
     for index, raw in enumerate(document.data["rules"]):
+        if index in broken:
+            continue
         line = document.line_of(("rules", index))
         if raw["id"] in seen:
-            raise CaseError(
-                path, line, f"rule id {raw['id']!r} is used twice (first at line {seen[raw['id']]})"
+            problems.append(
+                CaseError(
+                    path,
+                    line,
+                    f"rule id {raw['id']!r} is used twice (first at line {seen[raw['id']]})",
+                )
             )
         seen[raw["id"]] = line
         entries.append(
@@ -220,6 +247,8 @@ def load_rules_index(path: Path) -> RulesIndex:
                 line=line,
             )
         )
+    if problems:
+        raise CaseError.of_all(problems)
     return RulesIndex(path, tuple(entries))
 
 
@@ -311,7 +340,7 @@ def _read_case_document(path: Path) -> LocatedDocument:
     try:
         text = read_text(path)
     except SourceError as error:
-        raise CaseError(error.path, error.line, error.problem) from None
+        raise CaseError(error.path, error.line, error.problem, error.others) from None
     known = _READ_CASES.get(text)
     if known is not None:
         data_json, lines = known
@@ -319,7 +348,7 @@ def _read_case_document(path: Path) -> LocatedDocument:
     try:
         document = parse_yaml(text, path)
     except SourceError as error:
-        raise CaseError(error.path, error.line, error.problem) from None
+        raise CaseError(error.path, error.line, error.problem, error.others) from None
     validate(document, "case.base")
     data = document.data
     if not any(key in data for key in QUESTIONS):
@@ -855,6 +884,13 @@ def case_entries(directory: Path) -> list[CaseEntry]:
     Files of a topic sort by their leading number (``9-a`` before ``10-b``), then by name.
     """
     entries: list[CaseEntry] = []
+    if directory.is_symlink():  # never followed, as no link under it is
+        return [
+            CaseEntry(
+                directory,
+                "a symbolic link: the case folder must be a real folder (links are never followed)",
+            )
+        ]
     for child in _visible(directory, entries):
         path = Path(child.path)
         if child.is_dir(follow_symlinks=False):
@@ -970,7 +1006,7 @@ def load_cases(
             located = (
                 error
                 if isinstance(error, CaseError)
-                else CaseError(error.path, error.line, error.problem)
+                else CaseError(error.path, error.line, error.problem, error.others)
             )
             results.append((entry.path, located))
     by_id: dict[str, list[Case]] = {}

@@ -14,7 +14,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 EDITORS_FOLDERS = ("cases", "rules")
@@ -30,29 +30,39 @@ class OutputRefused(ValueError):
     """A file a command will not write, with the reason in one line."""
 
 
-def _editors_folder(target: Path) -> Path | None:
-    """The editors' folder of a project that ``target`` lies in, if any."""
-    for folder in target.parents:
-        if (folder / PROJECT_MARK).is_file():
-            for name in EDITORS_FOLDERS:
-                if target.is_relative_to(folder / name):
-                    return folder / name
+def _editors_folder(target: Path, projects: Iterable[Path]) -> Path | None:
+    """The editors' folder that ``target`` lies in, if any: of a project above it, or of one
+    of ``projects`` (the one a command works on), compared as written and as the links lead."""
+    roots = [folder for folder in target.parents if (folder / PROJECT_MARK).is_file()]
+    real_target = target.parent.resolve() / target.name
+    for root in [*roots, *projects]:
+        for name in EDITORS_FOLDERS:
+            folder = root / name
+            if target.is_relative_to(folder) or real_target.is_relative_to(folder.resolve()):
+                return folder
     return None
 
 
-def check_output(path: Path, ours: Callable[[str], bool], *, force: bool = False) -> Path:
+def check_output(
+    path: Path,
+    ours: Callable[[str], bool],
+    *,
+    force: bool = False,
+    projects: Iterable[Path] = (),
+) -> Path:
     """Refuse (:class:`OutputRefused`) a path the command may not write; return it absolute.
 
-    ``ours`` tells from an existing file's first characters whether the command wrote it.
+    ``ours`` tells from an existing file's first characters whether the command wrote it;
+    ``projects`` are the projects the command works on, whose editors' folders are refused
+    wherever their links lead.
     """
     target = Path(os.path.abspath(path))
-    for candidate in (target, target.parent.resolve() / target.name):
-        folder = _editors_folder(candidate)
-        if folder is not None:
-            raise OutputRefused(
-                f"{path}: inside {folder.name}/, which holds the editors' files; write the"
-                " output elsewhere"
-            )
+    folder = _editors_folder(target, projects)
+    if folder is not None:
+        raise OutputRefused(
+            f"{path}: inside {folder.name}/, which holds the editors' files; write the"
+            " output elsewhere"
+        )
     parent = target.parent
     if not parent.is_dir():
         raise OutputRefused(f"{path}: the folder {parent} does not exist")
@@ -88,10 +98,15 @@ def _head(target: Path) -> str:
 
 
 def write_output(
-    path: Path, text: str, ours: Callable[[str], bool], *, force: bool = False
+    path: Path,
+    text: str,
+    ours: Callable[[str], bool],
+    *,
+    force: bool = False,
+    projects: Iterable[Path] = (),
 ) -> Path:
     """Write ``text`` to ``path`` after :func:`check_output`, atomically; return the path."""
-    target = check_output(path, ours, force=force)
+    target = check_output(path, ours, force=force, projects=projects)
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:

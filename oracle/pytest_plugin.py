@@ -70,7 +70,14 @@ def _rules_index(config: pytest.Config) -> RulesIndex:
             config.stash[_rules_key] = error
     rules = config.stash[_rules_key]
     if isinstance(rules, SourceError):
-        raise CaseError(rules.path, rules.line, f"the rules index cannot be used: {rules.problem}")
+        raise CaseError.of_all(
+            [
+                CaseError(
+                    error.path, error.line, f"the rules index cannot be used: {error.problem}"
+                )
+                for error in rules.every()
+            ]
+        )
     return rules
 
 
@@ -89,7 +96,7 @@ class _LocatedFailure(pytest.Collector):
         self, excinfo: pytest.ExceptionInfo[BaseException]
     ) -> Any:
         if isinstance(excinfo.value, SourceError):
-            return excinfo.value.located_from(self.config.rootpath)
+            return "\n".join(excinfo.value.lines_from(self.config.rootpath))
         return super().repr_failure(excinfo)
 
 

@@ -99,9 +99,9 @@ def build_catalogue(root: Path) -> Catalogue:
     try:
         rules = load_rules_index(root / RULES_INDEX)
     except SourceError as error:
-        raise CatalogueError([error.located_from(root)]) from None
+        raise CatalogueError(error.lines_from(root)) from None
     collection = load_cases(root / CASES_DIR, rules, root)
-    problems = [error.located_from(root) for error in collection.errors]
+    problems = [line for error in collection.errors for line in error.lines_from(root)]
     reports = tuple(verify_case(case) for case in collection.cases)
     for report in reports:
         problems += report.explained_problems(root)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -37,11 +38,30 @@ _PLAIN_TAGS = frozenset(
 class SourceError(ValueError):
     """A problem in an input file, located: ``path:line: problem`` when printed."""
 
-    def __init__(self, path: Path | str, line: int | None, problem: str) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        line: int | None,
+        problem: str,
+        others: Sequence[SourceError] = (),
+    ) -> None:
         self.path = Path(path)
         self.line = line
         self.problem = problem
+        self.others = tuple(others)
+        """The problems of the same file found beside this one, each reported on its own line."""
         super().__init__(self.located)
+
+    def every(self) -> tuple[SourceError, ...]:
+        """This problem and the others found in the same file, in the file's order."""
+        return (self, *self.others)
+
+    @classmethod
+    def of_all(cls, problems: Sequence[SourceError]) -> SourceError:
+        """One error carrying every problem found in a file, the first in the file leading."""
+        ordered = sorted(problems, key=lambda problem: problem.line or 0)
+        first = ordered[0]
+        return cls(first.path, first.line, first.problem, ordered[1:])
 
     @property
     def located(self) -> str:
@@ -53,6 +73,10 @@ class SourceError(ValueError):
         path = shown_path(self.path, root)
         where = f"{path}:{self.line}" if self.line else path
         return f"{where}: {self.problem}"
+
+    def lines_from(self, root: Path | None) -> list[str]:
+        """Every problem of :meth:`every`, a located line each."""
+        return [problem.located_from(root) for problem in self.every()]
 
 
 def shown_path(path: Path, root: Path | None) -> str:
@@ -126,6 +150,9 @@ _CONTROL_NAMES = {
 _INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
 """Characters drawn as nothing that Unicode counts neither as spaces nor as format characters."""
 
+HIDING_CONTROLS = frozenset("\ufff9\ufffa\ufffb")
+"""The interlinear annotation characters: what lies between them may be shown, or hidden."""
+
 
 def character_name(character: str) -> str:
     """``U+001B ESCAPE``: a character as a message names it (control characters have no
@@ -150,6 +177,10 @@ def text_problem(text: str) -> str | None:
                 f"holds {character_name(character)}, which reorders the text around it out of"
                 " sight; remove it"
             )
+        if character in HIDING_CONTROLS:
+            return (
+                f"holds {character_name(character)}, which may hide the text around it; remove it"
+            )
     if text and all(_blank(character) for character in text):
         shown = ", ".join(dict.fromkeys(character_name(character) for character in text))
         return f"holds nothing a reader can see (only {shown}); write the text, or leave it out"
@@ -157,20 +188,28 @@ def text_problem(text: str) -> str | None:
 
 
 def _blank(character: str) -> bool:
+    # A combining mark with no letter to sit on is drawn as nothing too.
     return (
         character.isspace()
-        or unicodedata.category(character) in ("Cf", "Zs", "Zl", "Zp")
+        or unicodedata.category(character) in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
         or character in _INVISIBLE
     )
 
 
-def read_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> LocatedDocument:
+def read_yaml(
+    path: Path,
+    *,
+    max_bytes: int = MAX_FILE_BYTES,
+    texts: list[SourceError] | None = None,
+) -> LocatedDocument:
     """Parse one YAML file safely, or raise :class:`SourceError` naming its file and line.
 
     The file must be a regular file (a link is not followed, a FIFO is never waited on) of at
-    most ``max_bytes``, in UTF-8; what no case needs is refused before any parsing.
+    most ``max_bytes``, in UTF-8; what no case needs is refused before any parsing. With
+    ``texts``, a value that is not text (a control character, say) is added to it, to be
+    reported with the file's other problems, instead of stopping the reading.
     """
-    return parse_yaml(read_text(path, max_bytes=max_bytes), path)
+    return parse_yaml(read_text(path, max_bytes=max_bytes), path, texts=texts)
 
 
 def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "a case") -> str:
@@ -184,8 +223,11 @@ def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "a cas
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
         raise SourceError(path, None, "cannot read the file: it is not a regular file")
-    with os.fdopen(descriptor, "rb") as file:
-        raw = file.read(max_bytes + 1)
+    try:
+        with os.fdopen(descriptor, "rb") as file:
+            raw = file.read(max_bytes + 1)
+    except OSError as error:  # a failing disk, or a file such as /proc/self/mem
+        raise SourceError(path, None, f"cannot read the file: {error.strerror}") from None
     if len(raw) > max_bytes:
         raise SourceError(
             path, None, f"the file is over {max_bytes // 1024:,} KiB, far more than {what} needs"
@@ -205,14 +247,19 @@ def _refuse_what_no_case_needs(text: str, path: Path) -> None:
     """Line breaks PyYAML counts but editors do not see, characters that reorder the text out of
     sight (anywhere: a case file is published as it is written), and brackets nested too
     deeply."""
-    for at, character in enumerate(text):
-        if character in BIDI_CONTROLS:
-            raise SourceError(
-                path,
-                text.count("\n", 0, at) + 1,
-                f"this line holds {character_name(character)}, which reorders the text around it"
-                " out of sight; remove it",
-            )
+    reordering = [
+        SourceError(
+            path,
+            number,
+            f"this line holds {character_name(character)}, which reorders the text around it"
+            " out of sight; remove it",
+        )
+        for number, line in enumerate(text.split("\n"), 1)
+        for character in dict.fromkeys(line)
+        if character in BIDI_CONTROLS
+    ]
+    if reordering:
+        raise SourceError.of_all(reordering)
     for character, name in _LINE_BREAKS_YAML_ALSO_COUNTS.items():
         at = text.find(character)
         if at >= 0:
@@ -242,8 +289,9 @@ def _refuse_what_no_case_needs(text: str, path: Path) -> None:
                 depth = max(depth - 1, 0)
 
 
-def parse_yaml(text: str, path: Path) -> LocatedDocument:
-    """Parse YAML ``text`` that came from ``path`` (used in messages)."""
+def parse_yaml(text: str, path: Path, *, texts: list[SourceError] | None = None) -> LocatedDocument:
+    """Parse YAML ``text`` that came from ``path`` (used in messages); ``texts`` as for
+    :func:`read_yaml`."""
     _refuse_what_no_case_needs(text, path)
     try:
         try:
@@ -268,13 +316,16 @@ def parse_yaml(text: str, path: Path) -> LocatedDocument:
     if root is None:
         raise SourceError(path, 1, "the file is empty")
     lines: dict[DataPath, int] = {}
+    gathered: list[SourceError] = [] if texts is None else texts
     try:
-        data = _to_data(root, (), lines, path, set())
+        data = _to_data(root, (), lines, path, (set(), gathered))
     except RecursionError:
         raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
     finally:
         _SCALARS.constructed_objects.clear()
         _SCALARS.recursive_objects.clear()
+    if gathered and texts is None:  # every text that is not text, not only the first
+        raise SourceError.of_all(gathered)
     return LocatedDocument(path, data, lines)
 
 
@@ -323,8 +374,15 @@ def _refuse_aliases(text: str, path: Path, loader_class: type[yaml.SafeLoader]) 
 
 
 def _to_data(
-    node: yaml.Node, where: DataPath, lines: dict[DataPath, int], path: Path, seen: set[int]
+    node: yaml.Node,
+    where: DataPath,
+    lines: dict[DataPath, int],
+    path: Path,
+    walk: tuple[set[int], list[SourceError]],
 ) -> Any:
+    """The node as plain data; ``walk`` holds the nodes seen (an alias would repeat one) and
+    the texts found not to be text, gathered to report them all."""
+    seen, texts = walk
     line = node.start_mark.line + 1
     if id(node) in seen:
         raise SourceError(path, line, "YAML aliases ('*name') are not allowed: write the value out")
@@ -344,7 +402,7 @@ def _to_data(
                 raise SourceError(
                     path, key_node.start_mark.line + 1, "YAML merge keys ('<<') are not allowed"
                 )
-            key = _to_data(key_node, (*where, "<key>"), {}, path, seen)
+            key = _to_data(key_node, (*where, "<key>"), {}, path, walk)
             if not isinstance(key, str):
                 raise SourceError(
                     path,
@@ -356,11 +414,11 @@ def _to_data(
                     path, key_node.start_mark.line + 1, f"key {echoed(key)} appears twice"
                 )
             lines[(*where, key)] = key_node.start_mark.line + 1
-            result[key] = _to_data(value_node, (*where, key), lines, path, seen)
+            result[key] = _to_data(value_node, (*where, key), lines, path, walk)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [
-            _to_data(item, (*where, index), lines, path, seen)
+            _to_data(item, (*where, index), lines, path, walk)
             for index, item in enumerate(node.value)
         ]
     try:
@@ -376,5 +434,5 @@ def _to_data(
         problem = text_problem(value)
         if problem is not None:
             what = "this key" if where and where[-1] == "<key>" else "this text"
-            raise SourceError(path, line, f"{what} {problem}")
+            texts.append(SourceError(path, line, f"{what} {problem}"))
     return value

@@ -372,3 +372,55 @@ def test_check_quotes_a_file_name_that_could_forge_a_report_line(
     assert status == 1
     assert "'cases/claims/bad\\nname\\x1b[31m.yaml': the file name" in out
     assert "\x1b" not in out and "\nname" not in out
+
+
+def test_a_file_that_fails_while_it_is_read_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(capsys, "replay", "/proc/self/mem")
+    assert status == 2 and "cannot read the file" in out and "Traceback" not in out
+
+
+def test_a_linked_case_folder_is_an_error_and_export_never_writes_behind_it(
+    capsys: pytest.CaptureFixture[str],
+    project_copy: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    real = tmp_path_factory.mktemp("real") / "cases"
+    (project_copy / "cases").rename(real)
+    (project_copy / "cases").symlink_to(real, target_is_directory=True)
+    case = real / "claims" / "01-incomplete-side.yaml"
+    kept = case.read_bytes()
+    for target in (case, real / "claims" / "99-new.json"):
+        status, out = run(
+            capsys, "export", "--root", str(project_copy), "--force", "-o", str(target)
+        )
+        assert status == 2 and "inside cases/" in out, out
+    assert case.read_bytes() == kept and not (real / "claims" / "99-new.json").exists()
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1 and "cases: a symbolic link: the case folder must be a real folder" in out
+
+
+def test_every_problem_of_the_rules_index_is_reported_at_once(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    index = project_copy / "rules" / "index.yaml"
+    broken = (
+        '\n  - id: zz.one\n    kind: rule\n    section: S\n    title: T\n    text: "\\a bell"\n'
+        "  - id: zz.two\n    kind: law\n    section: S\n    title: T\n    text: X\n"
+        "  - id: zz.three\n    kind: rule\n    section: ' '\n    title: T\n    text: X\n"
+    )
+    lines = len(index.read_text().splitlines())
+    index.write_text(index.read_text() + broken)
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 2
+    shown = [line for line in out.splitlines() if line.startswith("rules/index.yaml:")]
+    assert [int(line.split(":")[1]) for line in shown] == [lines + 6, lines + 8, lines + 14]
+
+
+def test_a_record_seed_that_is_neither_a_number_nor_quoted_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "game.txt"
+    record.write_text("variant: base\nseed: 44  # a comment\nfirst: A\n1. red 1 on 1\n")
+    status, out = run(capsys, "replay", str(record))
+    assert status == 1
+    assert "seed: '44  # a comment' is neither a whole number nor a text in quotes" in out

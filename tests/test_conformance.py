@@ -428,7 +428,7 @@ def _alive(marker: str) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_an_interrupted_run_leaves_nothing_the_engine_started(
     signal_name: str, tmp_path: Path, records: tuple[dict[str, Any], ...]
 ) -> None:
@@ -439,10 +439,10 @@ def test_an_interrupted_run_leaves_nothing_the_engine_started(
     catalogue = tmp_path / "catalogue.json"
     catalogue.write_text(export_json(list(records[:2]), "test"), encoding="utf-8")
     script = tmp_path / "engine.sh"
-    # A child in the same process group, and one in a group of its own, both holding the pipes.
+    # A child in a group of its own, and one in a session of its own, both holding the pipes.
     script.write_text(
-        f"sleep 301 {marker} 2>/dev/null &\n"
         f"python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(302)' {marker} &\n"
+        f"python3 -c 'import os, time; os.setsid(); time.sleep(304)' {marker} &\n"
         "read line\nsleep 303\n",
         encoding="utf-8",
     )
@@ -453,11 +453,11 @@ def test_an_interrupted_run_leaves_nothing_the_engine_started(
         stderr=subprocess.PIPE,
         text=True,
     )
-    for _ in range(100):  # the runner, the engine and its child in a group of its own
-        if len(_alive(marker)) >= 3:
+    for _ in range(100):  # the runner, the engine and its two children
+        if len(_alive(marker)) >= 4:
             break
         time.sleep(0.1)
-    assert len(_alive(marker)) >= 3
+    assert len(_alive(marker)) >= 4
     time.sleep(0.2)  # well into the run
     runner.send_signal(getattr(signal, signal_name))
     _, err = runner.communicate(timeout=30)
@@ -465,3 +465,41 @@ def test_an_interrupted_run_leaves_nothing_the_engine_started(
     assert "interrupted" in err and "Traceback" not in err
     time.sleep(0.2)
     assert _alive(marker) == []
+
+
+def test_an_engine_that_never_reads_its_requests_cannot_hold_the_run(
+    records: tuple[dict[str, Any], ...], tmp_path: Path
+) -> None:
+    """It answers every case at once, right, without reading one: the requests fill its pipe."""
+    answers = "\n".join(
+        json.dumps({"id": record["id"], "answers": record["answers"]}) for record in records
+    )
+    script = tmp_path / "deaf.py"
+    script.write_text(
+        f"import sys, time\nsys.stdout.write({answers!r} + '\\n')\nsys.stdout.flush()\n"
+        "time.sleep(300)\n",
+        encoding="utf-8",
+    )
+    many = [
+        dict(record, request={**record["request"], "padding": "x" * 20_000}) for record in records
+    ]
+    started = time.monotonic()
+    results = run(CommandEngine([sys.executable, str(script)], timeout=2), many)
+    assert time.monotonic() - started < 120
+    assert any("read no request within 2 s" in str(r.problem) for r in results)
+
+
+def test_answers_to_questions_not_asked_fail_the_case(records: tuple[dict[str, Any], ...]) -> None:
+    [claims_case] = select(records, "last-three-in-your-hand")
+
+    def everything(line: str) -> str:
+        return json.dumps(
+            {
+                "id": json.loads(line)["id"],
+                "answers": {"claims": {str(stone): "refused" for stone in range(1, 10)}},
+            }
+        )
+
+    [result] = run(FunctionEngine(everything), [claims_case])
+    assert result.result is Result.FAIL
+    assert "an answer to a question the case does not ask" in result.describe()

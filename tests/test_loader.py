@@ -395,3 +395,11 @@ def deep_folder(top: Path, depth: int) -> Iterator[None]:
             os.chdir("..")
             os.rmdir("d")
         os.chdir(here)
+
+
+@pytest.mark.parametrize("text", ['"\\u034f\\u17b5"', '"\\ufff9x\\ufffb"'], ids=["marks", "hidden"])
+def test_combining_marks_alone_and_hiding_controls_are_not_text(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "text.yaml"
+    path.write_text(TEXT_START + f"situation: {text}\n", encoding="utf-8")
+    with pytest.raises(CaseError, match=":4: this text holds"):
+        load_case(path)

@@ -227,8 +227,9 @@ async function askText(text, where) {
 // The case a link carries after #case=, as { text } or, when the link is damaged, { problem }
 // in words (null for an address that carries no case).
 function caseFromLink() {
-  if (!location.hash.startsWith("#case=")) return null;
-  const code = location.hash.slice("#case=".length);
+  if (!location.hash.toLowerCase().startsWith("#case=")) return null;
+  // Padding is never written, but a link copied from elsewhere may carry it, or encode it.
+  const code = location.hash.slice("#case=".length).replace(/(=|%3D)+$/i, "");
   if (!/^[A-Za-z0-9_-]+$/.test(code)) {
     return { problem: code ? "it holds characters a case link never has (only letters, digits, - and _ follow #case=); copy the whole link again" : "it ends at #case= with no case after it; copy the whole link again" };
   }
