@@ -567,7 +567,11 @@ def test_a_seeded_game_is_played_to_its_end_through_the_page_and_replays_in_pyth
     result = page.inner_text("#game-result")
     href = page.get_attribute("#game-download", "href")
     assert href and href.startswith("blob:")
-    record = page.evaluate("async href => await (await fetch(href)).text()", href)
+    with page.expect_download() as downloading:  # as a reader saves it
+        page.click("#game-download")
+    download = downloading.value
+    assert download.suggested_filename.startswith("schotten-totten-")
+    record = Path(download.path()).read_text(encoding="utf-8")
     visit.clean()
     state = replay(parse_record(record).game, parse_record(record).moves)
     assert state.is_over
