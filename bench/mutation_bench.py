@@ -1,7 +1,8 @@
 """How many small rule changes the tests notice: a mutation run over the engine's rule code.
 
 A small AST mutator changes one thing at a time in the rule modules of ``engine/`` (claims,
-formations, position, game, moves, tactic_cards, tactics, match): a comparison flipped, a
+formations, position, the game's state, move rules, legal moves, turn flow and table, game,
+moves, tactic_cards, tactics, match): a comparison flipped, a
 constant off by one, ``and`` swapped for ``or``, a ``not`` dropped, a statement deleted. Reprs,
 ``__all__`` and a function's final ``return None`` are left alone: they are not rules, or
 deleting them changes nothing. For a seeded sample of those mutants (or ``--all``), in copies of
@@ -47,6 +48,11 @@ RULE_FILES = (
     "claims",
     "formations",
     "position",
+    "play_state",
+    "move_rules",
+    "legality",
+    "turn_flow",
+    "table",
     "game",
     "moves",
     "tactic_cards",

@@ -46,9 +46,12 @@ class Player(IntEnum):
 class PositionError(ValueError):
     """A position that cannot happen. Subclasses say which rule it breaks.
 
-    ``stone`` and ``part`` say where, so that a caller holding the source of the position (a case
-    file) can point at the right line: ``part`` is ``"hand"``, ``"discards"``, ``"variant"``, or,
-    with a stone, ``"modes"``, ``"completed_first"``, ``"you"`` or ``"them"``.
+    ``stone`` and ``part`` say where, in the position's own terms, so that whoever wrote the
+    position (a case file, a test) can point at it in theirs: ``part`` names an attribute of
+    :class:`Position` (``"hand"``, ``"discards"``, ``"variant"``, ``"jokers_played"``) or, with a
+    stone, of :class:`StoneState` (``"modes"``, ``"completed_first"``, ``"claimed_by"``,
+    ``"sides"``, where :class:`SideOverCapacity` also names the player), or ``"card"`` for an
+    error about one card, which it names.
     """
 
     def __init__(self, message: str, *, stone: int | None = None, part: str | None = None) -> None:
@@ -75,7 +78,7 @@ class SideOverCapacity(PositionError):
             f"stone {stone}: {count} cards on {'your' if player is viewer else 'their'} side,"
             f" but a side holds {capacity} here",
             stone=stone,
-            part="you" if player is viewer else "them",
+            part="sides",
         )
         self.player, self.count, self.capacity = player, count, capacity
 

@@ -1,57 +1,62 @@
 """The Tactic cards: for each kind, the moves it allows, why another is refused, what it does.
 
 Each kind of Tactic card is one small object, so its rules sit side by side:
-:meth:`~TacticKind.uses` lists the moves it allows now (part of
-:meth:`engine.game.GameState.legal_moves`, the one definition of what is legal),
-:meth:`~TacticKind.check` says why a move of its kind is refused (it only explains; a test checks
-it agrees with the list), and :meth:`~TacticKind.carry_out` plays it.
-What every Tactic card shares (the play step, the card in hand, the tactic limit, counting it
-played) stays in the turn flow of :mod:`engine.game`.
+:meth:`~TacticKind.uses` lists the moves it allows now (part of the legal moves,
+:mod:`engine.legality`), :meth:`~TacticKind.check` says why a move of its kind is refused, and
+:meth:`~TacticKind.carry_out` plays it. The listing and the check go through the same
+:mod:`engine.move_rules`, so they cannot disagree. What every Tactic card shares (the play step,
+the card in hand, the tactic limit, counting it played) stays with the legal moves and the turn
+flow.
 """
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
-from engine.cards import CARDS, Card, card_name
-from engine.formations import side_capacity
-from engine.moves import PLAYS, Banshee, IllegalMove, Move, Play, Recruit, Strategist, Traitor
-from engine.position import MODE_CARDS, Player
+from engine.cards import Card
+from engine.move_rules import (
+    BANSHEE_TAKES_THEIRS,
+    BLUFF_ON_OPEN,
+    MUD_FIGHT_ON_OPEN,
+    NOT_A_COMBAT_MODE,
+    ONE_JOKER,
+    ROOM_FOR_A_CARD,
+    ROOM_FOR_THE_STRATEGIST,
+    ROOM_FOR_THE_TRAITOR,
+    RUSE_TARGETS_OPEN,
+    STRATEGIST_MOVES_YOURS,
+    STRATEGIST_TO_ANOTHER_STONE,
+    TRAITOR_TAKES_CLAN_CARDS,
+    TRAITOR_TAKES_THEIRS,
+    check_open,
+    check_room,
+    stones_with_room,
+)
+from engine.moves import PLAYS, Banshee, Move, Play, Recruit, Strategist, Traitor
+from engine.play_state import PlayState
+from engine.position import MODE_CARDS
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
-
-if TYPE_CHECKING:
-    from engine.game import GameState
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
 
-class TacticKind:
-    """One kind of Tactic card. Subclasses override the three hooks."""
+class TacticKind(abc.ABC):
+    """One kind of Tactic card: the cards of that kind and its three hooks."""
 
     cards: frozenset[Card] = frozenset()
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
+    @abc.abstractmethod
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
         """Every move playing ``card`` (in the current player's hand, within the limit) allows."""
-        raise NotImplementedError
 
-    def check(self, state: GameState, move: Move) -> None:
-        """Raise :class:`IllegalMove` saying why ``move`` is refused, if it is."""
-        raise NotImplementedError
+    @abc.abstractmethod
+    def check(self, state: PlayState, move: Move) -> None:
+        """Raise :class:`~engine.moves.IllegalMove` saying why ``move`` is refused, if it is."""
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    @abc.abstractmethod
+    def carry_out(self, state: PlayState, move: Move) -> None:
         """Play ``move`` once the card has left the hand and been counted."""
-        raise NotImplementedError
-
-
-def _not_a_combat_mode(move: Move, card: Card) -> None:
-    """A combat mode lies on the stone, not on a side: no ruse can move or remove it."""
-    if card in COMBAT_MODE_CARDS:
-        raise IllegalMove(
-            move,
-            f"{card_name(card)} is a combat mode: no ruse can move or remove one",
-            "tactics.ruse-targets",
-        )
 
 
 class EliteTroops(TacticKind):
@@ -60,25 +65,22 @@ class EliteTroops(TacticKind):
 
     cards = frozenset(ELITE_TROOPS)
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
-        if card in JOKERS and state._joker_on_side(state.current_player):
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+        if not ONE_JOKER.allows(state, state.current_player, card):
             return
-        for target in state._room(state.current_player):
+        for target in stones_with_room(state, state.current_player):
             yield PLAYS[card][target]
 
-    def check(self, state: GameState, move: Move) -> None:
+    def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
-        if move.card in JOKERS and state._joker_on_side(state.current_player):
-            raise IllegalMove(
-                move, "you have already played a Joker", "tactics.one-joker-per-player"
-            )
-        state._check_room(move, move.stone, "turn.play-card")
+        ONE_JOKER.check(move, state, state.current_player, move.card)
+        check_room(state, move, move.stone, ROOM_FOR_A_CARD)
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
         if move.card in JOKERS:
             state.jokers_played.add(state.current_player)
-        state._add(move.stone, state.current_player, move.card)
+        state.add(move.stone, state.current_player, move.card)
 
 
 class CombatModes(TacticKind):
@@ -86,25 +88,20 @@ class CombatModes(TacticKind):
 
     cards = frozenset(COMBAT_MODE_CARDS)
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
-        for number, _ in state._open_stones():
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+        for number, _ in state.open_stones():
             yield PLAYS[card][number]
 
-    def check(self, state: GameState, move: Move) -> None:
+    def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
-        bluff = move.card == Tactic.BLIND_MANS_BLUFF
-        state._check_open(
-            move, move.stone, "tactics.blind-mans-bluff" if bluff else "tactics.mud-fight"
-        )
+        rule = BLUFF_ON_OPEN if move.card == Tactic.BLIND_MANS_BLUFF else MUD_FIGHT_ON_OPEN
+        check_open(state, move, move.stone, rule)
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
         stone = state.stones[move.stone - 1]
         stone.modes.add(MODE_OF_CARD[Tactic(move.card)])
-        stone.capacity = side_capacity(stone.modes)
-        for player in Player:  # Mud Fight: a side of three is incomplete again
-            if len(stone.sides[player]) < stone.capacity:
-                stone.completed_at[player] = None
+        stone.refit()  # Mud Fight: a side of three is incomplete again
 
 
 class Recruiter(TacticKind):
@@ -112,15 +109,15 @@ class Recruiter(TacticKind):
 
     cards = frozenset({Tactic.RECRUITER})
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
         yield Recruit()
 
-    def check(self, state: GameState, move: Move) -> None:
-        return
+    def check(self, state: PlayState, move: Move) -> None:
+        return  # nothing beyond what every Tactic card must keep
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    def carry_out(self, state: PlayState, move: Move) -> None:
         state.discards.append(Tactic.RECRUITER)
-        state._start_recruiting()
+        state.start_recruiting()
 
 
 class StrategistCard(TacticKind):
@@ -128,39 +125,35 @@ class StrategistCard(TacticKind):
 
     cards = frozenset({Tactic.STRATEGIST})
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
         me = state.current_player
-        room = state._room(me)
-        for number, stone in state._open_stones():
+        room = stones_with_room(state, me, ROOM_FOR_THE_STRATEGIST)
+        for number, stone in state.open_stones():
             for mine in stone.sides[me]:
                 for target in room:
-                    if target != number:
+                    if STRATEGIST_TO_ANOTHER_STONE.allows(number, target):
                         yield Strategist(mine, number, target)
                 yield Strategist(mine, number, None)
 
-    def check(self, state: GameState, move: Move) -> None:
+    def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Strategist)
-        state._check_open(move, move.source)
-        _not_a_combat_mode(move, move.card)
-        if move.card not in state.stones[move.source - 1].sides[state.current_player]:
-            raise IllegalMove(
-                move,
-                f"{card_name(move.card)} is not on your side of stone {move.source}",
-                "tactics.strategist",
-            )
+        check_open(state, move, move.source, RUSE_TARGETS_OPEN)
+        NOT_A_COMBAT_MODE.check(move, move.card)
+        STRATEGIST_MOVES_YOURS.check(
+            move, state, move.source, state.current_player, move.card, "your"
+        )
         if move.to is not None:
-            if move.to == move.source:
-                raise IllegalMove(move, "the card must go to another stone", "tactics.strategist")
-            state._check_room(move, move.to, "tactics.strategist")
+            STRATEGIST_TO_ANOTHER_STONE.check(move, move.source, move.to)
+            check_room(state, move, move.to, ROOM_FOR_THE_STRATEGIST)
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Strategist)
         me = state.current_player
-        state._remove(move.source, me, move.card)
+        state.remove(move.source, me, move.card)
         if move.to is None:
             state.discards.append(move.card)
         else:
-            state._add(move.to, me, move.card)
+            state.add(move.to, me, move.card)
         state.discards.append(Tactic.STRATEGIST)
 
 
@@ -169,25 +162,22 @@ class BansheeCard(TacticKind):
 
     cards = frozenset({Tactic.BANSHEE})
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
-        for number, stone in state._open_stones():
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+        for number, stone in state.open_stones():
             for theirs in stone.sides[state.current_player.other]:
                 yield Banshee(theirs, number)
 
-    def check(self, state: GameState, move: Move) -> None:
+    def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Banshee)
-        state._check_open(move, move.stone)
-        _not_a_combat_mode(move, move.card)
-        if move.card not in state.stones[move.stone - 1].sides[state.current_player.other]:
-            raise IllegalMove(
-                move,
-                f"{card_name(move.card)} is not on their side of stone {move.stone}",
-                "tactics.banshee",
-            )
+        check_open(state, move, move.stone, RUSE_TARGETS_OPEN)
+        NOT_A_COMBAT_MODE.check(move, move.card)
+        BANSHEE_TAKES_THEIRS.check(
+            move, state, move.stone, state.current_player.other, move.card, "their"
+        )
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Banshee)
-        state._remove(move.stone, state.current_player.other, move.card)
+        state.remove(move.stone, state.current_player.other, move.card)
         state.discards.append(move.card)
         state.discards.append(Tactic.BANSHEE)
 
@@ -197,34 +187,30 @@ class TraitorCard(TacticKind):
 
     cards = frozenset({Tactic.TRAITOR})
 
-    def uses(self, state: GameState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
         me = state.current_player
-        room = state._room(me)
-        for number, stone in state._open_stones():
+        room = stones_with_room(state, me, ROOM_FOR_THE_TRAITOR)
+        for number, stone in state.open_stones():
             for theirs in stone.sides[me.other]:
-                if theirs < len(CARDS):
+                if TRAITOR_TAKES_CLAN_CARDS.allows(theirs):
                     for target in room:
                         yield Traitor(theirs, number, target)
 
-    def check(self, state: GameState, move: Move) -> None:
+    def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Traitor)
-        state._check_open(move, move.source)
-        _not_a_combat_mode(move, move.card)
-        if move.card not in state.stones[move.source - 1].sides[state.current_player.other]:
-            raise IllegalMove(
-                move,
-                f"{card_name(move.card)} is not on their side of stone {move.source}",
-                "tactics.traitor",
-            )
-        if move.card >= len(CARDS):
-            raise IllegalMove(move, "the Traitor takes Clan cards only", "tactics.traitor")
-        state._check_room(move, move.to, "tactics.traitor")
+        check_open(state, move, move.source, RUSE_TARGETS_OPEN)
+        NOT_A_COMBAT_MODE.check(move, move.card)
+        TRAITOR_TAKES_THEIRS.check(
+            move, state, move.source, state.current_player.other, move.card, "their"
+        )
+        TRAITOR_TAKES_CLAN_CARDS.check(move, move.card)
+        check_room(state, move, move.to, ROOM_FOR_THE_TRAITOR)
 
-    def carry_out(self, state: GameState, move: Move) -> None:
+    def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Traitor)
         me = state.current_player
-        state._remove(move.source, me.other, move.card)
-        state._add(move.to, me, move.card)
+        state.remove(move.source, me.other, move.card)
+        state.add(move.to, me, move.card)
         state.discards.append(Tactic.TRAITOR)
 
 

@@ -31,6 +31,7 @@ from engine import (
     Player,
     Position,
     PositionError,
+    SideOverCapacity,
     StoneState,
     Tactic,
     Verdict,
@@ -39,7 +40,7 @@ from engine import (
     variant_named,
 )
 from engine.cards import CARDS, echoed, mask_of
-from engine.game import Phase
+from engine.game import Phase, TableError, TableFact
 from engine.misreadings import MISREADINGS
 from engine.reachable import reachability_problems
 from engine.tactics import COMBAT_MODE_CARDS
@@ -71,6 +72,7 @@ from oracle.yamlsource import (
 
 CASE_SUFFIX = ".yaml"
 PLAYERS = {"you": Player.A, "them": Player.B}
+PLAYER_WORDS = {player: word for word, player in PLAYERS.items()}
 CARD_LISTS = ("you", "them", "hand", "discards", "their_hand", "clan_deck", "tactic_deck")
 QUESTIONS = ("claims", "plays", "turn", "deal", "match", "impossible")
 OUTCOMES = {"you": Player.A, "them": Player.B, "nobody": None}
@@ -661,18 +663,46 @@ def _located_objection(
         return _twice(path, error.card, places[error.card])
     if isinstance(error, MisplacedCard) and error.card in places:
         return CaseError(path, places[error.card][-1], str(error))
+    fact = error.fact if isinstance(error, TableError) else None
+    part = PLAYER_WORDS[error.player] if isinstance(error, SideOverCapacity) else error.part
     where: DataPath
     if error.stone is not None and error.stone in stone_indexes:
         where = ("position", "stones", stone_indexes[error.stone])
-        if error.part:
-            where = (*where, error.part)
-    elif error.part == "variant":
+        if part:
+            where = (*where, part)
+    elif part == "variant":
         where = ("variant",)
-    elif error.part and error.part.startswith("table."):
-        where = ("table", error.part.removeprefix("table."))
+    elif part is None and fact is not None:
+        where = ("table", TABLE_KEYS[fact])
     else:
-        where = ("position", error.part) if error.part else ("position",)
-    return CaseError(path, document.line_of(where), str(error))
+        where = ("position", part) if part else ("position",)
+    missing = isinstance(error, TableError) and error.missing and fact is not None
+    hint = MISSING_FACTS[fact] if missing and fact is not None else ""
+    return CaseError(path, document.line_of(where), f"{error}{hint}")
+
+
+TABLE_KEYS = {
+    TableFact.COMPLETION_ORDER: "stones",
+    TableFact.STEP: "step",
+    TableFact.PASSED: "passed",
+    TableFact.COULD_CLAIM: "could_claim",
+    TableFact.IDLE_TURNS: "idle_turns",
+    TableFact.TACTICS_PLAYED: "tactics_played",
+}
+"""The key of a case's ``table`` that states each fact the engine may object to."""
+
+MISSING_FACTS = {
+    TableFact.COMPLETION_ORDER: " (add completed_first: you or them)",
+    TableFact.PASSED: " (add passed: true if you passed)",
+    TableFact.COULD_CLAIM: ": add could_claim: true or false",
+    TableFact.IDLE_TURNS: (
+        ": add idle_turns, the turns in a row before this one in which nobody played a card or"
+        " could prove a stone (0 if their last turn was not one)"
+    ),
+    TableFact.STEP: "",
+    TableFact.TACTICS_PLAYED: "",
+}
+"""What an editor adds when the engine says a table must state a fact the board cannot show."""
 
 
 def _turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQuestion:

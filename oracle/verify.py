@@ -377,7 +377,8 @@ def _copy_of(moment: GameState, line: int, where: str = "the case's moment") -> 
     fact, or the question would be answered about another game."""
     copy = moment.clone()
     missing = object()
-    for name in GameState.__slots__:
+    slots = [name for kind in type(moment).__mro__ for name in getattr(kind, "__slots__", ())]
+    for name in slots:
         if name not in _CACHES and getattr(copy, name, missing) != getattr(moment, name):
             raise _Unjudgeable(line, f"the engine's copy of {where} differs in {name}")
     return copy

@@ -125,7 +125,6 @@ REFUSED = [
           step: claim
         impossible: >-
           you have played a card this turn, so your hand holds at most 5 cards until the draw
-          (add passed: true if you passed)
         """,
         id="a-full-hand-after-a-play-in-the-table",
     ),
@@ -357,8 +356,7 @@ table:
   clan_deck: [yellow 7]
   step: claim
 impossible: >-
-  you have played a card this turn, so your hand holds at most 5 cards until the draw (add
-  passed: true if you passed)
+  you have played a card this turn, so your hand holds at most 5 cards until the draw
 """
 
 

@@ -1104,7 +1104,7 @@ BAD_FILES = [
           - move: red 1 on 2
             expect: legal
         """,
-        "0 Tactic cards lie face up, but tactics_played counts 6: *",
+        "0 Tactic cards lie face up, but 6 are counted as played: *",
         id="tactics-played-with-none-face-up",
     ),
     pytest.param(

@@ -1,0 +1,260 @@
+"""What the current player may do: the legal moves, listed in one place, and the refusal of any
+other move in words and a rule id.
+
+:func:`legal_moves` is the one definition of what is legal; :func:`refusal` only explains why a
+move is not among them. Both read the rules from :mod:`engine.move_rules` and the Tactic cards'
+own from :mod:`engine.tactic_cards`, and a test checks on thousands of states that they agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from itertools import combinations
+
+from engine.cards import CARDS, Card, card_name
+from engine.claims import Reason, claim_verdict
+from engine.move_rules import (
+    ROOM_FOR_A_CARD,
+    STONE_EXISTS,
+    TACTIC_LIMIT,
+    check_room,
+    may_pass,
+    pass_rule,
+    stones_with_room,
+)
+from engine.moves import (
+    PLAYS,
+    RUSE_OF_MOVE,
+    Banshee,
+    Claim,
+    Draw,
+    IllegalMove,
+    Move,
+    Pass,
+    Play,
+    Recruit,
+    Return,
+    Strategist,
+    Traitor,
+)
+from engine.play_state import Phase, PlayState
+from engine.position import STONES
+from engine.tactic_cards import KIND_OF_CARD
+from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
+
+CLAIM_RULES = {
+    Reason.STONE_CLAIMED: "claim.claimed-stone-closed",
+    Reason.INCOMPLETE_SIDE: "claim.own-side-complete",
+    Reason.WEAKER_FORMATION: "claim.beat-complete-side",
+    Reason.TIE_COMPLETED_LATER: "formations.tie-break",
+    Reason.WITNESS: "claim.prove-incomplete-side",
+}
+"""The rule a refused claim breaks, by the reason the proof gives."""
+
+RULES_NAMED = frozenset(
+    {
+        *CLAIM_RULES.values(),
+        "components.clan-cards",
+        "components.stones",
+        "components.tactic-kinds",
+        "stalemate.game-ends",
+        "claim.several-at-once",
+        "stalemate.base-pass",
+        "tactics.banshee",
+        "tactics.blind-mans-bluff",
+        "tactics.limit",
+        "tactics.mud-fight",
+        "tactics.one-joker-per-player",
+        "tactics.passing",
+        "tactics.recruiter",
+        "tactics.ruse-targets",
+        "tactics.strategist",
+        "tactics.traitor",
+        "turn.draw",
+        "turn.empty-deck",
+        "turn.expert-variant",
+        "turn.order",
+        "turn.play-card",
+        "turn.victory",
+    }
+)
+"""Every rule id an :class:`IllegalMove` can name; a test checks each is in the rules index."""
+
+
+# ------------------------------------------------------------------ listing
+
+
+def legal_moves(state: PlayState) -> Iterator[Move]:
+    """Every move the current player may make now, in a fixed order."""
+    if state.phase is Phase.PLAY:
+        yield from plays(state)
+        if may_pass(state):
+            yield Pass()
+    elif state.phase is Phase.CLAIM:
+        provable = state.provable_stones()
+        for size in range(len(provable), -1, -1):
+            for stones in combinations(provable, size):
+                yield Claim(stones)
+    elif state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
+        for deck in state.drawable():
+            yield Draw(deck)
+    elif state.phase is Phase.RECRUITER_RETURN:
+        for card in distinct(state.hands[state.current_player]):
+            yield Return(card)
+
+
+def plays(state: PlayState) -> Iterator[Move]:
+    """The play step's moves: each Clan card to each stone with room, then what each Tactic
+    card in hand allows (:mod:`engine.tactic_cards`) while within the tactic limit."""
+    me = state.current_player
+    room = stones_with_room(state, me)
+    hand = state.hands[me]
+    for card in hand:
+        if card < len(CARDS):
+            for target in room:
+                yield PLAYS[card][target]
+    if not state.variant.has_tactics or not TACTIC_LIMIT.allows(state, me):
+        return
+    for card in distinct(card for card in hand if card >= len(CARDS)):
+        yield from KIND_OF_CARD[card].uses(state, card)
+
+
+def distinct(cards: Iterable[Card]) -> list[Card]:
+    """The cards, with any Joker after the first dropped: the two Jokers play alike, and which
+    one comes first in the hand (not its number) keeps the order of the moves."""
+    kept: list[Card] = []
+    for card in cards:
+        if not (card in JOKERS and any(other in JOKERS for other in kept)):
+            kept.append(card)
+    return kept
+
+
+# ------------------------------------------------------------------ explaining a refusal
+
+
+def refusal(state: PlayState, move: Move) -> IllegalMove | None:
+    """Why ``move`` is refused here, in words and a rule id; None if nothing forbids it."""
+    try:
+        _check(state, move)
+    except IllegalMove as refused:
+        return refused
+    return None
+
+
+def _check(state: PlayState, move: Move) -> None:
+    if state.phase is Phase.OVER:
+        victory = state.outcome is not None and state.outcome.is_victory
+        rule = "turn.victory" if victory else "stalemate.game-ends"
+        raise IllegalMove(move, "the game is over", rule)
+    card = getattr(move, "card", 0)
+    if not isinstance(card, int) or not 0 <= card < 64:
+        raise IllegalMove(move, f"there is no card number {card!r}", "components.clan-cards")
+    _CHECKS[type(move)](state, move)
+
+
+def _check_claim(state: PlayState, move: Move) -> None:
+    assert isinstance(move, Claim)
+    if state.phase is not Phase.CLAIM:
+        if state.game.expert:
+            raise IllegalMove(
+                move,
+                "in the expert variant claims come at the start of the turn",
+                "turn.expert-variant",
+            )
+        _explain_passed_claim_step(state, move)
+        raise IllegalMove(move, f"no claim in the {state.phase.value} step", "turn.order")
+    if len(set(move.stones)) != len(move.stones):
+        raise IllegalMove(move, "a stone is named twice", "claim.several-at-once")
+    position = state.position(state.current_player)
+    for number in move.stones:
+        if not isinstance(number, int):
+            raise IllegalMove(move, f"there is no stone {number}", "components.stones")
+        STONE_EXISTS.check(move, number)
+        verdict = claim_verdict(position, number)
+        if not verdict.granted:
+            raise IllegalMove(
+                move, f"stone {number}: {verdict.explanation}", CLAIM_RULES[verdict.reason]
+            )
+
+
+def _explain_passed_claim_step(state: PlayState, move: Claim) -> None:
+    """A claim just after the engine passed the claim step for want of a provable stone."""
+    passed = state.phase is Phase.DRAW and not state.could_claim_this_turn
+    if not passed or not move.stones or move.stones[0] not in STONES:
+        return
+    verdict = claim_verdict(state.position(state.current_player), move.stones[0])
+    raise IllegalMove(
+        move,
+        "the claim step is over: no stone could be proved, so the engine passed it (claim"
+        f" nothing); stone {verdict.stone}: {verdict.explanation}",
+        CLAIM_RULES.get(verdict.reason, "turn.order"),
+    )
+
+
+def _check_draw(state: PlayState, move: Move) -> None:
+    assert isinstance(move, Draw)
+    if state.phase not in (Phase.DRAW, Phase.RECRUITER_DRAW):
+        raise IllegalMove(move, f"no card is drawn in the {state.phase.value} step", "turn.order")
+    if move.deck not in state.decks:
+        raise IllegalMove(move, "the base game has no Tactic deck", "turn.draw")
+    if not state.decks[move.deck]:
+        raise IllegalMove(move, f"the {move.deck.value} deck is empty", "turn.empty-deck")
+
+
+def _check_return(state: PlayState, move: Move) -> None:
+    assert isinstance(move, Return)
+    if state.phase is not Phase.RECRUITER_RETURN:
+        raise IllegalMove(move, "cards go back only for a Recruiter", "tactics.recruiter")
+    if move.card not in state.hands[state.current_player]:
+        raise IllegalMove(move, f"{card_name(move.card)} is not in your hand", "tactics.recruiter")
+
+
+def _check_play_step(state: PlayState, move: Move) -> None:
+    if state.phase is not Phase.PLAY:
+        expert_claim = state.game.expert and state.phase is Phase.CLAIM
+        rule = "turn.expert-variant" if expert_claim else "turn.order"
+        raise IllegalMove(
+            move, f"cards are played in the play step, not the {state.phase.value} step", rule
+        )
+
+
+def _check_pass(state: PlayState, move: Move) -> None:
+    _check_play_step(state, move)
+    pass_rule(state).check(move, state, state.current_player)
+
+
+def _check_card(state: PlayState, move: Move) -> None:
+    """A card played: a Clan card onto a side, or a Tactic card of any kind."""
+    _check_play_step(state, move)
+    me = state.current_player
+    card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
+    if card not in state.hands[me]:
+        raise IllegalMove(move, f"{card_name(card)} is not in your hand", "turn.play-card")
+    if card >= len(CARDS):
+        TACTIC_LIMIT.check(move, state, me)
+    if card < len(CARDS):
+        assert isinstance(move, Play)
+        check_room(state, move, move.stone, ROOM_FOR_A_CARD)
+    elif isinstance(move, Play) and card not in ELITE_TROOPS | COMBAT_MODE_CARDS:
+        raise IllegalMove(
+            move, f"{card_name(card)} is a ruse: write it as a ruse", "components.tactic-kinds"
+        )
+    else:
+        KIND_OF_CARD[card].check(state, move)
+
+
+_CHECKS: dict[type, Callable[[PlayState, Move], None]] = {
+    Claim: _check_claim,
+    Draw: _check_draw,
+    Return: _check_return,
+    Pass: _check_pass,
+    Play: _check_card,
+    Recruit: _check_card,
+    Strategist: _check_card,
+    Banshee: _check_card,
+    Traitor: _check_card,
+}
+"""How each kind of move is checked, beyond what every move must keep."""
+
+
+__all__ = ["CLAIM_RULES", "RULES_NAMED", "distinct", "legal_moves", "plays", "refusal"]

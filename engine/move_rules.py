@@ -1,0 +1,208 @@
+"""The rules a move must keep, each defined once: the same rule filters the moves listed as
+legal and words the refusal of any other.
+
+A :class:`MoveRule` pairs a rule's id in the rules index with one function that says, from the
+facts it needs, what the rule forbids (``None`` when it forbids nothing). Listing the legal moves
+(:mod:`engine.legality`, :mod:`engine.tactic_cards`) keeps a candidate when the rule
+:meth:`~MoveRule.allows` it; explaining a refusal (``why_illegal``) raises the same function's
+words with :meth:`~MoveRule.check`. So a rule cannot change in the one and not in the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, ParamSpec
+
+from engine.cards import CARDS, Card, card_name
+from engine.moves import IllegalMove, Move
+from engine.play_state import PlayState
+from engine.position import STONES, Player
+from engine.tactics import COMBAT_MODE_CARDS, JOKERS
+
+Facts = ParamSpec("Facts")
+
+
+@dataclass(frozen=True)
+class MoveRule(Generic[Facts]):
+    """A rule of the rules index (its ``id``) and what it forbids, in words, from some facts."""
+
+    id: str
+    problem: Callable[Facts, str | None]
+
+    def allows(self, *facts: Facts.args, **named: Facts.kwargs) -> bool:
+        """Whether the rule lets these facts stand (a candidate move is listed)."""
+        return self.problem(*facts, **named) is None
+
+    def check(self, move: Move, *facts: Facts.args, **named: Facts.kwargs) -> None:
+        """Raise :class:`IllegalMove` with the rule's words if it forbids these facts."""
+        problem = self.problem(*facts, **named)
+        if problem is not None:
+            raise IllegalMove(move, problem, self.id)
+
+
+def _over_the_tactic_limit(state: PlayState, player: Player) -> str | None:
+    mine, theirs = state.tactics_played[player], state.tactics_played[player.other]
+    if mine <= theirs:
+        return None
+    return f"you have played {mine} Tactic cards and your opponent {theirs}"
+
+
+TACTIC_LIMIT = MoveRule("tactics.limit", _over_the_tactic_limit)
+"""A player may play a Tactic card only while they have played no more than their opponent."""
+
+
+def _second_joker(state: PlayState, player: Player, card: Card) -> str | None:
+    if card in JOKERS and player in state.jokers_played:
+        return "you have already played a Joker"
+    return None
+
+
+ONE_JOKER = MoveRule("tactics.one-joker-per-player", _second_joker)
+"""Once a player has played a Joker, the other stays in their hand."""
+
+
+def _no_such_stone(number: int) -> str | None:
+    return None if number in STONES else f"there is no stone {number}"
+
+
+STONE_EXISTS = MoveRule("components.stones", _no_such_stone)
+"""The stones are numbered 1 to 9."""
+
+
+def _stone_claimed(state: PlayState, number: int) -> str | None:
+    if state.stones[number - 1].claimed_by is None:
+        return None
+    return f"stone {number} is claimed"
+
+
+CLAIMED_STONE_CLOSED = MoveRule("claim.claimed-stone-closed", _stone_claimed)
+"""No card is laid on a claimed stone, nor taken from it."""
+RUSE_TARGETS_OPEN = MoveRule("tactics.ruse-targets", _stone_claimed)
+"""A ruse aims at an open stone."""
+MUD_FIGHT_ON_OPEN = MoveRule("tactics.mud-fight", _stone_claimed)
+BLUFF_ON_OPEN = MoveRule("tactics.blind-mans-bluff", _stone_claimed)
+
+
+def _side_full(state: PlayState, number: int, player: Player) -> str | None:
+    if state.stones[number - 1].has_room(player):
+        return None
+    return f"your side of stone {number} is full"
+
+
+ROOM_FOR_A_CARD = MoveRule("turn.play-card", _side_full)
+"""A card is played onto a side that has room."""
+ROOM_FOR_THE_STRATEGIST = MoveRule("tactics.strategist", _side_full)
+ROOM_FOR_THE_TRAITOR = MoveRule("tactics.traitor", _side_full)
+
+
+def stones_with_room(
+    state: PlayState, player: Player, room: MoveRule[[PlayState, int, Player]] = ROOM_FOR_A_CARD
+) -> list[int]:
+    """The open stones where ``player``'s side has room, as ``room`` judges it."""
+    return [number for number, _ in state.open_stones() if room.allows(state, number, player)]
+
+
+def check_open(state: PlayState, move: Move, number: int, rule: MoveRule[[PlayState, int]]) -> None:
+    """The stone a move aims at must exist and be open (``rule`` names the rule it breaks)."""
+    STONE_EXISTS.check(move, number)
+    rule.check(move, state, number)
+
+
+def check_room(
+    state: PlayState, move: Move, number: int, room: MoveRule[[PlayState, int, Player]]
+) -> None:
+    """A card goes to an open stone where the mover's side has room (``room`` names the rule)."""
+    check_open(state, move, number, CLAIMED_STONE_CLOSED)
+    room.check(move, state, number, state.current_player)
+
+
+def _a_combat_mode(card: Card) -> str | None:
+    if card in COMBAT_MODE_CARDS:
+        return f"{card_name(card)} is a combat mode: no ruse can move or remove one"
+    return None
+
+
+NOT_A_COMBAT_MODE = MoveRule("tactics.ruse-targets", _a_combat_mode)
+"""A combat mode lies on the stone, not on a side: no ruse can move or remove it."""
+
+
+def _not_a_clan_card(card: Card) -> str | None:
+    return None if card < len(CARDS) else "the Traitor takes Clan cards only"
+
+
+TRAITOR_TAKES_CLAN_CARDS = MoveRule("tactics.traitor", _not_a_clan_card)
+
+
+def _same_stone(source: int, target: int | None) -> str | None:
+    return "the card must go to another stone" if target == source else None
+
+
+STRATEGIST_TO_ANOTHER_STONE = MoveRule("tactics.strategist", _same_stone)
+
+
+def _not_on_the_side(
+    state: PlayState, number: int, player: Player, card: Card, whose: str
+) -> str | None:
+    if card in state.stones[number - 1].sides[player]:
+        return None
+    return f"{card_name(card)} is not on {whose} side of stone {number}"
+
+
+STRATEGIST_MOVES_YOURS = MoveRule("tactics.strategist", _not_on_the_side)
+BANSHEE_TAKES_THEIRS = MoveRule("tactics.banshee", _not_on_the_side)
+TRAITOR_TAKES_THEIRS = MoveRule("tactics.traitor", _not_on_the_side)
+
+
+def _a_clan_card_fits(state: PlayState, player: Player) -> str | None:
+    hand = state.hands[player]
+    if any(card < len(CARDS) for card in hand) and stones_with_room(state, player):
+        return "you can still play a Clan card"
+    return None
+
+
+def pass_rule(state: PlayState) -> MoveRule[[PlayState, Player]]:
+    """When a player may pass: no Clan card of theirs fits anywhere. The variant names the rule
+    (in the tactics variant a player holding only Tactic cards may pass too)."""
+    return MoveRule(state.variant.pass_rule, _a_clan_card_fits)
+
+
+def may_pass(state: PlayState, player: Player | None = None) -> bool:
+    """Whether ``player`` (the current one by default) may pass."""
+    return _a_clan_card_fits(state, state.current_player if player is None else player) is None
+
+
+def someone_can_go_on(state: PlayState) -> bool:
+    """Whether a player, judged on the hands as they are now, must play or can prove a stone.
+
+    A player who may pass (no Clan card fits anywhere) cannot go on, even holding a Tactic card
+    they could play: passing instead is their right, so the game cannot wait on it.
+    """
+    return any(not may_pass(state, player) or state.provable_stones(player) for player in Player)
+
+
+__all__ = [
+    "BANSHEE_TAKES_THEIRS",
+    "BLUFF_ON_OPEN",
+    "CLAIMED_STONE_CLOSED",
+    "MUD_FIGHT_ON_OPEN",
+    "NOT_A_COMBAT_MODE",
+    "ONE_JOKER",
+    "ROOM_FOR_A_CARD",
+    "ROOM_FOR_THE_STRATEGIST",
+    "ROOM_FOR_THE_TRAITOR",
+    "RUSE_TARGETS_OPEN",
+    "STONE_EXISTS",
+    "STRATEGIST_MOVES_YOURS",
+    "STRATEGIST_TO_ANOTHER_STONE",
+    "TACTIC_LIMIT",
+    "TRAITOR_TAKES_CLAN_CARDS",
+    "TRAITOR_TAKES_THEIRS",
+    "MoveRule",
+    "check_open",
+    "check_room",
+    "may_pass",
+    "pass_rule",
+    "someone_can_go_on",
+    "stones_with_room",
+]

@@ -1,0 +1,385 @@
+"""The state of a game in play: where every card lies, whose turn it is, which step, and the
+queries every rule reads.
+
+:class:`PlayState` is the data of :class:`engine.game.GameState` and what the modules beside it
+work on: the move rules (:mod:`engine.move_rules`), the Tactic cards (:mod:`engine.tactic_cards`),
+the legal moves (:mod:`engine.legality`), the turn flow (:mod:`engine.turn_flow`) and the table
+a state is set up from (:mod:`engine.table`). None of them needs the game's interface, so each
+imports this module and nothing imports back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from engine.cards import Card
+from engine.claims import claim_verdict
+from engine.formations import CombatMode, side_capacity
+from engine.moves import Deck, Move
+from engine.position import (
+    STONES,
+    Player,
+    Position,
+    StoneState,
+    Variant,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_Key = tuple[int, Player, tuple[Card, ...]]
+
+
+class Phase(Enum):
+    """Where the current player is in their turn."""
+
+    PLAY = "play"
+    CLAIM = "claim"
+    DRAW = "draw"
+    RECRUITER_DRAW = "recruiter draw"
+    RECRUITER_RETURN = "recruiter return"
+    OVER = "over"
+
+
+class Termination(Enum):
+    """How a game ended: a victory on the border, or the stalemate award and what it gave."""
+
+    FIVE_STONES = "five stones"
+    THREE_ADJACENT_STONES = "three adjacent stones"
+    STALEMATE_AWARD = "stalemate award"
+    AWARD_GIVES_BOTH_A_WIN = "draw: the award gives both players a win"
+    NOBODY_WINS_AFTER_THE_AWARD = "draw: nobody has a win after the award"
+
+    @property
+    def is_victory(self) -> bool:
+        """Whether a player won on the border, as opposed to by the stalemate ruling."""
+        return self in (Termination.FIVE_STONES, Termination.THREE_ADJACENT_STONES)
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether nobody won: the award gave both players a win, or neither."""
+        return self in (Termination.AWARD_GIVES_BOTH_A_WIN, Termination.NOBODY_WINS_AFTER_THE_AWARD)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended and who won (None for a draw). ``str`` gives the reason in words."""
+
+    termination: Termination
+    winner: Player | None = None
+
+    @property
+    def is_victory(self) -> bool:
+        return self.termination.is_victory
+
+    def __str__(self) -> str:
+        return self.termination.value
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed.
+    :class:`engine.game.Game` adds how a game starts."""
+
+    variant: Variant = field(default_factory=Variant)
+    expert: bool = False
+    first_player: Player = Player.A
+    seed: int | str = 0
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player can see: the table and their hand as a :class:`Position`, and the counts."""
+
+    position: Position
+    deck_sizes: dict[Deck, int]
+    their_hand_size: int
+    tactics_played: tuple[int, int]
+    current_player: Player
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, in order: a move a player chose, or a step the rules forced."""
+
+    turn: int
+    player: Player
+    text: str
+    forced: bool = False
+
+
+@dataclass
+class StoneInPlay:
+    """One stone during a game: both sides, when each was completed (by the game's clock), its
+    combat modes, its owner and the cards a side needs."""
+
+    sides: tuple[list[Card], list[Card]] = field(default_factory=lambda: ([], []))
+    completed_at: list[int | None] = field(default_factory=lambda: [None, None])
+    modes: set[CombatMode] = field(default_factory=set)
+    claimed_by: Player | None = None
+    capacity: int = 3
+
+    def copy(self) -> StoneInPlay:
+        return StoneInPlay(
+            (list(self.sides[0]), list(self.sides[1])),
+            list(self.completed_at),
+            set(self.modes),
+            self.claimed_by,
+            self.capacity,
+        )
+
+    def has_room(self, player: Player) -> bool:
+        """Whether ``player``'s side can take another card."""
+        return len(self.sides[player]) < self.capacity
+
+    def refit(self) -> None:
+        """Take the capacity from the combat modes again (Mud Fight asks four cards a side):
+        a side that no longer has every card it needs is no longer complete."""
+        self.capacity = side_capacity(self.modes)
+        for player in Player:
+            if len(self.sides[player]) < self.capacity:
+                self.completed_at[player] = None
+
+
+class PlayState:
+    """Every card's place, whose turn, which step: the data of a game, and its plain queries."""
+
+    __slots__ = (
+        "_could_claim_this_turn",
+        "_dealt",
+        "_idle_turns",
+        "_legal",
+        "_played_this_turn",
+        "_provable",
+        "_recruits_left",
+        "_returns_left",
+        "_version",
+        "clock",
+        "current_player",
+        "decks",
+        "discards",
+        "events",
+        "game",
+        "hands",
+        "jokers_played",
+        "moves",
+        "outcome",
+        "phase",
+        "stones",
+        "tactics_played",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        game: GameSettings,
+        hands: tuple[list[Card], list[Card]],
+        decks: dict[Deck, list[Card]],
+    ) -> None:
+        """A state at the first player's first step, before any forced step is carried out:
+        :meth:`engine.game.Game.new_initial_state` and ``from_table`` make the ones to play
+        from."""
+        self.game = game
+        self.stones = [StoneInPlay() for _ in STONES]
+        self.hands = hands
+        self.decks = decks
+        self.discards: list[Card] = []
+        self.tactics_played = [0, 0]
+        self.jokers_played: set[Player] = set()
+        self.current_player = game.first_player
+        self.phase = Phase.CLAIM if game.expert else Phase.PLAY
+        self.turn = 1
+        self.clock = 0
+        self.outcome: Outcome | None = None
+        self.moves: list[Move] = []
+        self.events: list[Event] = []
+        self._recruits_left = 0
+        self._returns_left = 0
+        self._idle_turns = 0
+        self._played_this_turn = False
+        self._could_claim_this_turn = False
+        self._dealt = False
+        self._version = 0
+        self._legal: tuple[_Key, tuple[Move, ...]] | None = None
+        self._provable: dict[_Key, tuple[int, ...]] = {}
+
+    # ------------------------------------------------------------------ what anyone may ask
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (by a victory, or by the stalemate ruling)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def winner(self) -> Player | None:
+        """The player who won, once the game is over; None while it goes on or for a draw."""
+        return self.outcome.winner if self.outcome is not None else None
+
+    @property
+    def variant(self) -> Variant:
+        return self.game.variant
+
+    @property
+    def played_this_turn(self) -> bool:
+        """Whether the current player has played a card (not passed) this turn."""
+        return self._played_this_turn
+
+    @property
+    def could_claim_this_turn(self) -> bool:
+        """Whether a stone was provable at the current player's claim step this turn."""
+        return self._could_claim_this_turn
+
+    @property
+    def recruits_left(self) -> int:
+        """Cards the Recruiter still draws (0 outside its draw step)."""
+        return self._recruits_left
+
+    @property
+    def returns_left(self) -> int:
+        """Cards still to go back under their decks for the Recruiter (0 outside its steps)."""
+        return self._returns_left
+
+    @property
+    def idle_turns(self) -> int:
+        """Idle turns in a row just before this one: no card played and no stone provable."""
+        return self._idle_turns
+
+    def returns(self) -> tuple[int, int]:
+        """Each player's result: 1 for a win, -1 for a loss, 0 for a draw or a game still going."""
+        if self.winner is None:
+            return (0, 0)
+        return (1, -1) if self.winner is Player.A else (-1, 1)
+
+    def stones_held(self, player: Player) -> tuple[int, ...]:
+        """The stones ``player`` has claimed (or been awarded)."""
+        return tuple(
+            n for n, stone in zip(STONES, self.stones, strict=True) if stone.claimed_by is player
+        )
+
+    def open_stones(self) -> list[tuple[int, StoneInPlay]]:
+        """The stones nobody holds yet, by number."""
+        return [(n, s) for n, s in zip(STONES, self.stones, strict=True) if s.claimed_by is None]
+
+    def side(self, number: int, player: Player) -> Sequence[Card]:
+        """``player``'s side of stone ``number``, or nothing when there is no such stone."""
+        return self.stones[number - 1].sides[player] if number in STONES else ()
+
+    def drawable(self) -> list[Deck]:
+        """The decks that still hold a card."""
+        return [deck for deck, cards in self.decks.items() if cards]
+
+    def view(self, player: Player) -> PlayerView:
+        """What ``player`` sees: the table, the discards, their own hand, and the counts."""
+        return PlayerView(
+            self.position(player),
+            {deck: len(cards) for deck, cards in self.decks.items()},
+            len(self.hands[player.other]),
+            (self.tactics_played[0], self.tactics_played[1]),
+            self.current_player,
+            self.phase,
+        )
+
+    def position(self, player: Player) -> Position:
+        """The table and ``player``'s hand as a :class:`Position`, the claim proof's input."""
+        stones = []
+        for stone in self.stones:
+            first = None
+            a, b = stone.completed_at
+            if a is not None and b is not None:
+                first = Player.A if a < b else Player.B
+            stones.append(
+                StoneState._without_checks(
+                    (tuple(stone.sides[0]), tuple(stone.sides[1])),
+                    first,
+                    frozenset(stone.modes),
+                    stone.claimed_by,
+                )
+            )
+        # The state keeps every card in one place (check_invariants); a test checks this
+        # position equals one built with every check.
+        return Position._without_checks(
+            tuple(stones),
+            tuple(self.discards),
+            tuple(self.hands[player]),
+            player,
+            self.variant,
+            frozenset(self.jokers_played),
+        )
+
+    def provable_stones(self, player: Player | None = None) -> tuple[int, ...]:
+        """The stones ``player`` (the current one by default) could claim right now."""
+        player = self.current_player if player is None else player
+        if not any(
+            stone.claimed_by is None and len(stone.sides[player]) == stone.capacity
+            for stone in self.stones
+        ):
+            return ()
+        key = self._cache_key(player)
+        if key not in self._provable:
+            self._provable = {key: self._prove_stones(player)} | {
+                other: stones for other, stones in self._provable.items() if other[0] == key[0]
+            }
+        return self._provable[key]
+
+    def _prove_stones(self, player: Player) -> tuple[int, ...]:
+        position = self.position(player)
+        return tuple(
+            number
+            for number, stone in zip(STONES, self.stones, strict=True)
+            if stone.claimed_by is None
+            and len(stone.sides[player]) == stone.capacity
+            and claim_verdict(position, number).granted
+        )
+
+    # ------------------------------------------------------------------ remembering answers
+
+    def changed(self) -> None:
+        """Say that the state was changed by hand (a test rearranging hidden cards, say), not by
+        a move: the legal moves and provable stones kept for it are worked out again."""
+        self._version += 1
+
+    def _cache_key(self, player: Player) -> _Key:
+        """What a cached answer about ``player``'s options depends on: the state's version, bumped
+        by every move and forced step (and by :meth:`changed`), and the hand."""
+        return (self._version, player, tuple(self.hands[player]))
+
+    # ------------------------------------------------------------------ changing the table
+
+    def add(self, number: int, player: Player, card: Card) -> None:
+        """Lay ``card`` on ``player``'s side of stone ``number``, keeping the game's clock."""
+        stone = self.stones[number - 1]
+        stone.sides[player].append(card)
+        self.clock += 1
+        if len(stone.sides[player]) == stone.capacity:
+            stone.completed_at[player] = self.clock
+
+    def remove(self, number: int, player: Player, card: Card) -> None:
+        """Take ``card`` off ``player``'s side of stone ``number``: the side is incomplete."""
+        stone = self.stones[number - 1]
+        stone.sides[player].remove(card)
+        stone.completed_at[player] = None
+
+    def start_recruiting(self) -> None:
+        """The Recruiter's steps follow: draw up to three cards, then put two back."""
+        self._recruits_left = 3
+        self._returns_left = 2
+        self.phase = Phase.RECRUITER_DRAW
+
+    def after_play(self) -> None:
+        """The step after the play step: the claim step, or under expert timing the draw."""
+        self.phase = Phase.DRAW if self.game.expert else Phase.CLAIM
+
+
+__all__ = [
+    "Event",
+    "GameSettings",
+    "Outcome",
+    "Phase",
+    "PlayState",
+    "PlayerView",
+    "StoneInPlay",
+    "Termination",
+]

@@ -1,0 +1,344 @@
+"""A game set up from a table (a position, the hands, the decks and the facts of the turn), and
+the invariants every state of a game keeps.
+
+A table states every fact the game needs to go on exactly as a real game would, or
+:class:`TableError` says which one is missing or cannot be true. Its errors are typed: the fact
+at fault (:class:`TableFact`) and, where it applies, the stone and the part of the position, so
+that whoever wrote the table (a case file, a test) can point at it in its own terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+
+from engine.cards import CARDS, Card, card_name
+from engine.move_rules import may_pass, someone_can_go_on, stones_with_room
+from engine.moves import Deck
+from engine.play_state import Phase, PlayState
+from engine.position import MODE_CARDS, STONES, DuplicateCard, Player, Position, PositionError
+from engine.reachable import joker_problem, reachability_problems
+from engine.tactics import ELITE_TROOPS, TACTICS_MASK, Tactic
+
+
+class TableFact(Enum):
+    """A fact of a table that the board cannot show, which a :class:`TableError` is about."""
+
+    COMPLETION_ORDER = "who completed each complete stone first"
+    STEP = "the step of the turn"
+    PASSED = "whether you passed instead of playing"
+    COULD_CLAIM = "whether a stone was provable at this turn's claim step"
+    IDLE_TURNS = "the idle turns before this one"
+    TACTICS_PLAYED = "the Tactic cards each player has played"
+
+
+class TableError(PositionError):
+    """A table that cannot be a game: a card missing or in two places, a fact of the turn unsaid
+    or impossible. ``fact`` names the fact at fault, if one is, and ``missing`` says the table
+    must state it (the board cannot show it); ``stone`` and ``part`` the place on the board, as
+    for a position."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        fact: TableFact | None = None,
+        missing: bool = False,
+        stone: int | None = None,
+        part: str | None = None,
+    ) -> None:
+        super().__init__(message, stone=stone, part=part)
+        self.fact = fact
+        self.missing = missing
+
+
+def set_up(
+    state: PlayState,
+    position: Position,
+    tactics_played: tuple[int, int],
+    phase: Phase | None,
+) -> None:
+    """Lay the position's board, discards and counts into a new ``state`` at the viewer's turn;
+    :class:`TableError` for a board no game in progress reaches."""
+    state.current_player = position.viewer
+    state.discards = list(position.discards)
+    state.tactics_played = list(tactics_played)
+    _lay_stones(state, position)
+    state.jokers_played = {p for p in Player if position.has_played_joker(p)}
+    state.phase = phase or (Phase.CLAIM if state.game.expert else Phase.PLAY)
+    if state.phase not in (Phase.PLAY, Phase.CLAIM, Phase.DRAW):
+        raise TableError(
+            f"a table starts at the play, claim or draw step, not the {state.phase.value} step",
+            fact=TableFact.STEP,
+        )
+    reachable = reachability_problems(position)
+    if reachable:
+        raise reachable[0]
+    problem = tactics_played_problem(state, position.viewer)
+    if problem is not None:
+        raise TableError(problem, fact=TableFact.TACTICS_PLAYED)
+    problems = invariant_problems(state)
+    if problems:
+        raise TableError("; ".join(problems))
+
+
+def _lay_stones(state: PlayState, position: Position) -> None:
+    """Each stone's cards, modes and owner, completed sides in the order they were completed."""
+    clock = 0
+    for number, stone, seen in zip(STONES, state.stones, position.stones, strict=True):
+        stone.modes = set(seen.modes)
+        stone.refit()
+        stone.claimed_by = seen.claimed_by
+        complete = all(seen.is_complete(p) for p in Player)
+        if seen.claimed_by is None and seen.completed_first is None and complete:
+            raise TableError(
+                f"stone {number}: both sides are complete, so the game needs to know who"
+                " completed first",
+                fact=TableFact.COMPLETION_ORDER,
+                missing=True,
+                stone=number,
+            )
+        first = seen.completed_first
+        for player in (first, first.other) if first is not None else tuple(Player):
+            stone.sides[player].extend(seen.sides[player])
+            if len(seen.sides[player]) == stone.capacity:
+                clock += 1
+                stone.completed_at[player] = clock
+    state.clock = clock
+
+
+# ------------------------------------------------------------------ the turn so far
+
+
+def turn_so_far(
+    state: PlayState, played: bool | None, could_claim: bool | None, idle: int | None
+) -> None:
+    """Set, check or derive the facts of the turn in progress that a table cannot show: whether
+    the player played (or passed), could claim, and how many idle turns came before."""
+    expert = state.game.expert
+    play_done = state.phase is Phase.DRAW or (state.phase is Phase.CLAIM and not expert)
+    claim_done = state.phase is Phase.DRAW or (state.phase is Phase.PLAY and expert)
+    _played(state, played, play_done)
+    _could_claim(state, could_claim, claim_done, play_done)
+    _idle_turns(state, idle, play_done)
+
+
+def _played(state: PlayState, played: bool | None, play_done: bool) -> None:
+    me = state.current_player
+    if not play_done and played is not None:
+        expert = " of the expert variant" if state.game.expert else ""
+        raise TableError(
+            f"at the {state.phase.value} step{expert} you have not played yet, so there is"
+            " nothing to say about it",
+            fact=TableFact.PASSED,
+        )
+    state._played_this_turn = play_done if played is None else played
+    recruited = state.variant.has_tactics and Tactic.RECRUITER in state.discards
+    full = len(state.hands[me]) >= state.variant.hand_size
+    if play_done and state._played_this_turn and full and not recruited:
+        raise TableError(
+            f"you have played a card this turn, so your hand holds at most"
+            f" {state.variant.hand_size - 1} cards until the draw",
+            fact=TableFact.PASSED,
+            missing=True,
+            part="hand",
+        )
+    if play_done and not state._played_this_turn and not may_pass(state, me):
+        raise TableError(
+            "you cannot have passed: you hold a Clan card that has room on your side",
+            fact=TableFact.PASSED,
+        )
+
+
+def _could_claim(
+    state: PlayState, could_claim: bool | None, claim_done: bool, play_done: bool
+) -> None:
+    me = state.current_player
+    # Under expert timing a card played after the claim step may have made a stone provable
+    # since; the turn is not idle then, so the claim step no longer matters.
+    played_since_claim = state.game.expert and play_done and state._played_this_turn
+    provable_now = bool(claim_done and not played_since_claim and state.provable_stones(me))
+    if not claim_done:
+        if could_claim is not None:
+            raise TableError(
+                f"this turn's claim step is still to come at the {state.phase.value} step, so"
+                " there is nothing to say about it",
+                fact=TableFact.COULD_CLAIM,
+            )
+    elif played_since_claim:
+        state._could_claim_this_turn = bool(could_claim)
+    elif could_claim is None:
+        if not provable_now and state.stones_held(me):
+            raise TableError(
+                "this turn's claim step is over and the board does not show whether you could"
+                " prove a stone there (you hold stones you may have just claimed)",
+                fact=TableFact.COULD_CLAIM,
+                missing=True,
+            )
+        state._could_claim_this_turn = provable_now
+    else:
+        if provable_now and not could_claim:
+            raise TableError(
+                "the table says no stone was provable at this turn's claim step, but one is"
+                " provable now, so it was then too",
+                fact=TableFact.COULD_CLAIM,
+            )
+        state._could_claim_this_turn = could_claim
+
+
+def _idle_turns(state: PlayState, idle: int | None, play_done: bool) -> None:
+    them = state.current_player.other
+    they_may_have_passed = may_have_passed(state, them, play_done and state._played_this_turn)
+    if idle is None:
+        if they_may_have_passed:
+            raise TableError(
+                "they may have passed on their last turn, and the board does not show it",
+                fact=TableFact.IDLE_TURNS,
+                missing=True,
+            )
+        idle = 0
+    elif idle < 0:
+        raise TableError(f"there cannot be {idle} idle turns", fact=TableFact.IDLE_TURNS)
+    elif idle > 0 and not they_may_have_passed:
+        reason = (
+            "their hand is empty while a deck still holds cards, so they would have drawn"
+            if not state.hands[them]
+            else "they hold Clan cards and have room for them"
+        )
+        turns = "turn" if idle == 1 else "turns"
+        raise TableError(
+            f"{idle} idle {turns} before this one, but they cannot have passed on their last"
+            f" turn: {reason}",
+            fact=TableFact.IDLE_TURNS,
+        )
+    this_turn_counts = (play_done and state._played_this_turn) or state._could_claim_this_turn
+    if idle >= 2 and not this_turn_counts and not someone_can_go_on(state):
+        raise TableError(
+            f"after {idle} idle turns in a row with nobody able to go on, the game would"
+            " already be over",
+            fact=TableFact.IDLE_TURNS,
+        )
+    state._idle_turns = idle
+
+
+def may_have_passed(state: PlayState, player: Player, after_a_play: bool) -> bool:
+    """Whether ``player``'s last turn, just before this one, may have been a pass.
+
+    A pass is followed by the usual draw, so an empty hand beside a deck to draw from rules it
+    out. In the base game a pass needs an empty hand or no room, neither of which a later turn
+    undoes. In the tactics variant the card drawn after the pass may be the one Clan card they
+    hold now, and a ruse or Mud Fight just played may have made them room.
+    """
+    hand = state.hands[player]
+    if not hand and state.drawable() and not after_a_play:  # a Recruiter refills the decks
+        return False
+    if not state.variant.has_tactics:
+        return may_pass(state, player)
+    clan_cards = sum(card < len(CARDS) for card in hand)
+    return not stones_with_room(state, player) or clan_cards <= 1 or after_a_play
+
+
+# ------------------------------------------------------------------ invariants
+
+
+def invariant_problems(state: PlayState) -> list[str]:
+    """Every broken invariant, in words: each card of the game in exactly one place, and each
+    player's view a position that can exist (:meth:`Position.status`: no side over capacity,
+    one Joker a player on the border, a hand within its size...), and each Joker that has left
+    the border remembered as played by its owner."""
+    problems = []
+    counted: dict[Card, int] = dict.fromkeys(state.variant.cards, 0)
+    for card in all_places(state):
+        counted[card] = counted.get(card, 0) + 1
+    for card, count in counted.items():
+        if count != 1:
+            problems.append(f"{card_name(card)} is in {count} places")
+    tactics_problem = tactics_played_problem(state, state.current_player)
+    if tactics_problem is not None:
+        problems.append(tactics_problem)
+    for player in Player:
+        position = state.position(player)
+        for problem in [*position.status(), joker_problem(position)]:
+            if problem is None or isinstance(problem, DuplicateCard):
+                continue
+            if str(problem) not in problems:
+                problems.append(str(problem))
+    return problems
+
+
+def tactics_played_problem(state: PlayState, viewer: Player) -> str | None:
+    """Why the count of Tactic cards each player has played cannot be true, in ``viewer``'s
+    words, or None. Every Tactic card played stays face up (on a side, on its stone or in the
+    discards), elite troops stay on their owner's side unless moved to the discards, and the
+    tactic limit keeps the two counts at most one apart."""
+    mine, theirs = state.tactics_played[viewer], state.tactics_played[viewer.other]
+    if abs(mine - theirs) > 1:
+        return (
+            f"{mine} Tactic cards against {theirs}: the tactic limit keeps the two counts at"
+            " most one apart"
+        )
+    for player, who, whose in ((viewer, "you have", "your"), (viewer.other, "they have", "their")):
+        troops = sum(card in ELITE_TROOPS for stone in state.stones for card in stone.sides[player])
+        played = state.tactics_played[player]
+        if troops > played:
+            lie = "elite troops lie" if troops != 1 else "elite troop lies"
+            cards = "Tactic card" if played == 1 else "Tactic cards"
+            return f"{troops} {lie} on {whose} side, but {who} played {played} {cards}"
+    face_up = sum(TACTICS_MASK >> card & 1 for card in state.discards) + sum(
+        len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
+        for stone in state.stones
+    )
+    if face_up != mine + theirs:
+        lie = "s lie" if face_up != 1 else " lies"
+        counted = "is counted" if mine + theirs == 1 else "are counted"
+        return (
+            f"{face_up} Tactic card{lie} face up, but {mine + theirs} {counted} as played:"
+            " every Tactic card played stays face up (on a side, on its stone or in the"
+            " discards), so the two must be equal"
+        )
+    return None
+
+
+def all_places(state: PlayState) -> Iterable[Card]:
+    """Every card of the game where it lies: the hands, the decks, the discards, the stones."""
+    yield from state.hands[0]
+    yield from state.hands[1]
+    for cards in state.decks.values():
+        yield from cards
+    yield from state.discards
+    for stone in state.stones:
+        yield from stone.sides[0]
+        yield from stone.sides[1]
+        for mode in stone.modes:
+            yield MODE_CARDS[mode]
+
+
+def hands_and_decks(
+    position: Position,
+    their_hand: Sequence[Card],
+    clan_deck: Sequence[Card],
+    tactic_deck: Sequence[Card],
+    has_tactics: bool,
+) -> tuple[tuple[list[Card], list[Card]], dict[Deck, list[Card]]]:
+    """The hands and the decks of a table (decks given top card first, kept bottom first)."""
+    me = position.viewer
+    hands: tuple[list[Card], list[Card]] = ([], [])
+    hands[me].extend(position.hand)
+    hands[me.other].extend(their_hand)
+    decks = {Deck.CLAN: list(reversed(clan_deck))}
+    if has_tactics:
+        decks[Deck.TACTICS] = list(reversed(tactic_deck))
+    return hands, decks
+
+
+__all__ = [
+    "TableError",
+    "TableFact",
+    "all_places",
+    "hands_and_decks",
+    "invariant_problems",
+    "may_have_passed",
+    "set_up",
+    "tactics_played_problem",
+    "turn_so_far",
+]
