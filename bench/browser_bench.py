@@ -73,11 +73,11 @@ def claim_times(page: Page, count: int) -> list[float]:
         text = (ROOT / CASES[index % len(CASES)]).read_text(encoding="utf-8")
         page.fill("#paste-text", text)
         page.get_by_role("button", name="Load and judge it").click()
-        page.wait_for_function("!document.getElementById('ask-answer').hidden")
+        page.wait_for_function("() => !document.getElementById('ask-answer').hidden")
         page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
         page.get_by_role("button", name="Ask the engine").click()
         page.wait_for_function(
-            "document.getElementById('ask-answer').dataset.verdicts !== 'waiting'"
+            "() => document.getElementById('ask-answer').dataset.verdicts !== 'waiting'"
         )
         times.append(float(page.get_attribute("#oracle-app", "data-last-call-ms") or "nan"))
     return times

@@ -459,7 +459,7 @@ def test_the_play_page_deals_a_seeded_game_and_takes_a_move_by_its_controls(
     assert hand == state["hand"]
     page.locator("#game-hand button").first.click()
     page.locator("#game-targets button").first.click()
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 2")
+    page.wait_for_function("() => document.querySelectorAll('#game-log li').length >= 2")
     log = page.locator("#game-log li").all_inner_texts()
     assert log[0] == f"Turn 1, you: {state['hand'][0]} on 1"
     assert any("the computer" in line for line in log)
@@ -515,7 +515,7 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     wait_for_answer(page)
     assert page.is_hidden("#ask-problem-box"), page.inner_text("#ask-problem")
     page.get_by_role("button", name="Copy as a case file").click()
-    page.wait_for_function("document.getElementById('copy-status').textContent === 'Copied.'")
+    page.wait_for_function("() => document.getElementById('copy-status').textContent === 'Copied.'")
     copied = page.evaluate("navigator.clipboard.readText()")
     context.close()
     assert 'modes: ["mud fight"]' in copied
