@@ -44,7 +44,7 @@ lint: $(BIN)/.installed
 	$(BIN)/mypy
 
 schema: $(BIN)/.installed
-	$(BIN)/python -m oracle.editor_schema
+	$(BIN)/python -m oracle.casefile.schema
 
 bench: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/python bench/claim_bench.py

@@ -22,8 +22,19 @@ import yaml
 from engine import Game
 from engine.game import Phase
 from engine.records import play_random_game
-from oracle.casewriter import case_text
-from oracle.conform import (
+from oracle.casefile.loader import CaseError, case_files, load_case_file, load_rules_index
+from oracle.casefile.model import Case, RulesIndex, TurnExpectation
+from oracle.casefile.schema import stale_editor_schema
+from oracle.casefile.source import SourceError, read_text, shown_path
+from oracle.casefile.writer import case_text
+from oracle.conformance.export import (
+    engine_version,
+    export_json,
+    export_jsonl,
+    is_export,
+    read_export,
+)
+from oracle.conformance.runner import (
     CommandEngine,
     Result,
     add_arguments,
@@ -35,13 +46,9 @@ from oracle.conform import (
     select,
 )
 from oracle.diagram import board_text, written_board_text
-from oracle.editor_schema import stale_editor_schema
-from oracle.export import engine_version, export_json, export_jsonl, is_export, read_export
-from oracle.loader import CaseError, case_files, load_case_file, load_rules_index
-from oracle.misreading_matrix import published_records
-from oracle.model import Case, RulesIndex, TurnExpectation
+from oracle.misreadings.matrix import published_records
 from oracle.outputs import OutputRefused, check_output, write_output
-from oracle.render import (
+from oracle.site.render import (
     CASES_DIR,
     RULES_INDEX,
     CatalogueError,
@@ -51,9 +58,8 @@ from oracle.render import (
     unshown_topics,
     verified_catalogue,
 )
-from oracle.verify import CaseReport, describe_verdict, verify_case, words
-from oracle.walkthrough import WalkthroughError, replay_walkthrough
-from oracle.yamlsource import SourceError, read_text, shown_path
+from oracle.site.walkthrough import WalkthroughError, replay_walkthrough
+from oracle.verify.replay import CaseReport, describe_verdict, verify_case, words
 
 MAX_RECORD_BYTES = 1024 * 1024
 """The largest game record ``replay`` reads: a whole game takes a few kilobytes."""

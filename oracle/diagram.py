@@ -7,7 +7,7 @@ combat modes, and who holds the stone; then your hand and the face-up discards.
 from __future__ import annotations
 
 from engine import Player, Position, card_name
-from oracle.model import WrittenBoard
+from oracle.casefile.model import WrittenBoard
 
 
 def _side(cards: tuple[int, ...], capacity: int) -> str:

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from oracle.loader import CaseError, load_cases, load_rules_index
-from oracle.model import Case, RulesIndex
-from oracle.render import site_pages, topic_pages, unmet_guards, unshown_topics
-from oracle.verify import CaseReport, questions_of, verify_case
-from oracle.yamlsource import SourceError, shown_path
+from oracle.casefile.loader import CaseError, load_cases, load_rules_index
+from oracle.casefile.model import Case, RulesIndex
+from oracle.casefile.source import SourceError, shown_path
+from oracle.site.render import site_pages, topic_pages, unmet_guards, unshown_topics
+from oracle.verify.replay import CaseReport, questions_of, verify_case
 
 CASE_DIRS_INI = "oracle_case_dirs"
 RULES_INDEX_INI = "oracle_rules_index"
@@ -82,7 +82,8 @@ def _rules_index(config: pytest.Config) -> RulesIndex:
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """A case folder is collected by :func:`oracle.loader.load_cases`, as ``check`` reads it."""
+    """A case folder is collected by :func:`oracle.casefile.loader.load_cases`, as ``check``
+    reads it."""
     if path.absolute() in _case_dirs(parent.config):
         directory: CaseDirectory = CaseDirectory.from_parent(parent, path=path)
         return directory

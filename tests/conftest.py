@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine import Verdict
-from oracle.render import build_catalogue, site_pages, topic_pages, unmet_guards
-from oracle.verify import CaseReport
+from oracle.site.render import build_catalogue, site_pages, topic_pages, unmet_guards
+from oracle.verify.replay import CaseReport
 
 pytest_plugins = ["pytester", "browser_support"]
 

@@ -20,9 +20,9 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine import Verdict, parse_record, replay, result_text
-from oracle import browser as browser_engine
-from oracle.loader import load_case_file, load_rules_index
-from oracle.verify import CaseReport, verify_case
+from oracle.browser import pages as browser_engine
+from oracle.casefile.loader import load_case_file, load_rules_index
+from oracle.verify.replay import CaseReport, verify_case
 
 ROOT = Path(__file__).resolve().parent.parent
 browser_engine.configure(str(ROOT / "rules" / "index.yaml"))

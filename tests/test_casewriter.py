@@ -16,8 +16,8 @@ from engine import (
     Termination,
     play_random_game,
 )
-from oracle.casewriter import case_text
-from oracle.loader import load_case
+from oracle.casefile.loader import load_case
+from oracle.casefile.writer import case_text
 
 CASES = Path(__file__).parent.parent / "cases"
 

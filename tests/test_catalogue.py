@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine import Tactic, Verdict, card_name
-from oracle.model import Case
-from oracle.render import Catalogue, build_catalogue
+from oracle.casefile.model import Case
+from oracle.site.render import Catalogue, build_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,8 +59,8 @@ def test_a_move_that_breaks_the_game_fails_its_question_not_silently(
     it was, so it lies in two places) cannot pass a case, even one whose expected answers it
     still gives."""
     from engine.tactic_cards import StrategistCard
-    from oracle.loader import load_case
-    from oracle.verify import verify_case
+    from oracle.casefile.loader import load_case
+    from oracle.verify.replay import verify_case
 
     case = load_case(ROOT / "cases" / "tactic-cards" / "07-strategist.yaml")
     assert verify_case(case).verified
@@ -85,8 +85,8 @@ def test_an_engine_whose_list_and_explanations_disagree_cannot_pass_a_case(
     """The list of legal moves and the explanation of refusals are two views of one rule: a move
     carried out that the engine would explain away, or a refusal with no reason, fails."""
     from engine import GameState, IllegalMove
-    from oracle.loader import load_case
-    from oracle.verify import verify_case
+    from oracle.casefile.loader import load_case
+    from oracle.verify.replay import verify_case
 
     case = load_case(ROOT / "cases" / "tactic-cards" / "07-strategist.yaml")
     original = GameState.why_illegal
@@ -116,8 +116,8 @@ def test_an_engine_whose_copies_or_notation_drift_cannot_pass_a_case(
     name moves in the notation: a copy that is not the moment, or a listed move that does not
     read back as itself, fails the case."""
     from engine import GameState, Play
-    from oracle.loader import load_case
-    from oracle.verify import verify_case
+    from oracle.casefile.loader import load_case
+    from oracle.verify.replay import verify_case
 
     case = load_case(ROOT / "cases" / "turns" / "02-where-a-card-may-go.yaml")
     assert verify_case(case).verified
@@ -146,8 +146,8 @@ def test_a_verdict_that_names_a_witness_it_does_not_rest_on_cannot_pass_a_case(
     """The site marks witness cards; a granted claim, or a refusal for another reason, that
     names some would show readers a refutation that is not there."""
     from engine import ClaimVerdict
-    from oracle.loader import load_case
-    from oracle.verify import verify_case
+    from oracle.casefile.loader import load_case
+    from oracle.verify.replay import verify_case
 
     case = load_case(ROOT / "cases" / "more-claims" / "28-one-card-left-for-their-side.yaml")
     assert verify_case(case).verified

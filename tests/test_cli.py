@@ -296,7 +296,7 @@ def test_export_never_writes_over_an_editors_file(
 def test_an_interrupted_write_leaves_the_old_file_whole(
     project_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from oracle.export import is_export
+    from oracle.conformance.export import is_export
     from oracle.outputs import OutputRefused, write_output
 
     target = project_copy / "catalogue.json"

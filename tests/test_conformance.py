@@ -16,8 +16,17 @@ import jsonschema
 import pytest
 
 from engine.misreadings import MISREADINGS
+from oracle.casefile.loader import load_rules_index
 from oracle.cli import main
-from oracle.conform import (
+from oracle.conformance.export import (
+    FORMAT,
+    VERSION,
+    export_json,
+    export_jsonl,
+    header,
+    read_export,
+)
+from oracle.conformance.runner import (
     GIVE_UP_AFTER,
     CommandEngine,
     FunctionEngine,
@@ -29,22 +38,13 @@ from oracle.conform import (
     select,
     summary,
 )
-from oracle.export import (
-    FORMAT,
-    VERSION,
-    export_json,
-    export_jsonl,
-    header,
-    read_export,
-)
-from oracle.loader import load_rules_index
-from oracle.misreading_matrix import Outcome, misreading_matrix, published_records
-from oracle.render import EXAMPLE_ADAPTER, Catalogue, CatalogueError, conformance
-from oracle.verify import CaseReport
+from oracle.misreadings.matrix import Outcome, misreading_matrix, published_records
+from oracle.site.render import EXAMPLE_ADAPTER, Catalogue, CatalogueError, conformance
+from oracle.verify.replay import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "oracle/schema/export.schema.json").read_text(encoding="utf-8"))
-ADAPTER = [sys.executable, "-m", "oracle.conform_adapter"]
+ADAPTER = [sys.executable, "-m", "oracle.conformance.adapter"]
 
 
 @pytest.fixture(scope="session")
@@ -115,7 +115,7 @@ def test_each_misreading_fails_exactly_the_cases_the_matrix_says(
 def test_the_build_refuses_an_export_our_engine_does_not_replay(
     published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import oracle.render
+    import oracle.site.render
 
     def tampered(reports: Any, matrix: Any = None) -> list[dict[str, Any]]:
         records = published_records(reports, matrix)
@@ -124,7 +124,7 @@ def test_the_build_refuses_an_export_our_engine_does_not_replay(
         first["answers"]["claims"][stone] = "granted" if verdict == "refused" else "refused"
         return records
 
-    monkeypatch.setattr(oracle.render, "published_records", tampered)
+    monkeypatch.setattr(oracle.site.render, "published_records", tampered)
     catalogue = Catalogue(published, load_rules_index(ROOT / "rules/index.yaml"))
     with pytest.raises(CatalogueError, match="does not replay"):
         conformance(catalogue)

@@ -9,8 +9,8 @@ from pathlib import Path
 from engine import Formation, formation_of
 from engine.cards import CARDS
 from engine.formations import CombatMode
-from oracle.loader import load_rules_index
-from oracle.render import (
+from oracle.casefile.loader import load_rules_index
+from oracle.site.render import (
     TACTIC_USES,
     Catalogue,
     catalogue_summary,
@@ -19,7 +19,7 @@ from oracle.render import (
     render_tactic_coverage,
     tactic_card_cases,
 )
-from oracle.verify import CaseReport
+from oracle.verify.replay import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"

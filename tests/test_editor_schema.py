@@ -8,9 +8,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from oracle.editor_schema import EDITOR_SCHEMA, editor_case_schema, stale_editor_schema
-from oracle.loader import case_files, load_rules_index
-from oracle.yamlsource import read_yaml
+from oracle.casefile.loader import case_files, load_rules_index
+from oracle.casefile.schema import EDITOR_SCHEMA, editor_case_schema, stale_editor_schema
+from oracle.casefile.source import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,8 @@
 """Whole games: the deal, legal moves, illegal moves named by rule, notation, replay, rounds.
 
 The soak at the end plays thousands of seeded random games and checks every invariant (the
-engine's and those of :mod:`oracle.consistency`) after every move; ``-m slow`` plays many more.
+engine's and those of :mod:`oracle.verify.consistency`) after every move; ``-m slow`` plays many
+more.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
 from engine.moves import Move
 from engine.tactics import Tactic
-from oracle.consistency import engine_problems
-from oracle.loader import CaseError, load_case, load_rules_index
+from oracle.casefile.loader import CaseError, load_case, load_rules_index
+from oracle.verify.consistency import engine_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [

@@ -28,8 +28,8 @@ from browser_support import WATCH_POLICY, built_and_served, skip_without_a_brows
 from conftest import ROOT, publishable_case_files
 
 from engine import Game, MoveSyntaxError
-from oracle.loader import QUESTIONS, CaseError, load_case, load_rules_index, load_schema
-from oracle.verify import verify_case
+from oracle.casefile.loader import QUESTIONS, CaseError, load_case, load_rules_index, load_schema
+from oracle.verify.replay import verify_case
 
 TRICKS = (
     "<img src=x onerror=pwn(1)>",

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from oracle.browser import ask_text
-from oracle.casepages import answers
+from oracle.browser.pages import ask_text
+from oracle.casefile.loader import CaseError, load_case
+from oracle.casefile.model import Case
 from oracle.cli import main
-from oracle.export import catalogue_records
-from oracle.loader import CaseError, load_case
-from oracle.misreading_matrix import misreading_matrix
-from oracle.model import Case
-from oracle.render import Catalogue, build_catalogue, render_verdict_table
-from oracle.verify import questions_of, verify_case
+from oracle.conformance.export import catalogue_records
+from oracle.misreadings.matrix import misreading_matrix
+from oracle.site.casepages import answers
+from oracle.site.render import Catalogue, build_catalogue, render_verdict_table
+from oracle.verify.replay import questions_of, verify_case
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from engine import Reason, Tactic, claim_verdict
-from oracle.loader import CaseError, case_entries, load_case, load_cases
-from oracle.yamlsource import SourceError, read_yaml
+from oracle.casefile.loader import CaseError, case_entries, load_case, load_cases
+from oracle.casefile.source import SourceError, read_yaml
 
 HEADER = """\
 id: tactic-case

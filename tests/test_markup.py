@@ -1,4 +1,4 @@
-"""The one escaping path (oracle/markup.py) and the page policy (oracle/csp.py), on their own."""
+"""The one escaping path (oracle/site/markup.py) and the page policy (oracle/site/csp.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,15 @@ import jinja2
 import markdown
 import pytest
 
-from oracle.csp import TABLE_ALIGNMENTS, digest, inline_scripts, live_content, policy, with_policy
-from oracle.markup import (
+from oracle.site.csp import (
+    TABLE_ALIGNMENTS,
+    digest,
+    inline_scripts,
+    live_content,
+    policy,
+    with_policy,
+)
+from oracle.site.markup import (
     Markup,
     UnsafeLink,
     anchor,

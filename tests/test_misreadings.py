@@ -10,9 +10,9 @@ import pytest
 from engine import Position, StoneState, Tactic, claim_verdict, parse_cards
 from engine.misreadings import MISREADINGS, RULES
 from engine.sampling import random_claim_position, random_tactics_claim_position
-from oracle.misreading_matrix import MatrixRow, Outcome, misreading_matrix
-from oracle.render import build_catalogue
-from oracle.verify import CaseReport
+from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix
+from oracle.site.render import build_catalogue
+from oracle.verify.replay import CaseReport
 
 
 @pytest.fixture(scope="module")

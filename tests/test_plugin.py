@@ -150,7 +150,10 @@ def assert_no_traceback(result: pytest.RunResult) -> None:
     output = result.outlines + result.errlines
     assert not any("Traceback" in line for line in output), "\n".join(output)
     assert not any(line.startswith("E   ") for line in output), "\n".join(output)
-    assert not any("oracle/loader.py" in line or "oracle/yamlsource.py" in line for line in output)
+    assert not any(
+        "oracle/casefile/loader.py" in line or "oracle/casefile/source.py" in line
+        for line in output
+    )
 
 
 # --------------------------------------------------------------------- passing and drifted cases

@@ -11,9 +11,9 @@ import pytest
 
 from engine import Formation, Game, Verdict, parse_cards, play_random_game, record_text
 from engine.odds import formation_counts, formation_odds
-from oracle.loader import case_files
-from oracle.markup import text as plain
-from oracle.render import (
+from oracle.casefile.loader import case_files
+from oracle.site.markup import text as plain
+from oracle.site.render import (
     Catalogue,
     CatalogueError,
     build_catalogue,
@@ -267,7 +267,7 @@ def test_the_walkthrough_shows_its_record_as_text(tmp_path: Path) -> None:
 def test_formation_counts_are_cached_per_engine_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from oracle import odds_cache
+    from oracle.site import odds as odds_cache
 
     monkeypatch.setenv("SCHOTTEN_ORACLE_CACHE", str(tmp_path))
     monkeypatch.setattr(odds_cache, "_loaded", {})

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from engine import Verdict
-from oracle.loader import load_rules_index
-from oracle.render import Catalogue, build_catalogue
-from oracle.verify import CaseReport
+from oracle.casefile.loader import load_rules_index
+from oracle.site.render import Catalogue, build_catalogue
+from oracle.verify.replay import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -166,7 +166,7 @@ def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
 
     from mkdocs.exceptions import PluginError
 
-    from oracle import mkdocs_hook
+    from oracle.site import hook as mkdocs_hook
 
     lost = published[-1].case
     catalogue = Catalogue(published, load_rules_index(ROOT / "rules" / "index.yaml"))
@@ -191,7 +191,7 @@ def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_cop
 
     from mkdocs.exceptions import PluginError
 
-    from oracle import mkdocs_hook
+    from oracle.site import hook as mkdocs_hook
 
     case = project_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
     case.write_text(case.read_text().replace("expect: refused", "expect: granted"))

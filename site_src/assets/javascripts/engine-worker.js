@@ -16,7 +16,7 @@ async function start(runtime, bundle) {
   });
   step(3, "Loading the rules engine…");
   pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site')");
-  const call = pyodide.runPython("from oracle.browser import call; call");
+  const call = pyodide.runPython("from oracle.browser.pages import call; call");
   call("configure", JSON.stringify({ rules_index: "/oracle-site/oracle_site/rules-index.yaml" }));
   return call;
 }

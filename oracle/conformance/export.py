@@ -1,11 +1,11 @@
 """The catalogue as plain data, for other engines: one versioned JSON file, or JSON Lines.
 
-Each published case becomes a record: its id, topic, variant, prose, rule ids, the misreadings
-it catches, its position (and table) in the keys of a case file, and its questions, each with
-the verified answer. A question is what the conformance runner (:mod:`oracle.conform`) sends to
-an engine; the answer is what the engine must say back. Answers hold only facts, as plain data:
-``{"verdicts": {"3": "refused"}}``, ``{"legal": false}``, ``{"winner": "you", ...}``; how the
-engine explains them is kept apart, under ``detail``, and never compared.
+Each published case becomes a record: its id, topic, variant, prose, rule ids, the misreadings it
+catches, its position (and table) in the keys of a case file, and its questions, each with the
+verified answer. A question is what the conformance runner (:mod:`oracle.conformance.runner`) sends
+to an engine; the answer is what the engine must say back. Answers hold only facts, as plain data:
+``{"verdicts": {"3": "refused"}}``, ``{"legal": false}``, ``{"winner": "you", ...}``; how the engine
+explains them is kept apart, under ``detail``, and never compared.
 """
 
 from __future__ import annotations
@@ -32,8 +32,15 @@ from engine import (
     claim_verdicts,
 )
 from engine.match import Match
-from oracle.model import Case, DealQuestion, MatchQuestion, PlayQuestion, Table, TurnQuestion
-from oracle.verify import CaseReport, ending_words
+from oracle.casefile.model import (
+    Case,
+    DealQuestion,
+    MatchQuestion,
+    PlayQuestion,
+    Table,
+    TurnQuestion,
+)
+from oracle.verify.replay import CaseReport, ending_words
 
 FORMAT = "schotten-totten-oracle-catalogue"
 VERSION = 1

@@ -44,7 +44,7 @@ from engine.game import Phase, TableError, TableFact
 from engine.misreadings import MISREADINGS
 from engine.reachable import reachability_problems
 from engine.tactics import COMBAT_MODE_CARDS
-from oracle.model import (
+from oracle.casefile.model import (
     Case,
     Claim,
     DealQuestion,
@@ -60,7 +60,7 @@ from oracle.model import (
     WrittenBoard,
     WrittenStone,
 )
-from oracle.yamlsource import (
+from oracle.casefile.source import (
     DataPath,
     LocatedDocument,
     SourceError,
@@ -777,7 +777,7 @@ def _match(document: LocatedDocument) -> MatchQuestion:
 def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Case:
     """A case whose board cannot happen (``impossible:``): the board and its table are built as
     for any case, and the engine's refusal (or its acceptance) is kept for
-    :func:`oracle.verify.verify_case` to compare with the refusal pinned.
+    :func:`oracle.verify.replay.verify_case` to compare with the refusal pinned.
 
     Only the engine's own checks count as a refusal (:class:`EngineObjection`: the position,
     its reachability, the table's game). A mistake in the file itself, such as YAML that does

@@ -1,7 +1,7 @@
 """The mkdocs hook: replay every case before the build and fill the pages' markers.
 
 A drifted, invalid or unverified case stops ``mkdocs build`` with an error naming the case and its
-file. The rendering itself lives in :mod:`oracle.render`; this file only adapts it to mkdocs.
+file. The rendering itself lives in :mod:`oracle.site.render`; this file only adapts it to mkdocs.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from oracle.browser_bundle import PYODIDE_FILES, BundleError, bundle, pyodide_folder
-from oracle.casepages import case_page_uri
-from oracle.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
-from oracle.editor_schema import EDITOR_SCHEMA, refresh_editor_schema
-from oracle.markup import text
-from oracle.render import (
+from oracle.site.bundle import PYODIDE_FILES, BundleError, bundle, pyodide_folder
+from oracle.site.casepages import case_page_uri
+from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
+from oracle.casefile.schema import EDITOR_SCHEMA, refresh_editor_schema
+from oracle.site.markup import text
+from oracle.site.render import (
     CASES_DIR,
     GAMES_DIR,
     RULES_INDEX,

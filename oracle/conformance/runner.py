@@ -614,7 +614,7 @@ def run(engine: Engine, records: Sequence[dict[str, Any]]) -> list[CaseResult]:
 def adapter_engine(reading: str | None = None) -> FunctionEngine:
     """Our adapter in this process: the engine, or the misreading named ``reading``."""
     from engine.misreadings import MISREADINGS, RULES
-    from oracle.conform_adapter import respond  # the adapter imports the loader and the engine
+    from oracle.conformance.adapter import respond  # the adapter imports the loader and the engine
 
     chosen = RULES if reading is None else MISREADINGS[reading]
     folder = Path(tempfile.mkdtemp(prefix="oracle-conform-"))

@@ -6,7 +6,8 @@ one a table built by hand must pass. The checks here are the oracle's, made from
 the engine tells: the history against the log, each view and the returns against the state, the
 ending against the border, the decks, the Recruiter's counters and the stones' capacities. No
 input can break them; only a wrong engine can, which is why they live here and not in the
-engine: the catalogue (``oracle.verify``) and the engine's soak tests run them after every move.
+engine: the catalogue (``oracle.verify.replay``) and the engine's soak tests run them after
+every move.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The pages run this module, with ``engine/`` and the loader, unchanged in the reader's browser
 (Pyodide). Nothing here decides a rule: a board typed on the "Ask the engine" page becomes the
-text of a case file, which the loader reads and :func:`~oracle.verify.verify_case` judges
+text of a case file, which the loader reads and :func:`~oracle.verify.replay.verify_case` judges
 exactly as ``schotten-oracle ask`` and the case pages do; a game on the "Play a game" page is a
 :class:`~engine.GameState` whose opponent sees only its own view. Every function takes and
 returns plain data, so the page's script needs no knowledge of the engine's types.
@@ -34,12 +34,12 @@ from engine.cards import CARDS, CardError
 from engine.opponent import choose_move
 from engine.position import STONES
 from engine.tactics import Tactic
-from oracle.board_html import board_html, card_html
-from oracle.casepages import answers
-from oracle.casewriter import _quoted
-from oracle.loader import CaseError, load_case, load_rules_index
-from oracle.model import Case, RulesIndex
-from oracle.verify import CaseReport, verify_case
+from oracle.casefile.loader import CaseError, load_case, load_rules_index
+from oracle.casefile.model import Case, RulesIndex
+from oracle.casefile.writer import _quoted
+from oracle.site.boards import board_html, card_html
+from oracle.site.casepages import answers
+from oracle.verify.replay import CaseReport, verify_case
 
 WHO = {Player.A: "you", Player.B: "them"}
 PLAYERS = {"you": Player.A, "them": Player.B}

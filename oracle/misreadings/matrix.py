@@ -1,11 +1,11 @@
 """Every published case under every misreading: which misreadings would change its answer.
 
-A misreading is *caught* by a case when a player reading the rules that way would answer the
-case differently from the engine. :func:`misread` gives that player's answers, shaped as the
-conformance protocol's (:mod:`oracle.conform`), so the matrix the misreadings page shows is
-exactly what the runner finds with each misreading behind the protocol. The tests check that
-every misreading is caught by some case, and that every case that says it guards against a
-misreading catches it.
+A misreading is *caught* by a case when a player reading the rules that way would answer the case
+differently from the engine. :func:`misread` gives that player's answers, shaped as the conformance
+protocol's (:mod:`oracle.conformance.runner`), so the matrix the misreadings page shows is exactly
+what the runner finds with each misreading behind the protocol. The tests check that every
+misreading is caught by some case, and that every case that says it guards against a misreading
+catches it.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from typing import Any
 import engine
 from engine.game import Phase
 from engine.misreadings import MISREADINGS, Reading
-from oracle.conform import Result, compare
-from oracle.export import (
+from oracle.casefile.model import Case
+from oracle.conformance.export import (
     QUESTIONS,
     catalogue_records,
     engine_answers,
     expected_answers,
     request_of,
 )
-from oracle.model import Case
-from oracle.odds_cache import cache_folder, save_json
-from oracle.verify import CaseReport
+from oracle.conformance.runner import Result, compare
+from oracle.site.odds import cache_folder, save_json
+from oracle.verify.replay import CaseReport
 
 
 class Outcome(Enum):

@@ -19,7 +19,7 @@ from engine import (
 )
 from engine.cards import echoed
 from engine.game import GameState
-from oracle.yamlsource import shown_path
+from oracle.casefile.source import shown_path
 
 PLAYER_NAMES = {Player.A: "A", Player.B: "B"}
 

@@ -31,20 +31,19 @@ PYODIDE_FILES = (
 )
 """The runtime's files the pages load: its loader, the interpreter, the standard library."""
 
-ORACLE_MODULES = (
-    "__init__",
-    "board_html",
-    "browser",
-    "casepages",
-    "casewriter",
-    "consistency",
-    "loader",
-    "markup",
-    "model",
-    "verify",
-    "yamlsource",
+ORACLE_PARTS = (
+    "__init__.py",
+    "casefile/",
+    "schema/",
+    "verify/",
+    "site/__init__.py",
+    "site/boards.py",
+    "site/casepages.py",
+    "site/markup.py",
+    "browser/",
 )
-"""The modules of ``oracle`` the pages need: the loader, the verifier, the board and the answers."""
+"""The parts of ``oracle`` the pages need (files, and folders ending in ``/``): reading case
+files, verifying them, the boards and answers the pages show, and the pages' own module."""
 
 LIBRARIES = (
     "MarkupSafe",
@@ -85,8 +84,9 @@ class Bundle:
 
 
 def _package_files(
-    package: Path, archive_root: str, names: tuple[str, ...] | None = None
+    package: Path, archive_root: str, parts: tuple[str, ...] | None = None
 ) -> dict[str, bytes]:
+    """The files of ``package`` (those of ``parts`` only, when given), by their archive path."""
     files: dict[str, bytes] = {}
     for path in sorted(package.rglob("*")):
         relative = path.relative_to(package)
@@ -94,11 +94,12 @@ def _package_files(
             continue
         if path.suffix in SKIPPED_SUFFIXES:
             continue
-        if names is not None and len(relative.parts) == 1 and path.stem not in names:
+        shown = relative.as_posix()
+        if parts is not None and not any(
+            shown == part or (part.endswith("/") and shown.startswith(part)) for part in parts
+        ):
             continue
-        if names is not None and len(relative.parts) > 1 and relative.parts[0] != "schema":
-            continue
-        files[f"{archive_root}/{relative.as_posix()}"] = path.read_bytes()
+        files[f"{archive_root}/{shown}"] = path.read_bytes()
     return files
 
 
@@ -130,7 +131,7 @@ def bundle(rules_index: Path) -> Bundle:
     """The archive the pages unpack: ``engine``, the page's ``oracle`` modules, the libraries."""
     files: dict[str, bytes] = {}
     files.update(_package_files(Path(engine.__file__).parent, "engine"))
-    files.update(_package_files(Path(oracle.__file__).parent, "oracle", ORACLE_MODULES))
+    files.update(_package_files(Path(oracle.__file__).parent, "oracle", ORACLE_PARTS))
     for name in LIBRARIES:
         files.update(_library_files(name))
     files["rpds.py"] = RPDS_STAND_IN.encode()

@@ -18,12 +18,12 @@ from typing import Any
 from engine import Formation, Tactic, card_name, formation_of, parse_cards
 from engine.cards import CARDS
 from engine.misreadings import MISREADINGS
-from oracle.board_html import TACTIC_TITLES
-from oracle.casepages import case_page_uri, link_from, render_case_page, table_data
-from oracle.conform import CaseResult, Result, adapter_engine, run
-from oracle.export import engine_version, export_json, export_jsonl
-from oracle.loader import load_cases, load_rules_index
-from oracle.markup import (
+from oracle.site.boards import TACTIC_TITLES
+from oracle.site.casepages import case_page_uri, link_from, render_case_page, table_data
+from oracle.conformance.runner import CaseResult, Result, adapter_engine, run
+from oracle.conformance.export import engine_version, export_json, export_jsonl
+from oracle.casefile.loader import load_cases, load_rules_index
+from oracle.site.markup import (
     Markup,
     anchor,
     code_block,
@@ -31,7 +31,7 @@ from oracle.markup import (
     template_environment,
     text,
 )
-from oracle.misreading_matrix import (
+from oracle.misreadings.matrix import (
     MatrixRow,
     Outcome,
     misreading_matrix,
@@ -39,11 +39,11 @@ from oracle.misreading_matrix import (
     published_records,
     save_remembered,
 )
-from oracle.model import RuleEntry, RulesIndex
-from oracle.odds_cache import cached_formation_counts
-from oracle.verify import CaseReport, verify_case
-from oracle.walkthrough import WalkthroughError, replay_walkthrough
-from oracle.yamlsource import SourceError, shown_path
+from oracle.casefile.model import RuleEntry, RulesIndex
+from oracle.site.odds import cached_formation_counts
+from oracle.verify.replay import CaseReport, verify_case
+from oracle.site.walkthrough import WalkthroughError, replay_walkthrough
+from oracle.casefile.source import SourceError, shown_path
 
 CASES_DIR = "cases"
 RULES_INDEX = "rules/index.yaml"
@@ -594,7 +594,7 @@ def _roughly(chance: Fraction) -> str:
 
 def render_formation_odds(templates: Path) -> str:
     """The formation odds page's tables, computed exactly by the engine (counts cached per
-    engine version, see :mod:`oracle.odds_cache`)."""
+    engine version, see :mod:`oracle.site.odds`)."""
     formations = tuple(sorted(Formation, reverse=True))
     counted = {size: cached_formation_counts(size=size) for size in (3, 4)}
 

@@ -24,9 +24,16 @@ from engine import (
 )
 from engine.game import GameState, TableError
 from engine.moves import Deck
-from oracle.consistency import engine_problems, verdict_problem
-from oracle.model import Case, Claim, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
-from oracle.yamlsource import shown_path
+from oracle.casefile.model import (
+    Case,
+    Claim,
+    DealQuestion,
+    MatchQuestion,
+    PlayQuestion,
+    TurnQuestion,
+)
+from oracle.casefile.source import shown_path
+from oracle.verify.consistency import engine_problems, verdict_problem
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """Our engine behind the conformance protocol, and each misreading behind it too.
 
-Run as ``python -m oracle.conform_adapter [--misreading NAME]``: it reads one request a line on
-standard input and writes one answer a line (see :mod:`oracle.conform` for the protocol). A
-request's ``case`` holds a case file's keys without its expectations, so the adapter reads it
-with the very loader the catalogue uses, and answers with the engine; under a misreading it
-answers as :mod:`oracle.misreading_matrix` says a player reading the rules that way would.
+Run as ``python -m oracle.conformance.adapter [--misreading NAME]``: it reads one request a line on
+standard input and writes one answer a line (see :mod:`oracle.conformance.runner` for the protocol).
+A request's ``case`` holds a case file's keys without its expectations, so the adapter reads it with
+the very loader the catalogue uses, and answers with the engine; under a misreading it answers as
+:mod:`oracle.misreadings.matrix` says a player reading the rules that way would.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.misreadings import MISREADINGS, RULES, Reading
-from oracle.export import engine_answers
-from oracle.loader import CaseError, load_case
-from oracle.misreading_matrix import asked_questions, remembered_misread, save_remembered
-from oracle.model import Case
+from oracle.casefile.loader import CaseError, load_case
+from oracle.casefile.model import Case
+from oracle.conformance.export import engine_answers
+from oracle.misreadings.matrix import asked_questions, remembered_misread, save_remembered
 
 
 class RequestError(ValueError):
@@ -86,7 +86,7 @@ _read: dict[str, Case] = {}
 def main(argv: list[str] | None = None) -> int:
     """Answer requests from standard input until it closes."""
     parser = argparse.ArgumentParser(
-        prog="python -m oracle.conform_adapter",
+        prog="python -m oracle.conformance.adapter",
         description="Answer conformance requests with the engine, or under a misreading.",
     )
     parser.add_argument(

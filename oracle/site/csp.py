@@ -1,7 +1,7 @@
 """The Content-Security-Policy every page carries, and the check that a built page has nothing
 live the site did not write.
 
-Escaping (:mod:`oracle.markup`) keeps editors' text inert; the policy is the second wall, so
+Escaping (:mod:`oracle.site.markup`) keeps editors' text inert; the policy is the second wall, so
 that an escaping slip still cannot run script. A static site cannot send headers, so the policy
 is a ``<meta>`` element placed first in each page's ``<head>``. It lets scripts run only from
 the site's own files and as the theme's few inline scripts (by their hashes, learnt from the

@@ -6,7 +6,7 @@ modeline of every case and by ``.vscode/settings.json``), adds what only this pr
 card by name, every rule id of ``rules/index.yaml`` and every misreading, as enums, so that an
 editor completes them and underlines a misspelt one while typing. It is generated, committed, and
 checked to be current by the tests and ``schotten-oracle check``, and written again by every site
-build and by ``make schema`` (``python -m oracle.editor_schema``).
+build and by ``make schema`` (``python -m oracle.casefile.schema``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any
 from engine.cards import CARDS, COLOUR_NAMES, card_name
 from engine.misreadings import MISREADINGS
 from engine.tactics import Tactic
-from oracle.loader import load_rules_index, load_schema
-from oracle.model import RulesIndex
+from oracle.casefile.loader import load_rules_index, load_schema
+from oracle.casefile.model import RulesIndex
 
 EDITOR_SCHEMA = Path("oracle") / "schema" / "case.schema.json"
 """Where the editors' schema lies, below the project folder."""
@@ -73,7 +73,7 @@ def stale_editor_schema(root: Path, rules: RulesIndex) -> str | None:
         return None
     return (
         f"{EDITOR_SCHEMA}: out of date with the cards, rules/index.yaml or the misreadings;"
-        " run make schema (python -m oracle.editor_schema) and commit it"
+        " run make schema (python -m oracle.casefile.schema) and commit it"
     )
 
 

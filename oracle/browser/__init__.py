@@ -1,0 +1,1 @@
+"""What the site's engine pages run in the reader's browser: JSON in, JSON out."""
