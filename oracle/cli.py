@@ -1,65 +1,54 @@
 """``schotten-oracle``: the editors' command line. Ask the engine about a case, check them all,
-or start a new one.
+start a new one, replay a recorded game, export the catalogue or run it through another engine.
 
     schotten-oracle ask cases/claims/02-last-three-in-your-hand.yaml
     schotten-oracle check
     schotten-oracle new claims my-new-case
+
+A thin front end: each command reads its arguments, calls the stage that does the work (the
+loader, the verifier, the catalogue, the conformance runner) and prints what it says.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import random
-import re
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
-
-from engine import Game
-from engine.game import Phase
-from engine.records import play_random_game
-from oracle.casefile.loader import CaseError, case_files, load_case_file, load_rules_index
-from oracle.casefile.model import Case, RulesIndex, TurnExpectation
-from oracle.casefile.schema import stale_editor_schema
+from oracle.casefile.drafts import DraftRefused, draft_path, draft_text, seeded_draft_text
+from oracle.casefile.entries import case_files
+from oracle.casefile.loader import load_case_file
+from oracle.casefile.rules import load_rules_index
 from oracle.casefile.source import SourceError, read_text, shown_path
-from oracle.casefile.writer import case_text
+from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
+from oracle.catalogue import (
+    PAGES_DIR,
+    Catalogue,
+    CatalogueError,
+    build_catalogue,
+    site_pages,
+    topic_pages,
+    verified_catalogue,
+)
+from oracle.conformance.engines import CommandEngine
 from oracle.conformance.export import (
     engine_version,
     export_json,
     export_jsonl,
     is_export,
+    published_records,
     read_export,
 )
-from oracle.conformance.runner import (
-    CommandEngine,
-    Result,
-    add_arguments,
-    engine_command,
-    is_junit,
-    junit_xml,
-    report,
-    run,
-    select,
-)
-from oracle.diagram import board_text, written_board_text
-from oracle.misreadings.matrix import published_records
+from oracle.conformance.reports import is_junit, junit_xml, report
+from oracle.conformance.runner import add_arguments, engine_command, run, select
+from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
-from oracle.site.render import (
-    CASES_DIR,
-    RULES_INDEX,
-    CatalogueError,
-    build_catalogue,
-    site_pages,
-    topic_pages,
-    unshown_topics,
-    verified_catalogue,
-)
+from oracle.protocol.compare import Result
 from oracle.site.walkthrough import WalkthroughError, replay_walkthrough
-from oracle.verify.replay import CaseReport, describe_verdict, verify_case, words
+from oracle.verify.replay import verify_case
 
 MAX_RECORD_BYTES = 1024 * 1024
 """The largest game record ``replay`` reads: a whole game takes a few kilobytes."""
@@ -67,8 +56,15 @@ MAX_RECORD_BYTES = 1024 * 1024
 MAX_EXPORT_BYTES = 64 * 1024 * 1024
 """The largest export ``conform --catalogue`` reads: the catalogue's takes about a megabyte."""
 
-MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
-ID_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
+class CommandFailed(Exception):
+    """A command cannot go on: :func:`main` prints the one line and exits with ``status``."""
+
+    def __init__(self, command: str, problem: str, status: int = 2) -> None:
+        super().__init__(problem)
+        self.command = command
+        self.problem = problem
+        self.status = status
 
 
 def find_root(start: Path) -> Path:
@@ -76,16 +72,7 @@ def find_root(start: Path) -> Path:
     for folder in (start, *start.parents):
         if (folder / RULES_INDEX).is_file():
             return folder
-    raise SystemExit(
-        f"schotten-oracle: no {RULES_INDEX} in {start} or above; run it inside the project"
-    )
-
-
-def _rules(root: Path) -> RulesIndex:
-    try:
-        return load_rules_index(root / RULES_INDEX)
-    except SourceError as error:
-        raise SystemExit("\n".join(error.lines_from(root))) from None
+    raise CommandFailed("", f"no {RULES_INDEX} in {start} or above; run it inside the project")
 
 
 def _command() -> str:
@@ -97,354 +84,106 @@ def _command() -> str:
         return called.name if called.name == "schotten-oracle" else "schotten-oracle"
 
 
+def _fail(command: str, problem: str, status: int = 2) -> int:
+    print(f"schotten-oracle{command}: {problem}", file=sys.stderr)
+    return status
+
+
 def ask(args: argparse.Namespace) -> int:
     """Print a case's board and the engine's answers, whether or not the case expects any."""
     path = Path(os.path.abspath(args.case))  # links are not followed: the loader refuses them
     if path.is_dir():
-        print(f"schotten-oracle: {args.case} is a folder; give one case file", file=sys.stderr)
-        return 2
+        return _fail("", f"{args.case} is a folder; give one case file")
     root = find_root(path.parent)
     if not path.is_relative_to(root / CASES_DIR):
-        print(
-            f"schotten-oracle: {args.case} is not a case file: cases live under {CASES_DIR}/",
-            file=sys.stderr,
-        )
-        return 2
+        return _fail("", f"{args.case} is not a case file: cases live under {CASES_DIR}/")
     try:
-        case = load_case_file(path, root / CASES_DIR, _rules(root))
-    except CaseError as error:
+        case = load_case_file(path, root / CASES_DIR, load_rules_index(root / RULES_INDEX))
+    except SourceError as error:
         print("\n".join(error.lines_from(root)), file=sys.stderr)
         return 2
-    if case.impossible is not None:
-        return _ask_impossible(case, root)
     report = verify_case(case)
-    their_hand = case.table.their_hand if case.table else None
-    where = f"{shown_path(case.path, root)}:{case.line}"
-    print(f"case {case.id!r} ({where}), {case.position.variant.name}")
-    print(f"situation: {case.situation}\n")
-    print(board_text(case.position, their_hand=their_hand))
-    print()
-    for check in report.checks:
-        print("\n".join(describe_verdict(check.verdict)))
-    for game_check in report.game_checks:
-        if game_check.what == "the turn":
-            print(f"{game_check.what}: {game_check.actual}")
-            continue
-        agreed = game_check.expected is not None and game_check.matches
-        if game_check.what == "the log" and (agreed or game_check.expected is None):
-            if agreed:  # the turn above is the log; only say that it agrees
-                print("the log [log]: as expected")
-            continue
-        key = EXPECT_KEYS.get(game_check.what)
-        label = f"{game_check.what} [{key}]" if key else game_check.what
-        print(f"{label}: {game_check.actual}" + (" (as expected)" if agreed else ""))
-    if case.table is not None:
-        state = case.game_state()
-        moves = [str(move) for move in state.legal_moves()]
-        limit = len(moves) if args.all_moves else 40
-        shown = ", ".join(moves[:limit])
-        if len(moves) > limit:
-            shown += f", ... ({len(moves)} in all; --all-moves shows them)"
-        print(f"\nat the case's moment ({state.phase.value} step), your legal moves: {shown}")
-    if report.engine_error is not None:
-        print("\n" + report.problems(root)[0])
-        return 1
-    problems = report.explained_problems(root)
-    if problems:
-        print("\nthe case expects otherwise:")
-        print("\n".join(problems))
-        return 1
-    expects_nothing = case.draft and (
-        any(claim.expect is None for claim in case.claims)
-        or any(play.legal is None for play in case.plays)
-        or (case.turn is not None and case.turn.expect == TurnExpectation())
-        or not (case.claims or case.plays or case.turn)
-    )
-    print(
-        "\n"
-        + (
-            "draft: copy these answers into the case once you agree with them"
-            if expects_nothing
-            else "the case agrees with the engine"
-        )
-    )
-    return 0
-
-
-def _ask_impossible(case: Case, root: Path) -> int:
-    """``ask`` for a board the case says the engine must refuse: the board as written (no
-    position of it can be built to draw), and the engine's refusal or its acceptance."""
-    assert case.impossible is not None
-    board, report = case.impossible, verify_case(case)
-    print(f"case {case.id!r} ({shown_path(case.path, root)}:{case.line}), {board.board.variant}")
-    print(f"situation: {case.situation}\n")
-    print("the board as the case writes it (the case says no game can reach it):")
-    print(written_board_text(board.board))
-    print()
-    if board.refusal is None:
-        print("the board [impossible]: the engine accepts it")
+    if case.impossible is not None:
+        lines = refusal_lines(report, root)
     else:
-        print(f"the board [impossible]: refused: {words(board.refusal)}")
-        print(f"  (the loader points at line {board.refusal_line})")
-    problems = report.problems(root)
-    if problems:
-        print("\nthe case expects otherwise:")
-        print("\n".join(problems))
-        return 1
-    print(
-        "\n"
-        + (
-            "draft: copy the refusal into impossible: once you agree with it"
-            if board.expected is None
-            else "the case agrees with the engine"
-        )
-    )
-    return 0
-
-
-EXPECT_KEYS = {
-    "the log": "log",
-    "the winner": "winner",
-    "the stones held": "held",
-    "your hand": "hand",
-    "the discards": "discards",
-    "whose turn it is": "next",
-}
-"""The key under ``turn.expect`` that each answer of a turn goes to, printed by ``ask``."""
-
-
-def _nav_pages(entry: object) -> set[str]:
-    """Every page named in a mkdocs ``nav`` entry, however deeply nested."""
-    if isinstance(entry, str):
-        return {entry}
-    if isinstance(entry, list):
-        return set().union(*(_nav_pages(item) for item in entry))
-    if isinstance(entry, dict):
-        return set().union(*(_nav_pages(item) for item in entry.values()))
-    return set()
-
-
-def pages_missing_from_nav(root: Path, shown_topics: dict[str, str]) -> list[str]:
-    """A line for each page showing a topic's table that the site's navigation leaves out."""
-    try:
-        config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        return [f"mkdocs.yml: cannot be read to check its nav: {error}"]
-    if not isinstance(config, dict) or "nav" not in config:
-        return []  # without a nav, mkdocs lists every page itself
-    listed = _nav_pages(config["nav"])
-    return [
-        f"site_src/{page}: shows the table of {topic!r} but is not in the nav of mkdocs.yml;"
-        " add it there, or the strict site build stops"
-        for topic, page in sorted(shown_topics.items())
-        if page not in listed
-    ]
+        lines = answer_lines(report, root, all_moves=args.all_moves)
+    print("\n".join(lines))
+    return ask_status(report)
 
 
 def check(args: argparse.Namespace) -> int:
-    """Load and replay every case; print each problem on one line; exit 1 if there is any."""
+    """Load and replay every case; print each problem of the catalogue; exit 1 if there is
+    any (2 when the rules index itself cannot be read)."""
     root = find_root(Path(args.root).resolve())
-    try:
-        catalogue = build_catalogue(root)
-    except CatalogueError as error:
-        print("\n".join(error.problems), file=sys.stderr)
+    catalogue = build_catalogue(root)
+    for line in catalogue.problem_lines:
+        print(line)
+    print(_summary(catalogue, root))
+    if not catalogue.index_readable:
         return 2
-    problems = list(catalogue.problems)
-    shown_topics = topic_pages(site_pages(root / "site_src"))
-    problems += unshown_topics(catalogue.published, shown_topics, root)
-    problems += pages_missing_from_nav(root, shown_topics)
-    stale = stale_editor_schema(root, catalogue.rules)
-    if stale is not None:
-        problems.append(stale)
-    for problem in problems:
-        print(problem)
-    named = {line.split(":", 1)[0] for line in problems if not line.startswith(" ")}
-    files = {shown_path(path, root) for path in case_files(root / CASES_DIR)}
-    with_problems = named & files
-    published = sum(shown_path(r.case.path, root) not in with_problems for r in catalogue.published)
-    drafts = sum(shown_path(r.case.path, root) not in with_problems for r in catalogue.drafts)
-    elsewhere = len(named - files)
-    # Each file is counted once: a problem outweighs being verified, so the parts add up.
-    print(
-        f"{len(files)} case files: {published} verified, {drafts}"
+    return 1 if catalogue.problems else 0
+
+
+def _summary(catalogue: Catalogue, root: Path) -> str:
+    """How the case files stand, each counted once (a problem outweighs being verified)."""
+    files = set(case_files(root / CASES_DIR))
+    with_problems = {problem.file for problem in catalogue.problems if problem.file in files}
+    elsewhere = {  # counted by the file each line names
+        problem.line.split(":", 1)[0] for problem in catalogue.problems if problem.file not in files
+    }
+    published = [r for r in catalogue.published if r.case.path not in with_problems]
+    drafts = sum(r.case.path not in with_problems for r in catalogue.drafts)
+    line = (
+        f"{len(files)} case files: {len(published)} verified, {drafts}"
         f" draft{'' if drafts == 1 else 's'}, {len(with_problems)} with problems"
-        + (
-            f"; {elsewhere} problem{'' if elsewhere == 1 else 's'} outside the case files"
+    )
+    if elsewhere:
+        count = len(elsewhere)
+        line += (
+            f"; {count} problem{'' if count == 1 else 's'} outside the case files"
             " (the site cannot be published until fixed)"
-            if elsewhere
-            else ""
         )
-    )
-    refused = sum(
-        r.case.impossible is not None and shown_path(r.case.path, root) not in with_problems
-        for r in catalogue.published
-    )
+    refused = sum(r.case.impossible is not None for r in published)
     if refused:  # counted among the verified; said apart, since they ask no other question
         boards = "is a board" if refused == 1 else "are boards"
-        print(
-            f"of the {published} verified, {refused} {boards} the engine refuses as the case"
-            " pins (impossible:)"
+        line += (
+            f"\nof the {len(published)} verified, {refused} {boards} the engine refuses as the"
+            " case pins (impossible:)"
         )
-    return 1 if problems else 0
-
-
-SKELETON = """{modeline}
-id: {case_id}
-situation: Describe the board from your side, as the table will show it
-why: Say in a few words why the engine must answer as it does
-variant: {variant}
-draft: true
-rules: []
-position:
-  stones:
-    - stone: 1
-      you: [red 7, red 8, red 9]
-      them: [blue 7, blue 8]
-  hand: [green 1, green 2]
-claims:
-  - stone: 1
-# To ask about moves and turns instead of (or beside) claims, set up the rest of the game and
-# ask; cards the case does not place lie in the decks, beneath any you list:
-# table:
-#   their_hand: [pink 1, pink 2]
-#   clan_deck: [yellow 4]          # top card first
-#   tactics_played: {{you: 0, them: 0}}
-# plays:
-#   - move: green 1 on 2
-#     expect: legal
-# turn:
-#   moves: [green 1 on 2, claim 1]
-#   expect:
-#     log: ["you: green 1 on 2", "you: claim 1", "you: draw clan"]
-#     held: {{you: [1], them: []}}
-"""
-
-
-IMPOSSIBLE_SKELETON = """{modeline}
-id: {case_id}
-situation: Describe the board that cannot happen, from your side
-why: Say which rule the board breaks, in a few words
-variant: {variant}
-draft: true
-rules: []
-position:
-  stones:
-    - stone: 1
-      you: [red 6, red 7, red 8, red 9]
-      them: [blue 7, blue 8]
-  hand: [green 1, green 2]
-# The engine must refuse this board: ask prints its refusal after "refused:". Once you agree
-# with it, write it here in place of true, and remove draft: true. A table may follow, as in
-# any case about turns, when the refusal is about the game around the board.
-impossible: true
-"""
-
-
-def next_case_number(folder: Path) -> int:
-    """One more than the largest number that starts a file name in ``folder`` (``100-x.yaml``
-    counts as 100), so a new case sorts after every case already there."""
-    numbers = [
-        int(match.group(1))
-        for entry in (folder.iterdir() if folder.is_dir() else ())
-        if (match := re.match(r"(\d+)", entry.name))
-    ]
-    return max(numbers, default=0) + 1
+    return line
 
 
 def new(args: argparse.Namespace) -> int:
     """Write a new draft case file in ``cases/TOPIC/``, numbered after the ones already there."""
     root = find_root(Path(args.root).resolve())
-    for value, what in ((args.case_id, "id"), (args.topic, "topic")):
-        if not ID_PATTERN.fullmatch(value):
-            print(
-                f"schotten-oracle: {value!r} is not a valid {what}: use lowercase words joined"
-                " by hyphens, as in 'last-three-in-your-hand'",
-                file=sys.stderr,
-            )
-            return 2
-    try:
-        taken = {report.case.id: report.case for report in build_catalogue(root).reports}
-    except CatalogueError as error:
-        print("\n".join(error.problems), file=sys.stderr)
-        return 2
-    if args.case_id in taken:
-        where = f"{shown_path(taken[args.case_id].path, root)}:{taken[args.case_id].line}"
-        print(f"schotten-oracle: the id {args.case_id!r} is taken by {where}", file=sys.stderr)
-        return 2
-    written = re.compile(rf"^id:\s*['\"]?{re.escape(args.case_id)}['\"]?\s*(#.*)?$", re.MULTILINE)
-    for path in case_files(root / CASES_DIR):  # files that do not load yet still hold their id
-        if path.is_symlink() or not path.is_file():  # never follow a link or wait on a FIFO
-            continue
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if written.search(text):
-            shown = shown_path(path, root)
-            print(f"schotten-oracle: the id {args.case_id!r} is taken by {shown}", file=sys.stderr)
-            return 2
-    folder = root / CASES_DIR / args.topic
-    for place in (root / CASES_DIR, folder):
-        if place.is_symlink():  # check calls a linked folder an error: never write through one
-            print(
-                f"schotten-oracle: {shown_path(place, root)} is a symbolic link; case folders"
-                " must be real folders, so nothing was written",
-                file=sys.stderr,
-            )
-            return 2
-    if folder.exists() and not folder.is_dir():
-        print(
-            f"schotten-oracle: {shown_path(folder, root)} is a file, not a topic folder;"
-            " choose another topic or move that file",
-            file=sys.stderr,
-        )
-        return 2
-    path = folder / f"{next_case_number(folder):02d}-{args.case_id}.yaml"
     if args.impossible and args.from_seed is not None:
-        print(
-            "schotten-oracle: --impossible starts a board the engine refuses, --from-seed one"
-            " a real game reached; choose one",
-            file=sys.stderr,
+        return _fail(
+            "",
+            "--impossible starts a board the engine refuses, --from-seed one a real game"
+            " reached; choose one",
         )
-        return 2
-    if args.impossible:
-        text = IMPOSSIBLE_SKELETON.format(
-            modeline=MODELINE, case_id=args.case_id, variant=args.variant
-        )
-    elif args.from_seed is not None:
-        game = Game.named(args.variant, seed=args.from_seed)
-        finished = play_random_game(game, random.Random(args.from_seed))
-        state = game.new_initial_state()
-        for move in finished.moves:
-            if state.turn >= args.turn and state.phase in (Phase.PLAY, Phase.CLAIM):
-                break
-            state.apply(move)
-        if state.is_over:
-            print(
-                f"schotten-oracle: the game of seed {args.from_seed} ends on turn"
-                f" {finished.turn}; choose an earlier --turn",
-                file=sys.stderr,
-            )
-            return 2
-        text = case_text(state, case_id=args.case_id) + "turn:\n  moves: []\n"
-    else:
-        text = SKELETON.format(modeline=MODELINE, case_id=args.case_id, variant=args.variant)
+    try:
+        path = draft_path(root, args.topic, args.case_id)
+        if args.from_seed is not None:
+            text = seeded_draft_text(args.case_id, args.variant, args.from_seed, args.turn)
+        else:
+            text = draft_text(args.case_id, args.variant, impossible=args.impossible)
+    except DraftRefused as error:
+        return _fail("", str(error))
     shown = shown_path(path, root)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("x", encoding="utf-8") as created:  # never over an editor's file
             created.write(text)
     except FileExistsError:
-        print(f"schotten-oracle: {shown} already exists; nothing was written", file=sys.stderr)
-        return 2
+        return _fail("", f"{shown} already exists; nothing was written")
     except OSError as error:
-        print(f"schotten-oracle: cannot write {shown}: {error.strerror}", file=sys.stderr)
-        return 2
+        return _fail("", f"cannot write {shown}: {error.strerror}")
     print(f"wrote {shown}; edit it, then: {_command()} ask {shown}")
-    if args.topic not in topic_pages(site_pages(root / "site_src")):
+    if args.topic not in topic_pages(site_pages(root / PAGES_DIR)):
         print(
             f"note: no page shows the topic {args.topic!r} yet; before publishing, add"
-            f" <!-- oracle:verdict-table {args.topic} --> to a page in site_src/"
+            f" <!-- oracle:verdict-table {args.topic} --> to a page in {PAGES_DIR}/"
         )
     return 0
 
@@ -455,8 +194,7 @@ def replay(args: argparse.Namespace) -> int:
     try:
         text = read_text(path, max_bytes=MAX_RECORD_BYTES, what="a game record")
     except SourceError as error:
-        print(f"schotten-oracle replay: {error.located}", file=sys.stderr)
-        return 2
+        return _fail(" replay", error.located)
     try:
         walkthrough = replay_walkthrough(text, path)
     except WalkthroughError as error:
@@ -470,36 +208,32 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _published(root: Path) -> tuple[CaseReport, ...]:
+def _published_records(root: Path) -> list[dict[str, object]]:
+    """The published catalogue's export records, or the end of the command with its problems."""
     try:
-        return verified_catalogue(root).published
+        catalogue = verified_catalogue(root)
     except CatalogueError as error:
-        raise SystemExit(
-            "schotten-oracle: the catalogue is not verified:\n" + "\n".join(error.problems)
-        ) from None
+        problems = "\n".join(error.problems)
+        raise CommandFailed("", f"the catalogue is not verified:\n{problems}") from None
+    return published_records(catalogue.published, catalogue.matrix)
 
 
 def export(args: argparse.Namespace) -> int:
     """Write every published case, with its verified answers, as JSON or JSON Lines."""
     root = find_root(Path(args.root).resolve())
     writing = args.output not in (None, "-")
-    if writing:
-        try:  # before the catalogue is replayed: a refused file costs nothing
-            check_output(Path(args.output), is_export, force=args.force, projects=[root])
-        except OutputRefused as error:
-            print(f"schotten-oracle export: {error}", file=sys.stderr)
-            return 2
-    records = published_records(_published(root))
-    writer = export_jsonl if args.format == "jsonl" else export_json
-    text = writer(records, engine_version())
-    if not writing:
-        sys.stdout.write(text)
-        return 0
     try:
+        if writing:  # before the catalogue is replayed: a refused file costs nothing
+            check_output(Path(args.output), is_export, force=args.force, projects=[root])
+        records = _published_records(root)
+        writer = export_jsonl if args.format == "jsonl" else export_json
+        text = writer(records, engine_version())
+        if not writing:
+            sys.stdout.write(text)
+            return 0
         write_output(Path(args.output), text, is_export, force=args.force, projects=[root])
     except OutputRefused as error:
-        print(f"schotten-oracle export: {error}", file=sys.stderr)
-        return 2
+        return _fail(" export", str(error))
     print(f"wrote {len(records)} cases to {args.output}", file=sys.stderr)
     return 0
 
@@ -511,47 +245,40 @@ def _here() -> list[Path]:
     ][:1]
 
 
+def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
+    """The records a run asks about: the given export, or the published catalogue here."""
+    if args.catalogue is None:
+        return _published_records(find_root(Path.cwd()))
+    try:
+        return read_export(read_text(args.catalogue, max_bytes=MAX_EXPORT_BYTES, what="an export"))
+    except SourceError as error:
+        raise CommandFailed(" conform", error.located) from None
+    except ValueError as error:
+        shown = shown_path(args.catalogue, None)
+        raise CommandFailed(" conform", f"{shown}: {error}") from None
+
+
 def conform(args: argparse.Namespace) -> int:
     """Run the catalogue through another engine; exit 1 if any case fails."""
     command = engine_command(args.engine)
     if not command:
-        print(
-            "schotten-oracle conform: give the engine after --, e.g. conform -- ./my-engine",
-            file=sys.stderr,
-        )
-        return 2
-    if args.catalogue is not None:
-        try:
-            records = read_export(
-                read_text(args.catalogue, max_bytes=MAX_EXPORT_BYTES, what="an export")
-            )
-        except SourceError as error:
-            print(f"schotten-oracle conform: {error.located}", file=sys.stderr)
-            return 2
-        except ValueError as error:
-            shown = shown_path(args.catalogue, None)
-            print(f"schotten-oracle conform: {shown}: {error}", file=sys.stderr)
-            return 2
-    else:
-        records = published_records(_published(find_root(Path.cwd())))
+        return _fail(" conform", "give the engine after --, e.g. conform -- ./my-engine")
+    records = _conform_records(args)
     if args.junit is not None:
         try:  # before the run: a report that cannot be written must not cost a whole run
             check_output(args.junit, is_junit, force=args.force, projects=_here())
         except OutputRefused as error:
-            print(f"schotten-oracle conform: {error}", file=sys.stderr)
-            return 2
+            return _fail(" conform", str(error))
     chosen = select(records, args.keyword)
     if not chosen:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)
-        print(f"schotten-oracle conform: no case matches {shown}", file=sys.stderr)
-        return 2
+        return _fail(" conform", f"no case matches {shown}")
     ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)  # a kill, a closed terminal
     previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
         results = run(CommandEngine(command, args.timeout), chosen)
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
-        print("schotten-oracle conform: interrupted; the engine was stopped", file=sys.stderr)
-        return 130
+        return _fail(" conform", "interrupted; the engine was stopped", 130)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -561,8 +288,7 @@ def conform(args: argparse.Namespace) -> int:
             report_text = junit_xml(results, " ".join(command))
             write_output(args.junit, report_text, is_junit, force=args.force, projects=_here())
         except OutputRefused as error:
-            print(f"schotten-oracle conform: {error}", file=sys.stderr)
-            return 2
+            return _fail(" conform", str(error))
     if any(result.result is Result.FAIL for result in results):
         return 1
     if not any(result.result is Result.PASS for result in results):
@@ -584,6 +310,36 @@ def parser() -> argparse.ArgumentParser:
         description="Ask the Schotten Totten rules engine about cases, check them, start new ones.",
     )
     commands = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _ask_parser(commands)
+    check_parser = commands.add_parser(
+        "check",
+        help="replay every case; print one line per problem",
+        description="Load and replay every case under cases/; exit 1 if any is invalid or drifted.",
+    )
+    check_parser.add_argument("--root", default=".", help="the project folder (default: here)")
+    check_parser.set_defaults(run=check)
+    _new_parser(commands)
+    replay_parser = commands.add_parser(
+        "replay",
+        help="replay a recorded game and check the result it claims",
+        description="Replay a game record (the notation of games/ and of the Play a game page),"
+        " move by move; exit 1 if a move is illegal, the game does not end, or the result differs.",
+    )
+    replay_parser.add_argument("record", help="the record file, e.g. games/walkthrough.txt")
+    replay_parser.set_defaults(run=replay)
+    _export_parser(commands)
+    conform_parser = commands.add_parser(
+        "conform",
+        help="run the catalogue through another engine: conform -- COMMAND ...",
+        description="Start COMMAND, send it every published case (a JSON line each) and compare"
+        " its answers with the catalogue's; print pass, fail or unsupported per case.",
+    )
+    add_arguments(conform_parser)
+    conform_parser.set_defaults(run=conform)
+    return main
+
+
+def _ask_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ask_parser = commands.add_parser(
         "ask",
         help="show the board of a case and the engine's answers (drafts included)",
@@ -595,13 +351,9 @@ def parser() -> argparse.ArgumentParser:
         "--all-moves", action="store_true", help="list every legal move, not only the first 40"
     )
     ask_parser.set_defaults(run=ask)
-    check_parser = commands.add_parser(
-        "check",
-        help="replay every case; print one line per problem",
-        description="Load and replay every case under cases/; exit 1 if any is invalid or drifted.",
-    )
-    check_parser.add_argument("--root", default=".", help="the project folder (default: here)")
-    check_parser.set_defaults(run=check)
+
+
+def _new_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new_parser = commands.add_parser(
         "new",
         help="write a new draft case file to edit",
@@ -620,14 +372,9 @@ def parser() -> argparse.ArgumentParser:
     )
     new_parser.add_argument("--root", default=".", help="the project folder (default: here)")
     new_parser.set_defaults(run=new)
-    replay_parser = commands.add_parser(
-        "replay",
-        help="replay a recorded game and check the result it claims",
-        description="Replay a game record (the notation of games/ and of the Play a game page),"
-        " move by move; exit 1 if a move is illegal, the game does not end, or the result differs.",
-    )
-    replay_parser.add_argument("record", help="the record file, e.g. games/walkthrough.txt")
-    replay_parser.set_defaults(run=replay)
+
+
+def _export_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export_parser = commands.add_parser(
         "export",
         help="write the published catalogue as JSON (or JSON Lines) for other engines",
@@ -643,15 +390,6 @@ def parser() -> argparse.ArgumentParser:
     )
     export_parser.add_argument("--root", default=".", help="the project folder (default: here)")
     export_parser.set_defaults(run=export)
-    conform_parser = commands.add_parser(
-        "conform",
-        help="run the catalogue through another engine: conform -- COMMAND ...",
-        description="Start COMMAND, send it every published case (a JSON line each) and compare"
-        " its answers with the catalogue's; print pass, fail or unsupported per case.",
-    )
-    add_arguments(conform_parser)
-    conform_parser.set_defaults(run=conform)
-    return main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -659,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         status: int = args.run(args)
+    except CommandFailed as failed:
+        return _fail(failed.command, failed.problem, failed.status)
     except BrokenPipeError:  # the output went to a pager or `head` that stopped reading
         sys.stderr.close()
         return 0

@@ -3,32 +3,38 @@
 Registered as a ``pytest11`` entry point. A published case gives one item per question, named
 by the case's id and the question: ``last-three-in-your-hand[stone-3]``, ``...[play-2]``,
 ``...[turn]``, ``...[deal]``, ``...[match]``, ``...[board]`` (a board the engine must refuse),
-and ``...[catalogue]`` (its topic has a page, and every misreading it names changes its
-answer); ``-k`` selects by either part. A case file that
-cannot be loaded fails its collection with a one-line ``path:line:`` error; a draft case is one
-item, skipped and listed by name at the end of the run.
+and ``...[catalogue]`` (what publishing it needs: every misreading it names changes its answer,
+a page shows its topic); ``-k`` selects by either part. A case file that cannot be loaded fails
+its collection with a one-line ``path:line:`` error; a draft case is one item, skipped and
+listed by name at the end of the run.
+
+The plugin is a thin front end over :class:`oracle.catalogue.Catalogue`: the problems it reports
+are the catalogue's, in the words ``schotten-oracle check`` and the site build use. As pytest
+does for other files, ``pytest cases/claims`` runs one topic and ``pytest cases/claims/x.yaml``
+one case, while the catalogue they belong to is read whole (duplicate ids, the pages that show
+each topic).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from oracle.casefile.loader import CaseError, load_cases, load_rules_index
-from oracle.casefile.model import Case, RulesIndex
+from oracle.casefile.errors import CaseError
+from oracle.casefile.model import Case
 from oracle.casefile.source import SourceError, shown_path
-from oracle.site.render import site_pages, topic_pages, unmet_guards, unshown_topics
-from oracle.verify.replay import CaseReport, questions_of, verify_case
+from oracle.catalogue import Catalogue, Problem, build_catalogue
+from oracle.verify.report import CaseReport, questions_of
 
 CASE_DIRS_INI = "oracle_case_dirs"
-RULES_INDEX_INI = "oracle_rules_index"
-PAGES_DIR_INI = "oracle_pages_dir"
+CATALOGUE = "catalogue"
+"""The item of a published case that checks it can be published, and the name of the item that
+reports the catalogue's problems that no case file has."""
 
-_rules_key = pytest.StashKey[RulesIndex | SourceError]()
+_catalogues_key = pytest.StashKey[dict[Path, Catalogue]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -36,24 +42,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         CASE_DIRS_INI,
         type="paths",
         default=[],
-        help="directories whose *.yaml files are Schotten Totten rules cases; nothing is"
-        " collected until a project names them (this project: cases)",
-    )
-    parser.addini(
-        PAGES_DIR_INI,
-        default="",
-        help="the site's Markdown pages; a published case whose topic no page shows fails, as"
-        " in `schotten-oracle check` (this project: site_src)",
-    )
-    parser.addini(
-        RULES_INDEX_INI,
-        default="rules/index.yaml",
-        help="the rules index that cases pin rule ids from (default: rules/index.yaml)",
+        help="directories whose *.yaml files are Schotten Totten rules cases, each the cases/"
+        " folder of a project; nothing is collected until a project names them (this"
+        " project: cases)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(DraftList(config.rootpath), "schotten-oracle-drafts")
+    config.stash[_catalogues_key] = {}
 
 
 def _case_dirs(config: pytest.Config) -> list[Path]:
@@ -61,37 +58,29 @@ def _case_dirs(config: pytest.Config) -> list[Path]:
     return [Path(directory).absolute() for directory in raw]
 
 
-def _rules_index(config: pytest.Config) -> RulesIndex:
-    if _rules_key not in config.stash:
-        path = config.rootpath / str(config.getini(RULES_INDEX_INI))
-        try:
-            config.stash[_rules_key] = load_rules_index(path)
-        except SourceError as error:
-            config.stash[_rules_key] = error
-    rules = config.stash[_rules_key]
-    if isinstance(rules, SourceError):
-        raise CaseError.of_all(
-            [
-                CaseError(
-                    error.path, error.line, f"the rules index cannot be used: {error.problem}"
-                )
-                for error in rules.every()
-            ]
-        )
-    return rules
+def catalogue_of(config: pytest.Config, case_dir: Path) -> Catalogue:
+    """The catalogue of the project whose case folder is ``case_dir``, read once a run."""
+    catalogues = config.stash[_catalogues_key]
+    if case_dir not in catalogues:
+        catalogues[case_dir] = build_catalogue(case_dir.parent)
+    return catalogues[case_dir]
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """A case folder is collected by :func:`oracle.casefile.loader.load_cases`, as ``check``
-    reads it."""
+    """A case folder is collected from its catalogue, as ``check`` reads it."""
     if path.absolute() in _case_dirs(parent.config):
-        directory: CaseDirectory = CaseDirectory.from_parent(parent, path=path)
-        return directory
+        folder: CaseFolder = CaseFolder.from_parent(parent, path=path)
+        return folder
     return None
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for catalogue in session.config.stash.get(_catalogues_key, {}).values():
+        catalogue.cache.save()  # the misreadings worked out for the [catalogue] items
+
+
 class _LocatedFailure(pytest.Collector):
-    """A collector whose failure to read a file is the file's one located line, no traceback."""
+    """A collector whose failure to read a file is the file's located lines, no traceback."""
 
     def repr_failure(  # type: ignore[override]  # the same narrowing as pytest's Collector
         self, excinfo: pytest.ExceptionInfo[BaseException]
@@ -101,19 +90,58 @@ class _LocatedFailure(pytest.Collector):
         return super().repr_failure(excinfo)
 
 
-class CaseDirectory(pytest.Directory, _LocatedFailure):
-    """A case folder: one :class:`CaseFile` per entry, whether it is a case or an error."""
+class CaseFolder(pytest.Directory, _LocatedFailure):
+    """A case folder: a :class:`TopicFolder` per topic, an entry at the top (never a case), and
+    the catalogue's problems that no case file has, as one item."""
 
-    def collect(self) -> Iterator[CaseFile]:
-        collection = load_cases(self.path, _rules_index(self.config), self.config.rootpath)
-        for path, result in collection.entries:
-            if str(path).isprintable():
-                yield CaseFile.from_parent(self, path=path, result=result)
-            else:  # a name holding a new line or an escape must not forge a line of the report
-                shown = shown_path(path, self.config.rootpath)
-                yield CaseFile.from_parent(
-                    self, path=path, result=result, name=ascii(path.name), nodeid=shown
-                )
+    def collect(self) -> Iterator[pytest.Collector | pytest.Item]:
+        top = self.path.absolute()
+        catalogue = catalogue_of(self.config, top)
+        if catalogue.index_error is not None:  # no case can be read without it
+            unusable = "the rules index cannot be used"
+            raise CaseError.of_all(
+                [
+                    CaseError(error.path, error.line, f"{unusable}: {error.problem}")
+                    for error in catalogue.index_error.every()
+                ]
+            )
+        topics: dict[Path, None] = {}
+        for path, result in catalogue.collection.entries:
+            parts = path.absolute().relative_to(top).parts
+            if len(parts) == 1 and not path.is_dir():
+                yield _case_file(self, path, result)
+            else:
+                topics.setdefault(top / parts[0], None)
+        for folder in topics:
+            yield TopicFolder.from_parent(self, path=folder)
+        if catalogue.whole_problems:
+            yield CatalogueItem.from_parent(
+                self, name=CATALOGUE, problems=tuple(catalogue.whole_problems)
+            )
+
+
+class TopicFolder(pytest.Directory, _LocatedFailure):
+    """A topic folder: its case files, or its own problem (an empty folder, a bad name)."""
+
+    def collect(self) -> Iterator[pytest.Collector]:
+        catalogue = catalogue_of(self.config, self.path.parent.absolute())
+        for path, result in catalogue.collection.entries:
+            if path.absolute() == self.path.absolute() and isinstance(result, CaseError):
+                raise result
+            if path.absolute().is_relative_to(self.path.absolute()):
+                yield _case_file(self, path, result)
+
+
+def _case_file(parent: pytest.Collector, path: Path, result: Case | CaseError) -> CaseFile:
+    if str(path).isprintable():
+        case_file: CaseFile = CaseFile.from_parent(parent, path=path, result=result)
+        return case_file
+    # A name holding a new line or an escape must not forge a line of the report.
+    shown = shown_path(path, parent.config.rootpath)
+    quoted: CaseFile = CaseFile.from_parent(
+        parent, path=path, result=result, name=ascii(path.name), nodeid=shown
+    )
+    return quoted
 
 
 class CaseFile(pytest.File, _LocatedFailure):
@@ -123,23 +151,13 @@ class CaseFile(pytest.File, _LocatedFailure):
         super().__init__(**kwargs)
         self.result = result
 
-    @cached_property
-    def _replayed(self) -> CaseReport | Exception:
-        assert not isinstance(self.result, CaseError)
-        try:
-            return verify_case(self.result)
-        except Exception as error:  # kept, so a crash is reported once per item, not replayed
-            return error
-
     @property
-    def report(self) -> CaseReport:
-        """The case replayed once for all its items in a process (``make test`` sends a whole
-        file to one worker, with ``--dist loadfile``; spread otherwise, each worker replays it
-        once)."""
-        replayed = self._replayed
-        if isinstance(replayed, Exception):
-            raise replayed
-        return replayed
+    def catalogue(self) -> Catalogue:
+        folder = self.path.absolute()
+        for case_dir in _case_dirs(self.config):
+            if folder.is_relative_to(case_dir):
+                return catalogue_of(self.config, case_dir)
+        raise RuntimeError(f"{self.path} lies in no case folder")  # pragma: no cover
 
     def collect(self) -> Iterator[CaseItem]:
         if isinstance(self.result, CaseError):
@@ -154,11 +172,6 @@ class CaseFile(pytest.File, _LocatedFailure):
             )
 
 
-CATALOGUE = "catalogue"
-"""The item of a published case that checks it can be published: a page shows its topic and
-every misreading it names changes its answer."""
-
-
 class CaseDrift(Exception):
     """The engine disagrees with a case (or cannot judge it)."""
 
@@ -168,11 +181,11 @@ class CaseDrift(Exception):
 
 
 class CatalogueProblem(Exception):
-    """A verified case that still cannot be published (``check`` reports the same lines)."""
+    """What stops the catalogue, or a verified case, from being published."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
+    def __init__(self, problems: list[Problem]) -> None:
+        self.lines = [line for problem in problems for line in problem.lines]
+        super().__init__("\n".join(self.lines))
 
 
 class CaseItem(pytest.Item):
@@ -187,21 +200,15 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         assert isinstance(self.parent, CaseFile)
-        report = self.parent.report
+        catalogue = self.parent.catalogue
+        report = catalogue.report_of(self.case)
         if self.question == CATALOGUE:
             if not report.verified:
                 raise pytest.skip.Exception(
                     "judged once the engine agrees with the case's answers",
                     _use_item_location=True,
                 )
-            if report.unassigned:
-                raise CatalogueProblem(
-                    [
-                        f"{shown_path(self.path, self.config.rootpath)}:{self.case.line}: case"
-                        f" {self.case.id!r}: no question owns {', '.join(report.unassigned)}"
-                    ]
-                )
-            self._check_publishable(report)
+            self._publishable(catalogue)
             return
         if self.question is not None:
             asked = report.on_question(self.question)
@@ -210,29 +217,26 @@ class CaseItem(pytest.Item):
             return
         if not report.verified:
             raise CaseDrift(report)
-        self._check_publishable(report)
-        if self.case.draft:
-            verdicts = (
-                ", ".join(
-                    f"stone {check.verdict.stone} {check.verdict.verdict.label}"
-                    for check in report.checks
-                )
-                if self.case.asks_about_claims_only
-                else report.verdict_label
+        self._publishable(catalogue)
+        verdicts = (
+            ", ".join(
+                f"stone {check.verdict.stone} {check.verdict.verdict.label}"
+                for check in report.checks
             )
-            # Reported at the case (reportinfo), not at this line of the plugin; the summary
-            # of drafts is made from the reports, so it also works across pytest-xdist workers.
-            raise pytest.skip.Exception(
-                f"{DRAFT_SKIP}{self.case.id!r} is not published; the engine says {verdicts}",
-                _use_item_location=True,
-            )
+            if self.case.asks_about_claims_only
+            else report.verdict_label
+        )
+        # Reported at the case (reportinfo), not at this line of the plugin; the summary of
+        # drafts is made from the reports, so it also works across pytest-xdist workers.
+        raise pytest.skip.Exception(
+            f"{DRAFT_SKIP}{self.case.id!r} is not published; the engine says {verdicts}",
+            _use_item_location=True,
+        )
 
-    def _check_publishable(self, report: CaseReport) -> None:
-        root = self.config.rootpath
-        problems = unmet_guards((report,), root)
-        pages_dir = str(self.config.getini(PAGES_DIR_INI))
-        if pages_dir:
-            problems += unshown_topics((report,), topic_pages(site_pages(root / pages_dir)), root)
+    def _publishable(self, catalogue: Catalogue) -> None:
+        """The catalogue's problems of this verified case: a misreading it names but does not
+        catch, its topic on no page (the engine's answers are its questions' own items)."""
+        problems = catalogue.case_problems(self.case)
         if problems:
             raise CatalogueProblem(problems)
 
@@ -240,7 +244,7 @@ class CaseItem(pytest.Item):
         if isinstance(excinfo.value, CaseDrift):
             return "\n".join(excinfo.value.report.explained_problems(self.config.rootpath))
         if isinstance(excinfo.value, CatalogueProblem):
-            return "\n".join(excinfo.value.problems)
+            return "\n".join(excinfo.value.lines)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -250,6 +254,25 @@ class CaseItem(pytest.Item):
             self.line - 1,
             what if self.question is None else f"{what}, {self.question}",
         )
+
+
+class CatalogueItem(pytest.Item):
+    """The catalogue's problems that no case file has (the editors' schema, say)."""
+
+    def __init__(self, *, problems: tuple[Problem, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.problems = problems
+
+    def runtest(self) -> None:
+        raise CatalogueProblem(list(self.problems))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CatalogueProblem):
+            return "\n".join(excinfo.value.lines)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return (self.path, 0, "the catalogue")
 
 
 DRAFT_SKIP = "draft case "

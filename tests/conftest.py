@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine import Verdict
-from oracle.site.render import build_catalogue, site_pages, topic_pages, unmet_guards
-from oracle.verify.replay import CaseReport
+from oracle.catalogue import Catalogue, build_catalogue, verified_catalogue
+from oracle.verify.report import CaseReport
 
 pytest_plugins = ["pytester", "browser_support"]
 
@@ -56,11 +56,11 @@ def publishable_case_files() -> tuple[Path, ...]:
 
     Worked out once a run; a case still being edited fails its own test, not every site build.
     """
-    shown = topic_pages(site_pages(ROOT / "site_src"))
+    catalogue = build_catalogue(ROOT)
     return tuple(
         report.case.path
-        for report in build_catalogue(ROOT).published
-        if report.case.topic in shown and not unmet_guards((report,), ROOT)
+        for report in catalogue.published
+        if not catalogue.case_problems(report.case)
     )
 
 
@@ -89,7 +89,13 @@ def project_copier() -> Callable[[Path], Path]:
 
 
 @pytest.fixture(scope="session")
-def published() -> tuple[CaseReport, ...]:
-    """The live catalogue's publishable cases; a case still being edited fails only its own test."""
-    files = set(publishable_case_files())
-    return tuple(report for report in build_catalogue(ROOT).published if report.case.path in files)
+def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+    """The verified catalogue of a copy of the project (its publishable cases), for the tests
+    that only read it; a case still being edited fails only its own test."""
+    return verified_catalogue(copy_project(tmp_path_factory.mktemp("project")))
+
+
+@pytest.fixture(scope="session")
+def published(catalogue: Catalogue) -> tuple[CaseReport, ...]:
+    """The publishable cases of :func:`catalogue`, in table order."""
+    return catalogue.published

@@ -21,11 +21,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine import Verdict, parse_record, replay, result_text
 from oracle.browser import pages as browser_engine
-from oracle.casefile.loader import load_case_file, load_rules_index
-from oracle.verify.replay import CaseReport, verify_case
+from oracle.casefile.loader import load_case_file
+from oracle.casefile.rules import load_rules_index
+from oracle.verify.replay import verify_case
+from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
-browser_engine.configure(str(ROOT / "rules" / "index.yaml"))
+SESSION = browser_engine.Session(load_rules_index(ROOT / "rules" / "index.yaml"))
 
 pytestmark = pytest.mark.browser
 
@@ -454,7 +456,7 @@ def test_the_play_page_deals_a_seeded_game_and_takes_a_move_by_its_controls(
     page.fill("#game-seed", "12")
     page.get_by_role("button", name="Deal").click()
     page.wait_for_selector("#game:not([hidden])")
-    state = browser_engine.new_game({"variant": "base", "seed": 12, "you_first": True})
+    state = SESSION.new_game({"variant": "base", "seed": 12, "you_first": True})
     hand = page.locator("#game-hand button").all_inner_texts()
     assert hand == state["hand"]
     page.locator("#game-hand button").first.click()

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Tactic, Verdict, card_name
 from oracle.casefile.model import Case
-from oracle.site.render import Catalogue, build_catalogue
+from oracle.catalogue import Catalogue, build_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -190,7 +190,7 @@ def test_new_numbers_from_the_whole_prefix_and_never_overwrites(
     assert (folder / "100-hundred.yaml").read_text() == "an editor's unfinished case\n"
     taken = folder / "102-taken.yaml"
     taken.write_text("written meanwhile\n")
-    monkeypatch.setattr("oracle.cli.next_case_number", lambda folder: 102)
+    monkeypatch.setattr("oracle.casefile.drafts.next_case_number", lambda folder: 102)
     status, out = run(capsys, "new", "scratch", "taken", "--root", str(project_copy))
     assert status == 2 and "102-taken.yaml already exists; nothing was written" in out
     assert taken.read_text() == "written meanwhile\n"

@@ -16,31 +16,25 @@ import jsonschema
 import pytest
 
 from engine.misreadings import MISREADINGS
-from oracle.casefile.loader import load_rules_index
+from oracle.catalogue import Catalogue, CatalogueError
 from oracle.cli import main
+from oracle.conformance.adapter import adapter_engine
+from oracle.conformance.engines import CommandEngine, FunctionEngine
 from oracle.conformance.export import (
     FORMAT,
     VERSION,
     export_json,
     export_jsonl,
     header,
+    published_records,
     read_export,
 )
-from oracle.conformance.runner import (
-    GIVE_UP_AFTER,
-    CommandEngine,
-    FunctionEngine,
-    Result,
-    adapter_engine,
-    compare,
-    junit_xml,
-    run,
-    select,
-    summary,
-)
-from oracle.misreadings.matrix import Outcome, misreading_matrix, published_records
-from oracle.site.render import EXAMPLE_ADAPTER, Catalogue, CatalogueError, conformance
-from oracle.verify.replay import CaseReport
+from oracle.conformance.reports import junit_xml, summary
+from oracle.conformance.runner import GIVE_UP_AFTER, run, select
+from oracle.misreadings.matrix import Outcome, misreading_matrix
+from oracle.protocol.compare import Result, compare
+from oracle.site.engines import EXAMPLE_ADAPTER, conformance
+from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "oracle/schema/export.schema.json").read_text(encoding="utf-8"))
@@ -92,10 +86,10 @@ def test_our_engine_passes_every_case_through_the_protocol_as_a_subprocess(
 
 
 def test_each_misreading_fails_exactly_the_cases_the_matrix_says(
-    published: tuple[CaseReport, ...],
+    catalogue: Catalogue,
 ) -> None:
-    runs = conformance(Catalogue(published, load_rules_index(ROOT / "rules/index.yaml")))
-    rows = misreading_matrix(published)
+    runs = conformance(catalogue)
+    rows = misreading_matrix(catalogue.published)
     assert [engine_run.name for engine_run in runs.runs] == ["reference", *MISREADINGS]
     for engine_run in runs.runs[1:]:
         failed = {r.case_id for r in engine_run.results if r.result is Result.FAIL}
@@ -113,9 +107,9 @@ def test_each_misreading_fails_exactly_the_cases_the_matrix_says(
 
 
 def test_the_build_refuses_an_export_our_engine_does_not_replay(
-    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+    catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import oracle.site.render
+    import oracle.site.engines
 
     def tampered(reports: Any, matrix: Any = None) -> list[dict[str, Any]]:
         records = published_records(reports, matrix)
@@ -124,8 +118,7 @@ def test_the_build_refuses_an_export_our_engine_does_not_replay(
         first["answers"]["claims"][stone] = "granted" if verdict == "refused" else "refused"
         return records
 
-    monkeypatch.setattr(oracle.site.render, "published_records", tampered)
-    catalogue = Catalogue(published, load_rules_index(ROOT / "rules/index.yaml"))
+    monkeypatch.setattr(oracle.site.engines, "published_records", tampered)
     with pytest.raises(CatalogueError, match="does not replay"):
         conformance(catalogue)
 

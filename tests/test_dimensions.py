@@ -9,35 +9,30 @@ from pathlib import Path
 from engine import Formation, formation_of
 from engine.cards import CARDS
 from engine.formations import CombatMode
-from oracle.casefile.loader import load_rules_index
-from oracle.site.render import (
+from oracle.catalogue import Catalogue
+from oracle.site.figures import (
     TACTIC_USES,
-    Catalogue,
-    catalogue_summary,
     rank_pairs,
     render_rank_grid,
     render_tactic_coverage,
     tactic_card_cases,
 )
-from oracle.verify.replay import CaseReport
+from oracle.site.render import catalogue_summary
+from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"
 
 
-def catalogue_of(published: tuple[CaseReport, ...]) -> Catalogue:
-    return Catalogue(published, load_rules_index(ROOT / "rules" / "index.yaml"))
-
-
 def test_at_least_a_hundred_cases_are_published_and_the_home_page_says_how_many(
-    published: tuple[CaseReport, ...],
+    published: tuple[CaseReport, ...], catalogue: Catalogue
 ) -> None:
     assert len(published) >= 100
-    assert f"**{len(published)} cases**" in catalogue_summary(catalogue_of(published))
+    assert f"**{len(published)} cases**" in catalogue_summary(catalogue)
 
 
 def test_every_ordered_pair_of_formations_is_judged_and_ranks_decide(
-    published: tuple[CaseReport, ...],
+    published: tuple[CaseReport, ...], catalogue: Catalogue
 ) -> None:
     seen: dict[tuple[Formation, Formation], set[str]] = {}
     for pair in rank_pairs(published):
@@ -48,7 +43,7 @@ def test_every_ordered_pair_of_formations_is_judged_and_ranks_decide(
     # Equal formations: the total decides, both ways round.
     equal = [p for p in rank_pairs(published) if p.mine == p.theirs]
     assert {"granted", "refused"} <= {p.verdict for p in equal}
-    grid = render_rank_grid(catalogue_of(published), TEMPLATES, "formations.md")
+    grid = render_rank_grid(catalogue, TEMPLATES, "formations.md")
     assert "none yet" not in grid and grid.count("](cases/") >= 25
 
 
@@ -97,7 +92,7 @@ def test_combat_modes_are_claimed_early_both_ways_and_tie(
 
 
 def test_each_tactic_card_is_played_refused_and_weighed_in_a_proof(
-    published: tuple[CaseReport, ...],
+    published: tuple[CaseReport, ...], catalogue: Catalogue
 ) -> None:
     coverage = tactic_card_cases(published)
     assert len(coverage) == 9  # the two Jokers are one kind
@@ -105,7 +100,7 @@ def test_each_tactic_card_is_played_refused_and_weighed_in_a_proof(
         (name, use) for name, uses in coverage.items() for use in TACTIC_USES if not uses[use]
     ]
     assert not missing
-    page = render_tactic_coverage(catalogue_of(published), TEMPLATES, "tactic-cards.md")
+    page = render_tactic_coverage(catalogue, TEMPLATES, "tactic-cards.md")
     assert "none yet" not in page
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from oracle.casefile.loader import case_files, load_rules_index
+from oracle.casefile.entries import case_files
+from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, editor_case_schema, stale_editor_schema
 from oracle.casefile.source import read_yaml
 

@@ -21,24 +21,20 @@ from engine import Game, GameState, Phase, Player, card_name
 from engine.moves import Deck
 from engine.opponent import choose_move
 from oracle.browser import pages as browser
-from oracle.casefile.loader import load_case, load_case_file, load_rules_index
+from oracle.casefile.loader import load_case_file
+from oracle.casefile.rules import load_rules_index
 from oracle.cli import main
-from oracle.site.bundle import (
-    RULES_INDEX_IN_ARCHIVE,
-    BundleError,
-    bundle,
-    pyodide_folder,
-)
+from oracle.site.bundle import RULES_INDEX_IN_ARCHIVE, BundleError, bundle, pyodide_folder
 from oracle.site.casepages import case_link_code
-from oracle.verify.replay import CaseReport, verify_case
+from oracle.verify.replay import verify_case
+from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules" / "index.yaml"
 
 
-@pytest.fixture(autouse=True)
-def configured() -> None:
-    browser.configure(str(RULES))
+SESSION = browser.Session(load_rules_index(RULES))
+"""A page's session, as the pages make one: the rules index the catalogue pins."""
 
 
 def verdicts(report: CaseReport) -> list[tuple[int, str]]:
@@ -56,12 +52,12 @@ def test_every_published_claim_case_pasted_gets_the_engines_verdicts_and_its_for
     claim_cases = [report for report in published if report.checks]
     assert len(claim_cases) >= 20
     for report in claim_cases:
-        answer = browser.ask_text({"text": report.case.path.read_text(encoding="utf-8")})
+        answer = SESSION.ask_text({"text": report.case.path.read_text(encoding="utf-8")})
         assert answer["ok"], report.case.id
         shown = [(v["stone"], v["verdict"]) for v in answer["report"]["verdicts"]]
         assert shown == verdicts(report), report.case.id
         assert answer["report"]["verified"]
-        again = browser.ask_form({"form": answer["form"]})
+        again = SESSION.ask_form({"form": answer["form"]})
         assert again["ok"], (report.case.id, again)
         form_verdicts = [(v["stone"], v["verdict"]) for v in again["report"]["verdicts"]]
         assert sorted(form_verdicts) == sorted(verdicts(report)), report.case.id
@@ -76,7 +72,7 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     form["stones"][4]["claim"] = True
     form["hand"] = "mud fight, green 5"
     form["discards"] = "spy"
-    answer = browser.ask_form({"form": form})
+    answer = SESSION.ask_form({"form": form})
     assert answer["ok"], answer
     text = answer["case_text"]
     assert "expect: " in text and "draft: true" in text
@@ -108,7 +104,7 @@ def test_an_impossible_board_gets_the_loaders_message_on_its_own_field(
     form = empty_form()
     form["stones"][2] = stone_3
     form["hand"] = hand
-    answer = browser.ask_form({"form": form})
+    answer = SESSION.ask_form({"form": form})
     assert not answer["ok"]
     assert answer["field"] == field, answer
     assert words in answer["message"]
@@ -120,11 +116,11 @@ def test_an_impossible_board_gets_the_loaders_message_on_its_own_field(
 def test_a_pasted_file_gets_the_loaders_own_message_with_its_line() -> None:
     text = (ROOT / "cases/claims/02-last-three-in-your-hand.yaml").read_text(encoding="utf-8")
     broken = text.replace("blue 7", "red 1")
-    answer = browser.ask_text({"text": broken})
+    answer = SESSION.ask_text({"text": broken})
     expected_line = broken.splitlines().index("  hand: [pink 3, red 9, red 1, yellow 8, purple 5]")
     assert not answer["ok"] and answer["line"] == expected_line + 1
     assert answer["problem"].startswith("red 1 appears twice")
-    tagged = browser.ask_text({"text": "!!python/object:os.system\n"})
+    tagged = SESSION.ask_text({"text": "!!python/object:os.system\n"})
     assert not tagged["ok"] and "tag" in tagged["message"].lower()
 
 
@@ -141,7 +137,7 @@ def test_the_case_page_link_carries_the_case_file_exactly() -> None:
 def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> dict[str, Any]:
     """A whole game through the page's calls: random legal moves, and claims of every stone."""
     rng = random.Random(seed)
-    view = browser.new_game(
+    view = SESSION.new_game(
         {"variant": variant, "seed": seed, "expert": expert, "you_first": you_first}
     )
     refused = 0
@@ -150,14 +146,14 @@ def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> d
             return {**view, "refused": refused}
         assert view["your_turn"]
         if view["phase"] == "claim":
-            view = browser.game_move({"game": view["game"], "claim": view["open_stones"]})
+            view = SESSION.game_move({"game": view["game"], "claim": view["open_stones"]})
             if not view["ok"]:
                 refused += 1
                 assert "(the rule: claim." in view["problem"]
-                view = browser.game_move({"game": view["game"], "claim": []})
+                view = SESSION.game_move({"game": view["game"], "claim": []})
             continue
         move = rng.choice(view["legal"])
-        view = browser.game_move({"game": view["game"], "move": move})
+        view = SESSION.game_move({"game": view["game"], "move": move})
         assert view["ok"], view.get("problem")
     raise AssertionError("the game did not end")
 
@@ -185,12 +181,12 @@ def test_a_game_through_the_page_ends_and_its_record_replays_to_the_same_winner(
 
 
 def test_a_claim_that_cannot_be_proved_is_refused_with_the_engines_reason() -> None:
-    view = browser.new_game({"variant": "base", "seed": 5, "you_first": True})
+    view = SESSION.new_game({"variant": "base", "seed": 5, "you_first": True})
     rng = random.Random(5)
     for _ in range(400):
         if view["phase"] == "claim" and view["your_turn"]:
             unprovable = [n for n in view["open_stones"] if n not in view["held"]["you"]]
-            attempt = browser.game_move({"game": view["game"], "claim": unprovable})
+            attempt = SESSION.game_move({"game": view["game"], "claim": unprovable})
             if not attempt["ok"]:
                 assert attempt["problem"].startswith("claim ")
                 assert "(the rule: claim." in attempt["problem"]
@@ -199,7 +195,7 @@ def test_a_claim_that_cannot_be_proved_is_refused_with_the_engines_reason() -> N
             continue
         if view["over"]:
             break
-        view = browser.game_move({"game": view["game"], "move": rng.choice(view["legal"])})
+        view = SESSION.game_move({"game": view["game"], "move": rng.choice(view["legal"])})
     pytest.fail("no claim step with an unprovable stone came up")
 
 
@@ -289,7 +285,9 @@ stand_in = '--stand-in' in sys.argv
 if stand_in:
     import pyrsistent_as_rpds.pure
     sys.modules['rpds'] = pyrsistent_as_rpds.pure
-from oracle.casefile.loader import load_case, load_rules_index, CaseError
+from oracle.casefile.loader import load_case
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.errors import CaseError
 rules = load_rules_index(Path('rules/index.yaml'))
 out = []
 for path in sorted(Path('cases').glob('*/*.yaml')) + sorted(Path(sys.argv[1]).glob('*.yaml')):
@@ -341,15 +339,19 @@ def test_the_page_lists_every_card_by_the_engines_names() -> None:
 
 def test_a_request_the_page_should_never_send_is_refused() -> None:
     with pytest.raises(browser.PageError):
-        browser.call("delete_everything", "{}")
+        SESSION.call("delete_everything", "{}")
     with pytest.raises(browser.PageError):
-        browser.call("ask_text", "[]")
-    answer = json.loads(browser.call("ask_text", json.dumps({"text": "id: [\n"})))
+        SESSION.call("ask_text", "[]")
+    answer = json.loads(SESSION.call("ask_text", json.dumps({"text": "id: [\n"})))
     assert not answer["ok"] and answer["line"]
 
 
-def test_a_loaded_case_path_is_only_a_scratch_file() -> None:
-    browser.ask_text({"text": (ROOT / "cases/claims/01-incomplete-side.yaml").read_text()})
-    scratch = browser._case_path()
-    assert scratch.parent.name == "asked" and ROOT not in scratch.parents
-    assert load_case(scratch).id == "incomplete-side"
+def test_a_case_asked_on_the_page_is_read_from_its_text_and_written_nowhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    answer = SESSION.ask_text({"text": (ROOT / "cases/claims/01-incomplete-side.yaml").read_text()})
+    assert answer["ok"] and answer["report"]["id"] == "incomplete-side"
+    assert list(tmp_path.iterdir()) == [] and not browser.CASE_PATH.exists()
+    broken = SESSION.ask_text({"text": "id: [\n"})
+    assert broken["problem"].startswith("YAML syntax error")

@@ -43,7 +43,9 @@ from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
 from engine.moves import Move
 from engine.tactics import Tactic
-from oracle.casefile.loader import CaseError, load_case, load_rules_index
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import load_case
+from oracle.casefile.rules import load_rules_index
 from oracle.verify.consistency import engine_problems
 
 ROOT = Path(__file__).resolve().parent.parent

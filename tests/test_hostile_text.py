@@ -28,7 +28,11 @@ from browser_support import WATCH_POLICY, built_and_served, skip_without_a_brows
 from conftest import ROOT, publishable_case_files
 
 from engine import Game, MoveSyntaxError
-from oracle.casefile.loader import QUESTIONS, CaseError, load_case, load_rules_index, load_schema
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import load_case
+from oracle.casefile.questions import QuestionKind
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.validation import load_schema
 from oracle.verify.replay import verify_case
 
 TRICKS = (
@@ -48,6 +52,8 @@ TRICKS = (
 """Each trick known to have made editor text live on a site like this one."""
 
 HOSTILE_RULE = "hostile.every-field"
+QUESTIONS = tuple(kind.key for kind in QuestionKind)
+"""Every question kind a case may ask, by its key."""
 
 Path_ = tuple[str, ...]
 """A field in a document: keys, and ``[]`` for any item of a list."""

@@ -12,15 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from oracle.browser.pages import ask_text
-from oracle.casefile.loader import CaseError, load_case
+from oracle.browser.pages import Session
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import load_case
 from oracle.casefile.model import Case
+from oracle.catalogue import Catalogue, build_catalogue
 from oracle.cli import main
 from oracle.conformance.export import catalogue_records
 from oracle.misreadings.matrix import misreading_matrix
 from oracle.site.casepages import answers
-from oracle.site.render import Catalogue, build_catalogue, render_verdict_table
-from oracle.verify.replay import questions_of, verify_case
+from oracle.site.render import render_verdict_table
+from oracle.verify.replay import verify_case
+from oracle.verify.report import questions_of
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"
@@ -28,7 +31,6 @@ TEMPLATES = ROOT / "site_src" / "_templates"
 INI = """
 [pytest]
 oracle_case_dirs = cases
-oracle_rules_index = rules/index.yaml
 """
 
 RULES = """
@@ -435,7 +437,7 @@ def test_check_counts_them_and_ask_shows_the_written_board(
 
 def test_the_ask_page_reports_the_refusal_at_its_line() -> None:
     path = ROOT / "cases" / "impossible-boards" / "08-four-cards-on-a-side.yaml"
-    answer = ask_text({"text": path.read_text(encoding="utf-8")})
+    answer = Session().ask_text({"text": path.read_text(encoding="utf-8")})
     assert answer["ok"] is False
     assert answer["problem"] == (
         "the engine refuses this board: stone 2: 4 cards on your side, but a side holds 3 here"

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from engine import Reason, Tactic, claim_verdict
-from oracle.casefile.loader import CaseError, case_entries, load_case, load_cases
+from oracle.casefile.entries import case_entries
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import load_case, load_cases
 from oracle.casefile.source import SourceError, read_yaml
 
 HEADER = """\

@@ -10,9 +10,9 @@ import pytest
 from engine import Position, StoneState, Tactic, claim_verdict, parse_cards
 from engine.misreadings import MISREADINGS, RULES
 from engine.sampling import random_claim_position, random_tactics_claim_position
+from oracle.catalogue import build_catalogue
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix
-from oracle.site.render import build_catalogue
-from oracle.verify.replay import CaseReport
+from oracle.verify.report import CaseReport
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +95,8 @@ def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path
             "guards_against: [hand-is-proof]",
         )
     )
-    problems = build_catalogue(project_copy).problems
-    assert problems == (
+    problems = build_catalogue(project_copy).problem_lines
+    assert problems == [
         "cases/claims/08-three-twos-beat-a-colour.yaml:2: case 'three-twos-beat-a-colour' says it"
         " guards against 'hand-is-proof', but that misreading gives the same answer",
-    )
+    ]

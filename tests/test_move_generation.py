@@ -39,7 +39,7 @@ from engine.moves import (
 from engine.records import (
     random_move,
 )
-from oracle.casefile.loader import load_rules_index
+from oracle.casefile.rules import load_rules_index
 
 ROOT = Path(__file__).resolve().parent.parent
 STONE_NUMBERS = range(0, 11)

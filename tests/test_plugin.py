@@ -16,7 +16,6 @@ import pytest
 INI = """
 [pytest]
 oracle_case_dirs = cases
-oracle_rules_index = rules/index.yaml
 """
 
 RULES = """
@@ -1423,7 +1422,7 @@ def test_nothing_is_collected_until_a_project_names_its_case_dirs(
 def test_a_case_in_a_topic_no_page_shows_fails_once_with_the_message_of_check(
     project: pytest.Pytester,
 ) -> None:
-    project.makeini(INI + "oracle_pages_dir = site_src\n")
+    project.makeini(INI)
     project.mkdir("site_src")
     project.path.joinpath("site_src", "t.md").write_text("# T\n\n<!-- oracle:verdict-table t -->\n")
     write_case(project, "01-run.yaml", PASSING)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,34 +10,27 @@ import pytest
 
 from engine import Formation, Game, Verdict, parse_cards, play_random_game, record_text
 from engine.odds import formation_counts, formation_odds
-from oracle.casefile.loader import case_files
-from oracle.site.markup import text as plain
-from oracle.site.render import (
+from oracle.casefile.entries import case_files
+from oracle.catalogue import (
     Catalogue,
     CatalogueError,
     build_catalogue,
-    fill_markers,
-    generated_blocks,
+    topic_pages,
+    verified_catalogue,
+)
+from oracle.site.blocks import fill_markers, generated_blocks
+from oracle.site.figures import render_formation_odds
+from oracle.site.markup import text as plain
+from oracle.site.render import (
     render_case_pages,
-    render_formation_odds,
     render_rulings,
     render_verdict_table,
     render_walkthrough,
     ruling_anchor,
-    tabled_cases,
-    verified_catalogue,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"
-
-
-@pytest.fixture(scope="module")
-def catalogue(
-    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
-) -> Catalogue:
-    """The verified catalogue of a copy of the project, for the tests that only read it."""
-    return verified_catalogue(project_copier(tmp_path_factory.mktemp("project")))
 
 
 def test_the_seed_table_comes_first_in_order_with_its_verdicts(
@@ -69,7 +61,7 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
     assert len(case_files(cases)) == settled + 1
     assert len(catalogue.published) == settled - 2
     assert [report.case.id for report in catalogue.drafts] == ["a-draft"]
-    located = [problem for problem in catalogue.problems if not problem.startswith(" ")]
+    located = [problem.line for problem in catalogue.problems]
     assert sorted(problem.split(":")[0] for problem in located) == [
         "cases/claims/91-drifted.yaml",
         "cases/claims/92-invalid.yaml",
@@ -159,17 +151,18 @@ def test_markers_are_filled_and_unknown_ones_refused(catalogue: Catalogue) -> No
         fill_markers("<!-- oracle:verdict-tabel -->", blocks, "t.md")
 
 
-def test_the_cases_in_tables_are_known_before_the_pages_are_rendered(catalogue: Catalogue) -> None:
-    claims = {report.case.id for report in catalogue.published if report.case.topic == "claims"}
-    every = {report.case.id for report in catalogue.published}
-    assert tabled_cases(catalogue, {"a.md": "# A\n\n<!-- oracle:verdict-table claims -->\n"}) == (
-        claims
-    )
-    assert tabled_cases(catalogue, {"a.md": "<!-- oracle:verdict-table -->", "b.md": ""}) == every
-    assert tabled_cases(catalogue, {"a.md": "<!-- oracle:rulings -->\n"}) == set()
-    blocks = generated_blocks(catalogue, TEMPLATES)
+def test_the_topics_on_pages_are_the_cases_their_tables_show(catalogue: Catalogue) -> None:
+    """What the catalogue checks before rendering (which page shows each topic) is what the
+    rendered tables show."""
     page = "<!-- oracle:verdict-table claims -->\n\n<!-- oracle:verdict-table early-claims -->\n"
-    assert tabled_cases(catalogue, {"a.md": page}) == fill_markers(page, blocks, "a.md")[2]
+    topics = topic_pages({"a.md": page, "b.md": "<!-- oracle:rulings -->\n"})
+    assert topics == {"claims": "a.md", "early-claims": "a.md"}
+    shown = {r.case.id for r in catalogue.published if r.case.topic in topics}
+    assert fill_markers(page, generated_blocks(catalogue, TEMPLATES), "a.md")[2] == shown
+    with pytest.raises(CatalogueError, match="a verdict table names its topic"):
+        fill_markers(
+            "<!-- oracle:verdict-table -->", generated_blocks(catalogue, TEMPLATES), "a.md"
+        )
 
 
 # ------------------------------------------------------------------------------- walkthrough
@@ -244,13 +237,13 @@ def test_a_turn_report_says_whose_turn_and_diffs_the_log(project_copy: Path) -> 
     case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
     text = case.read_text()
     case.write_text(text.replace('"you: draw clan"]', '"you: draw tactics"]'))
-    problems = build_catalogue(project_copy).problems
+    problems = build_catalogue(project_copy).problem_lines
     assert "log, expected (-) against the engine's (+):" in "\n".join(problems)
     assert "  - you: draw tactics" in problems and "  + you: draw clan" in problems
     case.write_text(
         text.replace("moves: [red 9 on 4, claim 4]", "moves: [red 9 on 4, claim 4, green 5 on 1]")
     )
-    problems = build_catalogue(project_copy).problems
+    problems = build_catalogue(project_copy).problem_lines
     assert "move 'green 5 on 1' is illegal (it is their turn now)" in problems[0]
 
 
@@ -269,20 +262,16 @@ def test_formation_counts_are_cached_per_engine_version(
 ) -> None:
     from oracle.site import odds as odds_cache
 
-    monkeypatch.setenv("SCHOTTEN_ORACLE_CACHE", str(tmp_path))
-    monkeypatch.setattr(odds_cache, "_loaded", {})
     placed = parse_cards("red 5, red 6")
-    counted = odds_cache.cached_formation_counts(placed)
+    counted = odds_cache.FormationCounts(tmp_path).counts(placed)
     assert counted == formation_counts(placed)
-    assert odds_cache.cache_file().exists()
+    assert odds_cache.FormationCounts(tmp_path).store.exists()
 
     def no_counting(*args: object) -> None:
         raise AssertionError("counted again")
 
     monkeypatch.setattr(odds_cache, "formation_counts", no_counting)
-    monkeypatch.setattr(odds_cache, "_loaded", {})  # a new build reads the file
-    assert odds_cache.cached_formation_counts(placed) == counted
-    monkeypatch.setattr(odds_cache, "engine_version", lambda: "another-engine")
-    monkeypatch.setattr(odds_cache, "_loaded", {})
+    assert odds_cache.FormationCounts(tmp_path).counts(placed) == counted  # a new build
+    monkeypatch.setattr(odds_cache, "counts_digest", lambda: "another-engine")
     with pytest.raises(AssertionError, match="counted again"):
-        odds_cache.cached_formation_counts(placed)
+        odds_cache.FormationCounts(tmp_path).counts(placed)

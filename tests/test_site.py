@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine import Verdict
-from oracle.casefile.loader import load_rules_index
-from oracle.site.render import Catalogue, build_catalogue
-from oracle.verify.replay import CaseReport
+from oracle.catalogue import Catalogue, build_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,8 +139,8 @@ def test_a_case_in_no_table_fails_the_build(
 ) -> None:
     assert unplaced_build.returncode != 0
     assert (
-        "cases/new-topic/lonely.yaml:2: case 'lonely' (topic 'new-topic') is in no table;"
-        " add <!-- oracle:verdict-table new-topic --> to a page"
+        "cases/new-topic/lonely.yaml:2: case 'lonely': no page shows the topic 'new-topic'; add"
+        " <!-- oracle:verdict-table new-topic --> to a page in site_src/"
     ) in unplaced_build.stderr
 
 
@@ -152,13 +150,13 @@ def test_a_marker_in_a_case_file_does_not_place_its_topic(
     """A verdict-table marker inside a case file's comment must not count as showing the topic."""
     assert unplaced_build.returncode != 0
     assert (
-        "cases/nowhere/01-marked.yaml:2: case 'marked' (topic 'nowhere') is in no table"
+        "cases/nowhere/01-marked.yaml:2: case 'marked': no page shows the topic 'nowhere'"
         in unplaced_build.stderr
     )
 
 
 def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
-    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+    catalogue: Catalogue,
 ) -> None:
     """The last net, behind the check of the tables before the pages are rendered: a published
     case that no rendered page showed fails the build once the pages are written."""
@@ -166,23 +164,29 @@ def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
 
     from mkdocs.exceptions import PluginError
 
-    from oracle.site import hook as mkdocs_hook
+    from oracle.site.plugin import OraclePlugin, SiteBuild
 
+    published = catalogue.published
     lost = published[-1].case
-    catalogue = Catalogue(published, load_rules_index(ROOT / "rules" / "index.yaml"))
-    monkeypatch.setitem(mkdocs_hook._state, "catalogue", catalogue)
-    monkeypatch.setitem(mkdocs_hook._state, "blocks", {})
-    monkeypatch.setitem(mkdocs_hook._state, "used", set())
-    monkeypatch.setitem(
-        mkdocs_hook._state, "shown", {report.case.id for report in published} - {lost.id}
+    plugin = OraclePlugin()
+    plugin.current = SiteBuild(
+        label="build 1",
+        root=catalogue.root,
+        catalogue=catalogue,
+        blocks={},
+        conformance=None,  # type: ignore[arg-type]  # not reached after the pages
+        runtime=(catalogue.root, ""),
+        archive=(None, ""),  # type: ignore[arg-type]
+        shown={report.case.id for report in published} - {lost.id},
     )
-    config = SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
+    config = SimpleNamespace(config_file_path=str(catalogue.root / "mkdocs.yml"))
     with pytest.raises(PluginError) as caught:
-        mkdocs_hook.on_post_build(config)  # type: ignore[arg-type]
+        plugin.on_post_build(config=config)  # type: ignore[arg-type]
     assert str(caught.value).splitlines() == [
         "published cases missing from the site:",
-        f"{lost.path.relative_to(ROOT)}:{lost.line}: case {lost.id!r} (topic {lost.topic!r}) is"
-        f" in no table; add <!-- oracle:verdict-table {lost.topic} --> to a page",
+        f"{lost.path.relative_to(catalogue.root)}:{lost.line}: case {lost.id!r} (topic"
+        f" {lost.topic!r}) is in no table; add <!-- oracle:verdict-table {lost.topic} --> to a"
+        " page",
     ]
 
 
@@ -191,17 +195,18 @@ def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_cop
 
     from mkdocs.exceptions import PluginError
 
-    from oracle.site import hook as mkdocs_hook
+    from oracle.site.plugin import OraclePlugin
 
     case = project_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
     case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
     config = SimpleNamespace(
         config_file_path=str(project_copy / "mkdocs.yml"), docs_dir=str(project_copy / "site_src")
     )
+    plugin = OraclePlugin()
     messages = []
     for _ in range(2):
         with pytest.raises(PluginError) as caught:
-            mkdocs_hook.on_pre_build(config)  # type: ignore[arg-type]
+            plugin.on_pre_build(config=config)  # type: ignore[arg-type]
         messages.append(str(caught.value))
     assert messages[0] != messages[1]
     assert messages[0].splitlines()[1:] == messages[1].splitlines()[1:]

@@ -20,8 +20,9 @@ from typing import Any
 from engine.cards import CARDS, COLOUR_NAMES, card_name
 from engine.misreadings import MISREADINGS
 from engine.tactics import Tactic
-from oracle.casefile.loader import load_rules_index, load_schema
 from oracle.casefile.model import RulesIndex
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.validation import load_schema
 
 EDITOR_SCHEMA = Path("oracle") / "schema" / "case.schema.json"
 """Where the editors' schema lies, below the project folder."""

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import yaml
 
@@ -24,11 +24,6 @@ DataPath: TypeAlias = tuple[str | int, ...]
 
 _FastLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser where PyYAML was built with it (it keeps every line mark), else Python's."""
-
-_SCALARS = yaml.constructor.SafeConstructor()
-"""Reads one plain scalar node at a time (mappings and lists are walked here, with their lines).
-PyYAML's constructor remembers every node it has read until its document ends, so
-:func:`parse_yaml` empties that memory after each document (else every node ever read stays)."""
 
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
@@ -317,13 +312,12 @@ def parse_yaml(text: str, path: Path, *, texts: list[SourceError] | None = None)
         raise SourceError(path, 1, "the file is empty")
     lines: dict[DataPath, int] = {}
     gathered: list[SourceError] = [] if texts is None else texts
+    # Reads one plain scalar at a time: mappings and lists are walked here, with their lines.
+    scalars = yaml.constructor.SafeConstructor()
     try:
-        data = _to_data(root, (), lines, path, (set(), gathered))
+        data = _to_data(root, (), lines, path, _Walk(set(), gathered, scalars))
     except RecursionError:
         raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
-    finally:
-        _SCALARS.constructed_objects.clear()
-        _SCALARS.recursive_objects.clear()
     if gathered and texts is None:  # every text that is not text, not only the first
         raise SourceError.of_all(gathered)
     return LocatedDocument(path, data, lines)
@@ -364,6 +358,8 @@ def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> yaml
 
 def _refuse_aliases(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> None:
     """Anchors and aliases have no use in a case and hide where a value came from."""
+    if "&" not in text and "*" not in text:
+        return  # neither can be written without its sign: no need to parse the text twice
     for event in yaml.parse(text, Loader=loader_class):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise SourceError(
@@ -373,16 +369,25 @@ def _refuse_aliases(text: str, path: Path, loader_class: type[yaml.SafeLoader]) 
             )
 
 
+class _Walk(NamedTuple):
+    """What a walk over one document's nodes carries: the nodes seen (an alias would repeat
+    one), the texts found not to be text (to report them all), and the scalars' reader."""
+
+    seen: set[int]
+    texts: list[SourceError]
+    scalars: yaml.constructor.SafeConstructor
+
+
 def _to_data(
     node: yaml.Node,
     where: DataPath,
     lines: dict[DataPath, int],
     path: Path,
-    walk: tuple[set[int], list[SourceError]],
+    walk: _Walk,
 ) -> Any:
     """The node as plain data; ``walk`` holds the nodes seen (an alias would repeat one) and
     the texts found not to be text, gathered to report them all."""
-    seen, texts = walk
+    seen, texts, scalars = walk
     line = node.start_mark.line + 1
     if id(node) in seen:
         raise SourceError(path, line, "YAML aliases ('*name') are not allowed: write the value out")
@@ -422,7 +427,7 @@ def _to_data(
             for index, item in enumerate(node.value)
         ]
     try:
-        value = _SCALARS.construct_object(node)
+        value = scalars.construct_object(node)
     except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError):
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         raise SourceError(path, line, f"{echoed(node.value)} cannot be read as {tag}") from None

@@ -1,27 +1,34 @@
 """Write a game state as the text of a case file, from the point of view of the player to move.
 
 The loader reads the text back into the same state, so an editor can start a case from any
-moment of a real game (a seeded game, say) and then trim it by hand.
+moment of a real game (a seeded game, say) and then trim it by hand. Scalars are written by
+PyYAML itself (:func:`yaml_scalar`), so whatever an editor types reads back as typed.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
-from engine import GameState, Phase, Player, card_name
+import yaml
+
+from engine import GameState, Phase, Player, Position, card_name
 from engine.moves import Deck
+from oracle.casefile.vocabulary import PLAYER_WORDS
 
-WHO = ("you", "them")
-
-
-def _flow(cards: Iterable[int]) -> str:
-    return "[" + ", ".join(_quoted(card_name(card)) for card in cards) + "]"
+MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
+"""The first line of every case file: editors check it against the editors' schema."""
 
 
-def _quoted(text: str) -> str:
-    """A plain YAML scalar where that is safe, else a double-quoted one."""
-    return json.dumps(text) if "'" in text or ":" in text else text
+def yaml_scalar(text: str) -> str:
+    """``text`` as one YAML scalar on one line: plain where that reads back the same, quoted
+    where it would not (a ``:``, a ``#``, a leading quote, ``yes``...)."""
+    dumped = yaml.safe_dump(text, default_flow_style=True, width=1_000_000, allow_unicode=True)
+    return dumped.removesuffix("\n").removesuffix("\n...").strip()
+
+
+def flow(cards: Iterable[int]) -> str:
+    """Cards as a flow list: ``[red 5, joker]``."""
+    return "[" + ", ".join(yaml_scalar(card_name(card)) for card in cards) + "]"
 
 
 def case_text(
@@ -38,18 +45,11 @@ def case_text(
         raise ValueError(
             f"a case starts at the play, claim or draw step, not the {state.phase.value} step"
         )
-    me = state.current_player
-    order = (me, me.other)
-
-    def who(player: Player | None) -> str:
-        return WHO[order.index(player)] if player is not None else ""
-
-    position = state.position(me)
     lines = [
-        "# yaml-language-server: $schema=../../oracle/schema/case.schema.json",
+        MODELINE,
         f"id: {case_id}",
-        f"situation: {_quoted(situation)}",
-        f"why: {_quoted(why)}",
+        f"situation: {yaml_scalar(situation)}",
+        f"why: {yaml_scalar(why)}",
         f"variant: {state.variant.name}",
     ]
     if draft:
@@ -57,38 +57,58 @@ def case_text(
     rules = list(rules)
     if rules:
         lines.append(f"rules: [{', '.join(rules)}]")
-    lines += ["position:", "  stones:"]
-    stones_written = 0
+    lines += position_lines(state.position(state.current_player))
+    lines += table_lines(state)
+    return "\n".join(lines) + "\n"
+
+
+def _words(viewer: Player) -> dict[Player, str]:
+    """Who is "you" and who "them", seen from ``viewer``."""
+    return {viewer: PLAYER_WORDS[Player.A], viewer.other: PLAYER_WORDS[Player.B]}
+
+
+def position_lines(position: Position) -> list[str]:
+    """The ``position:`` of a case file: the stones that hold anything, discards, hand, Jokers."""
+    who = _words(position.viewer)
+    lines = ["position:", "  stones:"]
     for number, stone in enumerate(position.stones, 1):
         if stone.is_empty:
             continue
-        stones_written += 1
         lines.append(f"    - stone: {number}")
-        for player in order:
+        for player in (position.viewer, position.viewer.other):
             if stone.sides[player]:
-                lines.append(f"      {who(player)}: {_flow(stone.sides[player])}")
+                lines.append(f"      {who[player]}: {flow(stone.sides[player])}")
         if stone.completed_first is not None:
-            lines.append(f"      completed_first: {who(stone.completed_first)}")
+            lines.append(f"      completed_first: {who[stone.completed_first]}")
         if stone.modes:
-            modes = ", ".join(_quoted(mode.label) for mode in sorted(stone.modes, key=str))
+            modes = ", ".join(yaml_scalar(mode.label) for mode in sorted(stone.modes, key=str))
             lines.append(f"      modes: [{modes}]")
         if stone.claimed_by is not None:
-            lines.append(f"      claimed_by: {who(stone.claimed_by)}")
-    if not stones_written:
+            lines.append(f"      claimed_by: {who[stone.claimed_by]}")
+    if lines[-1] == "  stones:":
         lines[-1] = "  stones: []"
     if position.discards:
-        lines.append(f"  discards: {_flow(position.discards)}")
-    lines.append(f"  hand: {_flow(state.hands[me])}")
-    played = [who(player) for player in order if player in position.jokers_played]
-    gone = [name for name in played if not position.jokers_on_border(order[WHO.index(name)])]
+        lines.append(f"  discards: {flow(position.discards)}")
+    lines.append(f"  hand: {flow(position.hand)}")
+    gone = [
+        who[player]
+        for player in (position.viewer, position.viewer.other)
+        if player in position.jokers_played and not position.jokers_on_border(player)
+    ]
     if gone:
         lines.append(f"  jokers_played: [{', '.join(gone)}]")
-    lines += ["table:", f"  their_hand: {_flow(state.hands[me.other])}"]
-    lines.append(f"  clan_deck: {_flow(reversed(state.decks[Deck.CLAN]))}")
+    return lines
+
+
+def table_lines(state: GameState) -> list[str]:
+    """The ``table:`` of a case file: their hand, the decks, the counts, the facts of the turn."""
+    me = state.current_player
+    lines = ["table:", f"  their_hand: {flow(state.hands[me.other])}"]
+    lines.append(f"  clan_deck: {flow(reversed(state.decks[Deck.CLAN]))}")
     if Deck.TACTICS in state.decks:
-        lines.append(f"  tactic_deck: {_flow(reversed(state.decks[Deck.TACTICS]))}")
-        played_counts = (state.tactics_played[me], state.tactics_played[me.other])
-        lines.append(f"  tactics_played: {{you: {played_counts[0]}, them: {played_counts[1]}}}")
+        lines.append(f"  tactic_deck: {flow(reversed(state.decks[Deck.TACTICS]))}")
+        mine, theirs = state.tactics_played[me], state.tactics_played[me.other]
+        lines.append(f"  tactics_played: {{you: {mine}, them: {theirs}}}")
     expert = state.game.expert
     if expert:
         lines.append("  expert: true")
@@ -100,4 +120,7 @@ def case_text(
     if state.phase is Phase.DRAW or (state.phase is Phase.PLAY and expert):
         lines.append(f"  could_claim: {'true' if state.could_claim_this_turn else 'false'}")
     lines.append(f"  idle_turns: {state.idle_turns}")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+__all__ = ["MODELINE", "case_text", "flow", "position_lines", "table_lines", "yaml_scalar"]

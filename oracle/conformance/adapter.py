@@ -1,10 +1,11 @@
 """Our engine behind the conformance protocol, and each misreading behind it too.
 
-Run as ``python -m oracle.conformance.adapter [--misreading NAME]``: it reads one request a line on
-standard input and writes one answer a line (see :mod:`oracle.conformance.runner` for the protocol).
-A request's ``case`` holds a case file's keys without its expectations, so the adapter reads it with
-the very loader the catalogue uses, and answers with the engine; under a misreading it answers as
-:mod:`oracle.misreadings.matrix` says a player reading the rules that way would.
+Run as ``python -m oracle.conformance.adapter [--misreading NAME]``: it reads one request a line
+on standard input and writes one answer a line (the protocol is :mod:`oracle.protocol`). A
+request's ``case`` holds a case file's keys without its expectations, so the adapter reads it with
+the very loader the catalogue uses (from its text: JSON is YAML), and answers with the engine;
+under a misreading it answers as :mod:`oracle.misreadings` says a player reading the rules that
+way would.
 """
 
 from __future__ import annotations
@@ -12,22 +13,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from engine.misreadings import MISREADINGS, RULES, Reading
-from oracle.casefile.loader import CaseError, load_case
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case
-from oracle.conformance.export import engine_answers
-from oracle.misreadings.matrix import asked_questions, remembered_misread, save_remembered
+from oracle.conformance.engines import FunctionEngine
+from oracle.misreadings.answers import asked_questions
+from oracle.misreadings.cache import MisreadingCache
+from oracle.protocol.answers import engine_answers
+
+ASKED = Path("asked") / "conformance-question.yaml"
+"""Where a request's case is said to come from, in messages (it is never written)."""
 
 
 class RequestError(ValueError):
     """A request this adapter cannot read."""
 
 
-def case_from_request(case: Any, folder: Path) -> Case:
+def case_from_request(case: Any) -> Case:
     """The request's case, read by the loader like any case file (JSON is YAML)."""
     if not isinstance(case, dict):
         raise RequestError("the request's case is not an object")
@@ -41,46 +47,65 @@ def case_from_request(case: Any, folder: Path) -> Case:
         if key == "turn" and isinstance(value, dict):
             value = {"moves": value.get("moves", [])}
         document[key] = value
-    path = folder / "asked" / "conformance-question.yaml"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps(document), encoding="utf-8")
     try:
-        return load_case(path)
+        return load_case_text(json.dumps(document), ASKED)
     except CaseError as error:
         raise RequestError(error.located) from None
 
 
-def answer(case: Case, reading: Reading = RULES) -> dict[str, Any]:
-    """The answers ``reading`` gives to the case's questions, and what it does not judge."""
-    if reading is RULES:
-        return {"answers": engine_answers(case)[0]}
-    response = remembered_misread(case, reading)
-    if response is None:  # the misreading says nothing here
-        return {"unsupported": asked_questions(case)}
-    return response
+class Adapter:
+    """One engine behind the protocol: the rules, or a misreading; the cases it has read, by
+    their request (a build asks every engine about the same cases), and the misreadings' cache."""
+
+    def __init__(
+        self,
+        reading: Reading = RULES,
+        cache: MisreadingCache | None = None,
+        read: dict[str, Case] | None = None,
+    ) -> None:
+        self.reading = reading
+        self.cache = cache or MisreadingCache()
+        self.read: dict[str, Case] = {} if read is None else read
+        """The cases read so far, by their request's case (adapters may share it)."""
+
+    def answer(self, case: Case) -> dict[str, Any]:
+        """The answers the reading gives to the case's questions, and what it does not judge."""
+        if self.reading is RULES:
+            return {"answers": engine_answers(case)[0]}
+        response = self.cache.misread(case, self.reading)
+        if response is None:  # the misreading says nothing here
+            return {"unsupported": asked_questions(case)}
+        return response
+
+    def respond(self, line: str) -> dict[str, Any]:
+        """The answer line to one request line."""
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            return {"id": None, "error": f"the request is not JSON: {error}"}
+        if not isinstance(request, dict):
+            return {"id": None, "error": "the request is not a JSON object"}
+        identifier = request.get("id")
+        key = json.dumps(request.get("case"), sort_keys=True)
+        try:
+            if key not in self.read:
+                self.read[key] = case_from_request(request.get("case"))
+        except RequestError as error:
+            return {"id": identifier, "error": str(error)}
+        return {"id": identifier, **self.answer(self.read[key])}
 
 
-def respond(line: str, reading: Reading, folder: Path) -> dict[str, Any]:
-    """The answer line to one request line."""
-    try:
-        request = json.loads(line)
-    except json.JSONDecodeError as error:
-        return {"id": None, "error": f"the request is not JSON: {error}"}
-    if not isinstance(request, dict):
-        return {"id": None, "error": "the request is not a JSON object"}
-    identifier = request.get("id")
-    key = json.dumps(request.get("case"), sort_keys=True)
-    try:
-        if key not in _read:
-            _read[key] = case_from_request(request.get("case"), folder)
-        case = _read[key]
-    except RequestError as error:
-        return {"id": identifier, "error": str(error)}
-    return {"id": identifier, **answer(case, reading)}
-
-
-_read: dict[str, Case] = {}
-"""Cases already read, by their request: the build asks every engine about the same cases."""
+def adapter_engine(
+    reading: str | None = None,
+    cache: MisreadingCache | None = None,
+    read: dict[str, Case] | None = None,
+) -> FunctionEngine:
+    """Our adapter in this process: the engine, or the misreading named ``reading``; adapters
+    given the same ``read`` read each request's case once between them."""
+    adapter = Adapter(RULES if reading is None else MISREADINGS[reading], cache, read)
+    return FunctionEngine(
+        lambda line: json.dumps(adapter.respond(line)), on_close=adapter.cache.save
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,14 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         "--misreading", choices=sorted(MISREADINGS), help="answer as this misreading"
     )
     args = parser.parse_args(argv)
-    reading = MISREADINGS[args.misreading] if args.misreading else RULES
-    with tempfile.TemporaryDirectory(prefix="oracle-conform-") as folder:
-        try:
-            for line in sys.stdin:
-                if line.strip():
-                    print(json.dumps(respond(line, reading, Path(folder))), flush=True)
-        finally:
-            save_remembered()
+    adapter = Adapter(MISREADINGS[args.misreading] if args.misreading else RULES)
+    try:
+        for line in sys.stdin:
+            if line.strip():
+                print(json.dumps(adapter.respond(line)), flush=True)
+    finally:
+        adapter.cache.save()
     return 0
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from engine import Card, Player, Position, StoneState, card_name
 from engine.cards import CARDS, Colour
 from engine.position import STONES
+from oracle.casefile.model import WrittenBoard
 from oracle.site.markup import Markup
 from oracle.site.markup import text as escape
-from oracle.casefile.model import WrittenBoard
 
 COLOUR_CODES = {
     "red": "Rd",

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine import Reason, card_name
+from oracle.casefile.model import Case, RulesIndex
 from oracle.site.boards import board_html, written_board_html
 from oracle.site.markup import Markup, code_block, site_link
-from oracle.casefile.model import Case, RulesIndex
-from oracle.verify.replay import CaseReport
+from oracle.verify.report import CaseReport
 
 if TYPE_CHECKING:  # the site's browser pages import this module without Jinja
     import jinja2

@@ -1,19 +1,14 @@
-"""Formation counts for the odds page, computed by the engine once per engine version.
+"""Formation counts for the odds page, worked out by the engine and kept between builds.
 
 Counting every four-card side takes seconds, and the answer changes only when the engine's cards
-or formations change. The counts are kept in a small JSON file in the user's cache folder
-(``$SCHOTTEN_ORACLE_CACHE``, else ``$XDG_CACHE_HOME/schotten-oracle``, else
-``~/.cache/schotten-oracle``), named by a hash of the engine modules they come from; any change to
-those modules starts a new file. Without a writable cache folder the counts are simply computed.
+or formations change. A :class:`FormationCounts` reads the counts kept in the user's cache folder
+(:mod:`oracle.cache`), in a file named by a digest of the engine modules they come from, so any
+change to those modules starts a new file; without a writable cache folder the counts are simply
+worked out again.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -25,61 +20,28 @@ import engine.odds
 from engine.cards import Card
 from engine.formations import Formation
 from engine.odds import formation_counts
+from oracle.cache import cache_folder, code_digest, load_json, save_json
 
 
 @cache
-def engine_version() -> str:
-    """A hash of the source of the modules the counts depend on."""
-    digest = hashlib.sha256()
-    for module in (engine.cards, engine.formations, engine.odds):
-        digest.update(Path(str(module.__file__)).read_bytes())
-    return digest.hexdigest()[:16]
+def counts_digest() -> str:
+    """A digest of the source of the modules the counts depend on."""
+    return code_digest([engine.cards, engine.formations, engine.odds])
 
 
-def cache_folder() -> Path:
-    """The user's cache folder for the oracle's derived data."""
-    folder = os.environ.get("SCHOTTEN_ORACLE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "schotten-oracle"
-    )
-    return Path(folder)
+class FormationCounts:
+    """The counts of one build: those kept from earlier builds, and those worked out now."""
 
+    def __init__(self, folder: Path | None = None) -> None:
+        self.store = (folder or cache_folder()) / f"formation-counts-{counts_digest()}.json"
+        self.kept: dict[str, dict[str, int]] = load_json(self.store)
 
-def cache_file() -> Path:
-    """Where the counts of this engine version are kept."""
-    return cache_folder() / f"formation-counts-{engine_version()}.json"
-
-
-def save_json(path: Path, data: object) -> None:
-    """Write ``data`` to ``path`` atomically; without a writable cache, do nothing."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
-            json.dump(data, f, sort_keys=True)
-        os.replace(f.name, path)
-    except OSError:
-        pass  # no cache: the data is worked out again next time
-
-
-_loaded: dict[str, dict[str, int]] = {}
-
-
-def _key(placed: Sequence[Card], size: int) -> str:
-    return f"{size}:{','.join(map(str, placed))}"
-
-
-def cached_formation_counts(placed: Sequence[Card] = (), size: int = 3) -> Counter[Formation]:
-    """:func:`engine.odds.formation_counts`, from the cache when this engine version has it."""
-    if not _loaded:
-        with contextlib.suppress(OSError, ValueError):
-            _loaded.update(json.loads(cache_file().read_text(encoding="utf-8")))
-    key = _key(placed, size)
-    if key in _loaded:
-        return Counter({Formation[name]: count for name, count in _loaded[key].items()})
-    counts = formation_counts(placed, size)
-    _loaded[key] = {formation.name: count for formation, count in counts.items()}
-    _save()
-    return counts
-
-
-def _save() -> None:
-    save_json(cache_file(), _loaded)
+    def counts(self, placed: Sequence[Card] = (), size: int = 3) -> Counter[Formation]:
+        """:func:`engine.odds.formation_counts`, from the cache when this engine has them."""
+        key = f"{size}:{','.join(map(str, placed))}"
+        if key in self.kept:
+            return Counter({Formation[name]: count for name, count in self.kept[key].items()})
+        counted = formation_counts(placed, size)
+        self.kept[key] = {formation.name: count for formation, count in counted.items()}
+        save_json(self.store, self.kept)
+        return counted

@@ -16,7 +16,8 @@ async function start(runtime, bundle) {
   });
   step(3, "Loading the rules engine…");
   pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site')");
-  const call = pyodide.runPython("from oracle.browser.pages import call; call");
+  const session = pyodide.runPython("from oracle.browser.pages import Session; Session()");
+  const call = (name, request) => session.call(name, request);
   call("configure", JSON.stringify({ rules_index: "/oracle-site/oracle_site/rules-index.yaml" }));
   return call;
 }

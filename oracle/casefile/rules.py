@@ -1,0 +1,54 @@
+"""The rules index: every rule and ruling the engine implements, which cases pin by id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oracle.casefile.errors import CaseError
+from oracle.casefile.model import RuleEntry, RulesIndex
+from oracle.casefile.source import SourceError, read_yaml
+from oracle.casefile.validation import schema_problems
+
+
+def load_rules_index(path: Path) -> RulesIndex:
+    """Read the rules index, or raise :class:`CaseError` with its file and line, carrying every
+    problem found (:meth:`SourceError.every`): one per rule at most."""
+    texts: list[SourceError] = []
+    try:
+        document = read_yaml(path, texts=texts)
+    except SourceError as error:
+        raise CaseError(error.path, error.line, error.problem, error.others) from None
+    found = schema_problems(document, "rules", group=2)
+    problems = [*(CaseError(e.path, e.line, e.problem) for e in texts), *found.values()]
+    if not (isinstance(document.data, dict) and isinstance(document.data.get("rules"), list)):
+        raise CaseError.of_all(problems)  # the file's shape is wrong: nothing more to read
+    broken = {place[1] for place in found if len(place) == 2}
+    entries: list[RuleEntry] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(document.data["rules"]):
+        if index in broken:
+            continue
+        line = document.line_of(("rules", index))
+        if raw["id"] in seen:
+            problems.append(
+                CaseError(
+                    path,
+                    line,
+                    f"rule id {raw['id']!r} is used twice (first at line {seen[raw['id']]})",
+                )
+            )
+        seen[raw["id"]] = line
+        entries.append(
+            RuleEntry(
+                id=raw["id"],
+                kind=raw["kind"],
+                section=raw["section"],
+                title=raw["title"].strip(),
+                text=raw["text"].strip(),
+                reason=raw["reason"].strip() if "reason" in raw else None,
+                line=line,
+            )
+        )
+    if problems:
+        raise CaseError.of_all(problems)
+    return RulesIndex(path, tuple(entries))

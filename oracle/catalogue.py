@@ -1,0 +1,363 @@
+"""The catalogue: every case replayed, what is published, and every check publishing needs.
+
+One object knows what the project publishes and what stands in its way. The CLI's ``check``, the
+pytest plugin and the site build all make it with :func:`build_catalogue` and report its
+:attr:`Catalogue.problems`, so they report the same problems in the same words: a case file
+that does not load, a case the engine disagrees with or cannot judge, a misreading a case names
+but does not catch, a topic no page shows, a page the navigation leaves out, an editors' schema
+out of date, the rules index broken.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from engine.misreadings import MISREADINGS
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import CaseCollection, load_cases
+from oracle.casefile.model import Case, RulesIndex
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
+from oracle.casefile.source import SourceError, shown_path
+from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
+from oracle.misreadings.cache import MisreadingCache
+from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
+from oracle.verify.replay import verify_case
+from oracle.verify.report import CaseReport
+
+PAGES_DIR = "site_src"
+"""The site's pages, whose markers place each topic's table."""
+
+SITE_CONFIG = "mkdocs.yml"
+"""The site's configuration, whose navigation must list every page that shows a topic."""
+
+MARKER = re.compile(
+    r"^[ \t]*<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->[ \t]*$", re.MULTILINE
+)
+"""Where a page asks for generated content, on a line of its own (only in the pages of
+``site_src/``, never in a case page): ``<!-- oracle:verdict-table claims -->`` renders the
+table of the cases in ``cases/claims/`` (a page showing a topic's table is what places the topic
+on the site: :func:`topic_pages`); ``<!-- oracle:rulings -->`` the rulings;
+``<!-- oracle:walkthrough NAME -->`` the recorded game ``games/NAME.txt``, replayed turn by turn."""
+
+
+class CatalogueError(Exception):
+    """The catalogue cannot be published: each line names a case or file and what is wrong."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing that stands in the way of publishing, as every front end reports it: its
+    located line, the lines that explain it, and the case file or topic it is about (so that a
+    test item of that case can report it)."""
+
+    line: str
+    detail: tuple[str, ...] = ()
+    file: Path | None = None
+    topic: str | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        """The problem as printed: its line, then its explanation, indented."""
+        return [self.line, *self.detail]
+
+
+class Catalogue:
+    """Every case of a project, replayed when asked, the rules index, and every problem
+    publishing has. Each case is replayed once, when its report or the whole catalogue's
+    problems are first asked for: a test item of one case replays only that case."""
+
+    def __init__(
+        self,
+        root: Path,
+        rules: RulesIndex,
+        collection: CaseCollection,
+        whole_problems: Sequence[Problem],
+        cache: MisreadingCache,
+        index_error: SourceError | None = None,
+    ) -> None:
+        self.root = root
+        self.index_error = index_error
+        """Why the rules index cannot be read, if it cannot."""
+        self.rules = rules
+        self.collection = collection
+        self.cache = cache
+        self.whole_problems = list(whole_problems)
+        """The problems of no case file: the rules index, the editors' schema."""
+        self.shown_topics = topic_pages(site_pages(root / PAGES_DIR))
+        self._reports: dict[Path, CaseReport] = {}
+
+    @property
+    def index_readable(self) -> bool:
+        """Whether the rules index could be read."""
+        return self.index_error is None
+
+    def report_of(self, case: Case) -> CaseReport:
+        """``case`` replayed through the engine (once)."""
+        if case.path not in self._reports:
+            self._reports[case.path] = verify_case(case)
+        return self._reports[case.path]
+
+    @cached_property
+    def reports(self) -> tuple[CaseReport, ...]:
+        """Every case that loaded, replayed, in table order."""
+        return tuple(self.report_of(case) for case in self.collection.cases)
+
+    @property
+    def published(self) -> tuple[CaseReport, ...]:
+        """The verified, non-draft cases, in table order."""
+        return tuple(report for report in self.reports if report.publishable)
+
+    @property
+    def drafts(self) -> tuple[CaseReport, ...]:
+        """The draft cases: checked, not published."""
+        return tuple(report for report in self.reports if report.case.draft)
+
+    @cached_property
+    def matrix(self) -> tuple[MatrixRow, ...]:
+        """Every published case under every misreading (worked out once)."""
+        return misreading_matrix(self.published, self.cache)
+
+    def case_problems(self, case: Case) -> list[Problem]:
+        """Everything that stops ``case`` from being published: where the engine disagrees with
+        it or cannot judge it, a check no question owns, a misreading it names but does not
+        catch, a topic no page shows, a page of its topic the navigation leaves out."""
+        report = self.report_of(case)
+        found = _verify_problems(report, self.root)
+        found += unmet_guards((report,), self.cache, self.root)
+        found += unshown_topics((report,), self.shown_topics, self.root)
+        found += [p for p in self.nav_problems if p.topic == case.topic and report.publishable]
+        return found
+
+    @cached_property
+    def nav_problems(self) -> list[Problem]:
+        """The pages showing a topic's table that the site's navigation leaves out."""
+        return pages_missing_from_nav(self.root, self.shown_topics)
+
+    @cached_property
+    def problems(self) -> tuple[Problem, ...]:
+        """Every problem publishing has, in the order a reader fixes them: the whole
+        catalogue's, then each case file's."""
+        found = list(self.whole_problems)
+        found += _load_problems(self.collection, self.root)
+        for case in self.collection.cases:
+            found += self.case_problems(case)
+        listed = {problem.line for problem in found}
+        found += [problem for problem in self.nav_problems if problem.line not in listed]
+        self.cache.save()
+        return tuple(dict.fromkeys(found))
+
+    @property
+    def problem_lines(self) -> list[str]:
+        """Every problem, as printed."""
+        return [line for problem in self.problems for line in problem.lines]
+
+
+def build_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalogue:
+    """Load every case of the project at ``root`` (replayed when asked), and the rules index."""
+    whole: list[Problem] = []
+    index_error: SourceError | None = None
+    try:
+        rules = load_rules_index(root / RULES_INDEX)
+    except SourceError as error:  # the cases are still read, to say what else is wrong
+        whole += [Problem(line) for line in error.lines_from(root)]
+        rules, index_error = RulesIndex(root / RULES_INDEX, ()), error
+        collection = load_cases(root / CASES_DIR, None, root)
+    else:
+        collection = load_cases(root / CASES_DIR, rules, root)
+        stale = stale_editor_schema(root, rules)
+        if stale is not None and (root / EDITOR_SCHEMA).parent.is_dir():
+            whole.append(Problem(stale))
+    return Catalogue(root, rules, collection, whole, cache or MisreadingCache(), index_error)
+
+
+def _load_problems(collection: CaseCollection, root: Path) -> list[Problem]:
+    return [
+        Problem(line, file=error.path, topic=_topic(error))
+        for error in collection.errors
+        for line in error.lines_from(root)
+    ]
+
+
+def _topic(error: CaseError) -> str | None:
+    """The topic of a case file in error (its folder); a file anywhere else has none."""
+    return error.path.parent.name if error.path.suffix == ".yaml" else None
+
+
+def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
+    """Where the engine disagrees with a case or cannot judge it, and a check no question owns."""
+    case = report.case
+    found = []
+    problems = report.explained_problems(root)
+    for index, line in enumerate(problems):
+        if line.startswith("  "):
+            continue
+        detail: list[str] = []
+        for following in problems[index + 1 :]:
+            if not following.startswith("  "):
+                break
+            detail.append(following)
+        found.append(Problem(line, tuple(detail), case.path, case.topic))
+    if report.verified and report.unassigned:
+        found.append(
+            Problem(
+                f"{shown_path(case.path, root)}:{case.line}: case {case.id!r}: no question owns"
+                f" {', '.join(report.unassigned)}",
+                file=case.path,
+                topic=case.topic,
+            )
+        )
+    return found
+
+
+def unmet_guards(
+    reports: Iterable[CaseReport], cache: MisreadingCache, root: Path | None = None
+) -> list[Problem]:
+    """A located line for each misreading a verified case names but does not catch."""
+    found = []
+    for report in reports:
+        if not report.verified:
+            continue
+        for name in report.case.guards_against:
+            result = outcome(report, MISREADINGS[name], cache)
+            if result is Outcome.FLIPS:
+                continue
+            why = "gives the same answer" if result is Outcome.SAME else "does not apply to it"
+            found.append(
+                Problem(
+                    f"{shown_path(report.case.path, root)}:{report.case.line}: case"
+                    f" {report.case.id!r} says it guards against {name!r}, but that misreading"
+                    f" {why}",
+                    file=report.case.path,
+                    topic=report.case.topic,
+                )
+            )
+    return found
+
+
+def unshown_topics(
+    reports: Iterable[CaseReport], shown_topics: Mapping[str, str], root: Path
+) -> list[Problem]:
+    """A located line for each publishable case whose topic no page of the site shows (in a
+    project whose site has pages: one without publishes nothing)."""
+    if not (root / PAGES_DIR).is_dir():
+        return []
+    return [
+        Problem(
+            f"{shown_path(report.case.path, root)}:{report.case.line}: case {report.case.id!r}:"
+            f" no page shows the topic {report.case.topic!r}; add"
+            f" <!-- oracle:verdict-table {report.case.topic} --> to a page in {PAGES_DIR}/",
+            file=report.case.path,
+            topic=report.case.topic,
+        )
+        for report in reports
+        if report.publishable and report.case.topic not in shown_topics
+    ]
+
+
+def verified_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalogue:
+    """:func:`build_catalogue`, raising :class:`CatalogueError` with every problem it found."""
+    catalogue = build_catalogue(root, cache)
+    if catalogue.problems:
+        raise CatalogueError(catalogue.problem_lines)
+    return catalogue
+
+
+# ------------------------------------------------------------------------------ the site's pages
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
+"""The suffixes MkDocs builds as pages."""
+
+
+def site_pages(pages_dir: Path) -> dict[str, str]:
+    """The site's Markdown pages, by path under ``pages_dir`` (``site_src/``), as MkDocs takes
+    them: hidden files and folders are left out, and so are ``_templates/`` and ``_overrides/``
+    (named in ``exclude_docs``)."""
+    pages = {}
+    for path in sorted(pages_dir.rglob("*")):
+        parts = path.relative_to(pages_dir).parts
+        if path.suffix not in MARKDOWN_SUFFIXES or not path.is_file():
+            continue
+        if any(part.startswith((".", "_")) for part in parts):
+            continue
+        pages[path.relative_to(pages_dir).as_posix()] = path.read_text(encoding="utf-8")
+    return pages
+
+
+def topic_pages(pages: Mapping[str, str]) -> dict[str, str]:
+    """Which page shows each topic's table, from the pages' text by source path."""
+    found: dict[str, str] = {}
+    for uri, page_text in sorted(pages.items()):
+        for match in MARKER.finditer(page_text):
+            if match.group(1) == "verdict-table" and match.group(2):
+                found.setdefault(match.group(2), uri)
+    return found
+
+
+def _nav_pages(entry: object) -> set[str]:
+    """Every page named in a MkDocs ``nav`` entry, however deeply nested."""
+    if isinstance(entry, str):
+        return {entry}
+    if isinstance(entry, list):
+        return set().union(*(_nav_pages(item) for item in entry))
+    if isinstance(entry, dict):
+        return set().union(*(_nav_pages(item) for item in entry.values()))
+    return set()
+
+
+def pages_missing_from_nav(root: Path, shown_topics: Mapping[str, str]) -> list[Problem]:
+    """A line for each page showing a topic's table that the site's navigation leaves out,
+    read from ``mkdocs.yml`` with MkDocs' own loader (its ``!ENV`` and ``!relative`` tags)."""
+    path = root / SITE_CONFIG
+    if not path.exists() or not shown_topics:
+        return []  # a project without a site publishes nothing to navigate
+    try:
+        from mkdocs.utils.yaml import yaml_load  # the site's packages: asked for only here
+    except ImportError:
+        return [
+            Problem(
+                f"{SITE_CONFIG}: the site's navigation cannot be checked without MkDocs;"
+                " install the site's packages (pip install -e '.[site]')"
+            )
+        ]
+    try:
+        with path.open(encoding="utf-8") as file:
+            config = yaml_load(file)
+    except (OSError, ValueError) as error:
+        return [Problem(f"{SITE_CONFIG}: cannot be read to check its nav: {error}")]
+    if not isinstance(config, dict) or "nav" not in config:
+        return []  # without a nav, MkDocs lists every page itself
+    listed = _nav_pages(config["nav"])
+    return [
+        Problem(
+            f"{PAGES_DIR}/{page}: shows the table of {topic!r} but is not in the nav of"
+            f" {SITE_CONFIG}; add it there, or the strict site build stops",
+            topic=topic,
+        )
+        for topic, page in sorted(shown_topics.items())
+        if page not in listed
+    ]
+
+
+__all__ = [
+    "MARKER",
+    "PAGES_DIR",
+    "Catalogue",
+    "CatalogueError",
+    "Problem",
+    "build_catalogue",
+    "pages_missing_from_nav",
+    "site_pages",
+    "topic_pages",
+    "unmet_guards",
+    "unshown_topics",
+    "verified_catalogue",
+]

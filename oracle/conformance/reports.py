@@ -1,0 +1,67 @@
+"""A run's results for people and for CI: one line per case, a summary, a JUnit XML report."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from oracle.conformance.runner import CaseResult
+from oracle.protocol.compare import Result
+
+
+def summary(results: Sequence[CaseResult]) -> str:
+    """The closing line: how many cases passed, failed or were not supported."""
+    counts = {result: sum(r.result is result for r in results) for result in Result}
+    return (
+        f"conformance: {len(results)} cases: {counts[Result.PASS]} pass,"
+        f" {counts[Result.FAIL]} fail, {counts[Result.UNSUPPORTED]} unsupported"
+    )
+
+
+JUNIT_MARK = "<!-- written by schotten-oracle conform -->"
+"""The line that tells a JUnit report this runner wrote (which it may replace) from others."""
+
+
+def is_junit(head: str) -> bool:
+    """Whether a file's first characters are those of a report this runner wrote."""
+    return JUNIT_MARK in head.split("\n", 2)[1:2]
+
+
+def junit_xml(results: Sequence[CaseResult], suite: str) -> str:
+    """The results as a JUnit XML report, a test case per catalogue case."""
+    failures = sum(r.result is Result.FAIL for r in results)
+    skipped = sum(r.result is Result.UNSUPPORTED for r in results)
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        JUNIT_MARK,
+        f'<testsuite name={quoteattr(suite)} tests="{len(results)}" failures="{failures}"'
+        f' errors="0" skipped="{skipped}">',
+    ]
+    for result in results:
+        head = (
+            f"  <testcase classname={quoteattr(result.topic)} name={quoteattr(result.case_id)}"
+            f' time="{result.seconds:.3f}"'
+        )
+        if result.result is Result.PASS:
+            lines.append(head + "/>")
+        elif result.result is Result.UNSUPPORTED:
+            lines.append(head + '><skipped message="unsupported"/></testcase>')
+        else:
+            message = result.describe()
+            lines.append(
+                head + f"><failure message={quoteattr(message[:500])}>{escape(message)}</failure>"
+                "</testcase>"
+            )
+    lines.append("</testsuite>")
+    return "\n".join(lines) + "\n"
+
+
+def report(results: Sequence[CaseResult], quiet: bool, out: Any = None) -> None:
+    """One line per case (failures only with ``quiet``), then the summary."""
+    out = out or sys.stdout
+    for result in results:
+        if result.result is Result.FAIL or not quiet:
+            print(result.describe(), file=out)
+    print(summary(results), file=out)

@@ -1,0 +1,87 @@
+"""How a player who misreads the rules answers a case: the answers a misreading gives, shaped as
+the conformance protocol's (:mod:`oracle.protocol`), or None where it says nothing about the case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.misreadings import Reading
+from engine.play_state import Phase
+from oracle.casefile.model import Case
+from oracle.casefile.questions import EXPORTED_KINDS
+from oracle.protocol.answers import engine_answers
+
+
+def asked_questions(case: Case) -> list[str]:
+    """The questions a case asks, by their keys in a request (``claims``, ``turn``...)."""
+    return [kind.key for kind in EXPORTED_KINDS if kind.asked_by(case)]
+
+
+def misread(case: Case, reading: Reading) -> dict[str, Any] | None:
+    """The answers a player reading the rules as ``reading`` gives, as the protocol's response
+    (``answers`` and ``unsupported``), or None where the misreading says nothing about the case.
+    """
+    if reading.claims_before_playing:
+        return _claims_before_playing(case)
+    if not reading.blocked_games_end:
+        return _blocked_games_go_on(case)
+    if reading.allowed_rules and case.plays and not case.turn:
+        return _rules_allowed(case, reading)
+    if not case.claims or not case.asks_about_claims_only:
+        return None
+    claims = _misread_claims(case, reading)
+    return None if claims is None else {"answers": {"claims": claims}}
+
+
+def _claims_before_playing(case: Case) -> dict[str, Any] | None:
+    table = case.table
+    if table is None or table.step is not Phase.PLAY or table.expert:
+        return None
+    if not (case.plays or case.turn):
+        return None
+    moved = replace(case, table=replace(table, expert=True, step=Phase.CLAIM))
+    # The claim step moves to the start of the turn, so the log is reordered: not judged.
+    return {"answers": engine_answers(moved)[0], "unsupported": ["turn.log"]}
+
+
+def _blocked_games_go_on(case: Case) -> dict[str, Any] | None:
+    if case.turn is None:
+        return None
+    answers = engine_answers(case)[0]
+    state = case.game_state()
+    for text, _ in case.turn.moves:
+        state.apply_text(text)
+    if state.outcome is not None and not state.outcome.is_victory:
+        # The game would go on: nobody wins yet; what else happens is not modelled.
+        others = [f"turn.{fact}" for fact in ("log", "ending", "held", "hand", "discards", "next")]
+        return {"answers": {**answers, "turn": {"winner": "nobody"}}, "unsupported": others}
+    return {"answers": answers}
+
+
+def _rules_allowed(case: Case, reading: Reading) -> dict[str, Any] | None:
+    answers, detail = engine_answers(case)
+    answers["plays"] = [
+        "legal" if legality == "illegal" and why.get("rule") in reading.allowed_rules else legality
+        for legality, why in zip(answers["plays"], detail["plays"], strict=True)
+    ]
+    if case.claims:
+        claims = _misread_claims(case, reading)
+        if claims is None:
+            return None
+        answers["claims"] = claims
+    return {"answers": answers}
+
+
+def _misread_claims(case: Case, reading: Reading) -> dict[str, str] | None:
+    played_first = dict(case.played_first)
+    verdicts = {
+        str(claim.stone): reading.claim_granted(
+            case.position, claim.stone, played_first.get(claim.stone)
+        )
+        for claim in case.claims
+    }
+    if any(granted is None for granted in verdicts.values()):
+        return None
+    return {stone: "granted" if granted else "refused" for stone, granted in verdicts.items()}

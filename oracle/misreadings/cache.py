@@ -1,0 +1,65 @@
+"""The misreadings' answers, kept between runs.
+
+The misreadings' judge enumerates completions, which takes seconds over the catalogue, and a site
+build asks for the same answers twice (the matrix, and each misreading behind the conformance
+protocol), as do many tests. So each answer is kept in the user's cache folder, in a file named
+by a digest of the code it depends on (the engine, the case model, the protocol's answers and the
+misreadings themselves), keyed by the reading and the case's request: a change to either works
+the answer out again. A :class:`MisreadingCache` is made by whoever needs the answers (a build, a
+run, a test) and saved when it is done; nothing is kept at module level.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import engine
+import oracle.casefile
+import oracle.misreadings
+import oracle.protocol
+import oracle.verify
+from engine.misreadings import Reading
+from oracle.cache import cache_folder, code_digest, load_json, save_json
+from oracle.casefile.model import Case
+from oracle.misreadings.answers import misread
+from oracle.protocol.answers import request_of
+
+
+@cache
+def answers_digest() -> str:
+    """A digest of the code a misread answer depends on."""
+    return code_digest(
+        [engine, oracle.casefile, oracle.verify, oracle.protocol, oracle.misreadings]
+    )
+
+
+class MisreadingCache:
+    """The misread answers of one run: those kept from earlier runs, and those worked out now."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.store = (folder or cache_folder()) / f"misreadings-{answers_digest()}.json"
+        self.answers: dict[str, Any] = load_json(self.store)
+        self.unsaved = False
+
+    def misread(self, case: Case, reading: Reading) -> dict[str, Any] | None:
+        """:func:`oracle.misreadings.answers.misread`, kept when this code has answered it."""
+        request = json.dumps(request_of(case), sort_keys=True)
+        key = hashlib.sha256(f"{reading.name}\0{request}".encode()).hexdigest()
+        if key not in self.answers:
+            self.answers[key] = {"response": misread(case, reading)}
+            self.unsaved = True
+        response: dict[str, Any] | None = self.answers[key]["response"]
+        return response
+
+    def save(self) -> None:
+        """Keep the answers worked out here for the next run, with those other runs kept
+        meanwhile (parallel test workers share the file)."""
+        if self.unsaved:
+            kept = load_json(self.store)
+            kept.update(self.answers)
+            save_json(self.store, kept)
+            self.unsaved = False

@@ -1,0 +1,21 @@
+"""Run the catalogue through any engine: the conformance runner and its JSON Lines protocol.
+
+The protocol (version 1), one JSON object a line each way:
+
+- The runner writes ``{"protocol": 1, "id": CASE_ID, "case": CASE}``. ``CASE`` holds a case
+  file's keys without its expectations: ``variant``, ``position`` (``stones``, ``hand``,
+  ``discards``, ``jokers_played``; cards by name, "you" is the player to answer for), ``table``
+  when the case has one, and its questions: ``claims`` (stones claimed in one step), ``plays``
+  (moves to judge), ``turn`` (``moves`` to make in order, and the ``facts`` asked), ``deal``,
+  ``match``.
+- The engine writes ``{"id": CASE_ID, "answers": {...}, "unsupported": [...]}``. ``answers`` is
+  shaped like a case file's expectations: ``{"claims": {"3": "refused"}}``, ``{"plays": ["legal",
+  "illegal"]}``, ``{"turn": {"winner": "you", "held": {"you": [1], "them": []}, ...}}``,
+  ``{"deal": {...}}``, ``{"match": {...}}``. A question it does not handle goes in
+  ``unsupported`` (``"turn"``, or a single fact such as ``"turn.log"``). An engine that cannot
+  read a case may answer ``{"id": CASE_ID, "error": "why"}``.
+
+Each question is then pass, fail (both answers shown) or unsupported; a case fails when any of
+its questions fails. No answer within the timeout, a crash or a line that is not an answer fails
+that case with the reason, and the engine is started again for the next one.
+"""

@@ -1,0 +1,252 @@
+"""What a case asks another engine, as plain data in the keys of a case file, and the answers
+this engine gives: the request and answer shapes of the conformance protocol
+(:mod:`oracle.protocol`), and the answers every misreading is compared with."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import (
+    Game,
+    GameState,
+    IllegalMove,
+    MoveSyntaxError,
+    Player,
+    Position,
+    card_name,
+    claim_verdicts,
+)
+from engine.match import Match
+from oracle.casefile.model import (
+    Case,
+    DealQuestion,
+    MatchQuestion,
+    PlayQuestion,
+    Table,
+    TurnQuestion,
+)
+from oracle.casefile.vocabulary import PLAYER_WORDS
+from oracle.verify.questions import ending_words
+
+
+def _names(cards: Sequence[int]) -> list[str]:
+    return [card_name(card) for card in cards]
+
+
+def position_data(
+    position: Position, played_first: Sequence[tuple[int, Player]] = ()
+) -> dict[str, Any]:
+    """A position in the keys of a case file's ``position`` (you are the viewer)."""
+    first = dict(played_first)
+    stones = []
+    for number, stone in enumerate(position.stones, 1):
+        entry: dict[str, Any] = {"stone": number}
+        for player in (Player.A, Player.B):
+            if stone.sides[player]:
+                entry[PLAYER_WORDS[player]] = _names(stone.sides[player])
+        if stone.completed_first is not None:
+            entry["completed_first"] = PLAYER_WORDS[stone.completed_first]
+        if stone.modes:
+            entry["modes"] = sorted(mode.value for mode in stone.modes)
+        if stone.claimed_by is not None:
+            entry["claimed_by"] = PLAYER_WORDS[stone.claimed_by]
+        if number in first:
+            entry["played_first"] = PLAYER_WORDS[first[number]]
+        if len(entry) > 1:
+            stones.append(entry)
+    data: dict[str, Any] = {"stones": stones, "hand": _names(position.hand)}
+    if position.discards:
+        data["discards"] = _names(position.discards)
+    gone = [
+        PLAYER_WORDS[player]
+        for player in (Player.A, Player.B)
+        if player in position.jokers_played and not position.jokers_on_border(player)
+    ]
+    if gone:
+        data["jokers_played"] = gone
+    return data
+
+
+def table_data(table: Table) -> dict[str, Any]:
+    """A table in the keys of a case file's ``table``: the decks complete, top card first."""
+    data: dict[str, Any] = {
+        "their_hand": _names(table.their_hand),
+        "clan_deck": _names(table.clan_deck),
+        "tactic_deck": _names(table.tactic_deck),
+        "tactics_played": {"you": table.tactics_played[0], "them": table.tactics_played[1]},
+        "expert": table.expert,
+        "step": table.step.value,
+    }
+    for key, value in (
+        ("passed", table.passed),
+        ("could_claim", table.could_claim),
+        ("idle_turns", table.idle_turns),
+    ):
+        if value is not None:
+            data[key] = value
+    return data
+
+
+def turn_facts(state: GameState) -> dict[str, Any]:
+    """What a turn decided, as plain data: the log, the winner, the stones, your hand..."""
+    if not state.is_over:
+        winner = "nobody"
+    else:
+        winner = "draw" if state.winner is None else PLAYER_WORDS[state.winner]
+    return {
+        "log": [f"{PLAYER_WORDS[event.player]}: {event.text}" for event in state.events],
+        "winner": winner,
+        "ending": ending_words(state),
+        "held": {PLAYER_WORDS[player]: sorted(state.stones_held(player)) for player in Player},
+        "hand": sorted(_names(state.hands[Player.A])),
+        "discards": sorted(_names(state.discards)),
+        "next": "nobody" if state.is_over else PLAYER_WORDS[state.current_player],
+    }
+
+
+def asserted_facts(turn: TurnQuestion) -> tuple[str, ...]:
+    """The facts a turn question asserts: only those are asked of another engine."""
+    expect = turn.expect
+    named = {
+        "log": expect.log,
+        "winner": expect.winner,
+        "ending": expect.ending,
+        "held": expect.held,
+        "hand": expect.hand,
+        "discards": expect.discards,
+        "next": expect.next_player,
+    }
+    return tuple(key for key, value in named.items() if value is not None)
+
+
+def deal_answer(variant: str, deal: DealQuestion) -> dict[str, Any]:
+    """The deal's facts, in the keys of a case file's ``deal.expect``."""
+    state = Game.named(variant, first_player=deal.first, seed=deal.seed).new_initial_state()
+    decks = {deck.value: len(cards) for deck, cards in state.decks.items()}
+    return {
+        "hands": {PLAYER_WORDS[player]: len(state.hands[player]) for player in Player},
+        "decks": decks,
+        "to_move": PLAYER_WORDS[state.current_player],
+    }
+
+
+def match_answer(question: MatchQuestion) -> dict[str, Any]:
+    """The match's facts, in the keys of a case file's ``match.expect``."""
+    match = Match(len(question.rounds), first_player=question.rounds[0].starter)
+    for played in question.rounds:
+        match.record_result(played.starter, played.winner, played.stones)
+    a, b = match.scores
+    return {
+        "points": {"you": a, "them": b},
+        "next_starter": PLAYER_WORDS[match.next_starter],
+        "winner": "draw" if match.winner is None else PLAYER_WORDS[match.winner],
+    }
+
+
+def request_of(case: Case) -> dict[str, Any]:
+    """The case as a conformance request: a case file's keys, without any expected answer."""
+    request: dict[str, Any] = {
+        "variant": case.position.variant.name,
+        "position": position_data(case.position, case.played_first),
+    }
+    if case.table is not None:
+        request["table"] = table_data(case.table)
+    if case.claims:
+        request["claims"] = [{"stone": claim.stone} for claim in case.claims]
+    if case.plays:
+        request["plays"] = [
+            {"move": play.move, **({"after": list(play.after)} if play.after else {})}
+            for play in case.plays
+        ]
+    if case.turn is not None:
+        request["turn"] = {
+            "moves": [text for text, _ in case.turn.moves],
+            "facts": list(asserted_facts(case.turn)),
+        }
+    if case.deal is not None:
+        request["deal"] = {"seed": case.deal.seed, "first": PLAYER_WORDS[case.deal.first]}
+    if case.match is not None:
+        request["match"] = {
+            "rounds": [
+                {
+                    "started": PLAYER_WORDS[played.starter],
+                    "winner": "nobody" if played.winner is None else PLAYER_WORDS[played.winner],
+                    "stones": {"you": played.stones[0], "them": played.stones[1]},
+                }
+                for played in case.match.rounds
+            ]
+        }
+    return request
+
+
+def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The engine's answers to every question of ``case``, and how it explains them.
+
+    Answers are shaped like a case file's expectations: ``claims`` maps each stone to
+    ``granted`` or ``refused``, ``plays`` lists ``legal``, ``illegal`` or ``unreadable`` in order,
+    ``turn`` holds
+    the facts of :func:`turn_facts` (or ``{"refused": ...}`` when a move is illegal), ``deal`` and
+    ``match`` their ``expect`` keys.
+    """
+    answers: dict[str, Any] = {}
+    detail: dict[str, Any] = {}
+    if case.claims:
+        verdicts = claim_verdicts(case.position, [claim.stone for claim in case.claims])
+        answers["claims"] = {str(v.stone): v.verdict.label for v in verdicts}
+        detail["claims"] = {
+            str(v.stone): {
+                "reason": v.reason.value,
+                "explanation": v.explanation,
+                "witness": _names(v.witness),
+            }
+            for v in verdicts
+        }
+    moment = case.game_state() if case.plays or case.turn is not None else None
+    if case.plays:
+        assert moment is not None
+        judged = [play_answer(moment.clone(), play) for play in case.plays]
+        answers["plays"] = [answer for answer, _ in judged]
+        detail["plays"] = [why for _, why in judged]
+    if case.turn is not None:
+        assert moment is not None
+        state = moment.clone()
+        try:
+            for text, _ in case.turn.moves:
+                state.apply_text(text)
+            answers["turn"] = turn_facts(state)
+        except IllegalMove as error:
+            answers["turn"] = {"refused": str(error)}
+    if case.deal is not None:
+        answers["deal"] = deal_answer(case.position.variant.name, case.deal)
+    if case.match is not None:
+        answers["match"] = match_answer(case.match)
+    return answers, detail
+
+
+def play_answer(state: GameState, play: PlayQuestion) -> tuple[str, dict[str, str]]:
+    """``legal``, ``illegal`` or ``unreadable`` for one play from the case's moment ``state``
+    (played on), and why."""
+    try:
+        # The earlier moves are legal in a published case; a misreading that refuses one cannot
+        # make the move either.
+        for earlier in play.after:
+            state.apply_text(earlier)
+        move = state.parse_move(play.move)
+        state.apply(move)
+    except MoveSyntaxError as error:
+        return "unreadable", {"problem": str(error)}
+    except IllegalMove as error:
+        return "illegal", {"rule": error.rule, "problem": error.problem}
+    return "legal", {}
+
+
+def expected_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What another engine must answer: the engine's answers, a turn cut to what it asserts."""
+    answers, detail = engine_answers(case)
+    if case.turn is not None and "refused" not in answers["turn"]:
+        facts = answers["turn"]
+        asked = asserted_facts(case.turn)
+        answers["turn"] = {key: facts[key] for key in asked}
+        detail["turn"] = {key: value for key, value in facts.items() if key not in asked}
+    return answers, detail

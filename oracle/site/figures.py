@@ -1,0 +1,290 @@
+"""The site's figures made from the catalogue: the rank grid of formations, the Tactic cards' coverage, the
+formation odds and the misreading matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from engine import Formation, Tactic, card_name, formation_of, parse_cards
+from engine.cards import CARDS
+from engine.misreadings import MISREADINGS
+from oracle.catalogue import Catalogue
+from oracle.misreadings.matrix import Outcome
+from oracle.site.boards import TACTIC_TITLES
+from oracle.site.casepages import case_page_uri, link_from
+from oracle.site.markup import Markup, rendered, template_environment, text
+from oracle.site.odds import FormationCounts
+from oracle.verify.report import CaseReport
+
+
+@dataclass(frozen=True)
+class RankPair:
+    """A claim between two complete sides of Clan cards, with no combat mode: the rank grid."""
+
+    mine: Formation
+    theirs: Formation
+    report: CaseReport
+    verdict: str
+
+
+def rank_pairs(reports: Iterable[CaseReport]) -> list[RankPair]:
+    """Every claim of the catalogue that pits one plain formation against another."""
+    pairs = []
+    for report in reports:
+        if report.case.impossible is not None:
+            continue  # a board the engine refuses claims nothing: its position is a placeholder
+        position = report.case.position
+        for check in report.checks:
+            stone = position.stone(check.verdict.stone)
+            sides = (stone.sides[position.viewer], stone.sides[position.viewer.other])
+            plain_sides = all(len(side) == 3 and max(side) < len(CARDS) for side in sides)
+            if plain_sides and not stone.modes:
+                mine, theirs = (formation_of(side) for side in sides)
+                pairs.append(RankPair(mine, theirs, report, check.verdict.verdict.label))
+    return pairs
+
+
+def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """The grid of formations against formations, each cell linking its cases."""
+    order = sorted(Formation, reverse=True)
+    cells: dict[tuple[Formation, Formation], list[tuple[str, str, str]]] = {}
+    for pair in rank_pairs(catalogue.published):
+        link = link_from(page, case_page_uri(pair.report.case))
+        cells.setdefault((pair.mine, pair.theirs), []).append(
+            (pair.verdict, pair.report.case.id, link)
+        )
+    return rendered(template_environment(templates), "rank_grid.md.j2", order=order, cells=cells)
+
+
+TACTIC_USES = ("legal", "illegal", "proof")
+"""What the catalogue shows of each Tactic card: a legal use, an illegal one, and its effect on
+a proof (the card on the board where a claim is judged, or played in a turn that claims or
+asserts the stones held)."""
+
+
+def tactic_card_cases(reports: Iterable[CaseReport]) -> dict[str, dict[str, list[CaseReport]]]:
+    """For each kind of Tactic card, the published cases that show each of its uses."""
+    names = sorted({card_name(int(tactic)) for tactic in Tactic})
+    found: dict[str, dict[str, list[CaseReport]]] = {
+        name: {use: [] for use in TACTIC_USES} for name in names
+    }
+
+    def add(name: str, use: str, report: CaseReport) -> None:
+        if report not in found[name][use]:
+            found[name][use].append(report)
+
+    for report in reports:
+        case = report.case
+        if case.impossible is not None:
+            continue  # a board the engine refuses shows no use of a card, only its refusal
+        for check in report.game_checks:
+            if check.what.startswith("move "):
+                move = check.what[len("move ") :].strip("'\"").lower()
+                for name in names:
+                    if move.startswith(name):
+                        add(name, "legal" if check.actual == "legal" else "illegal", report)
+        turn_moves = [text.lower() for text, _ in case.turn.moves] if case.turn else []
+        claims_in_turn = case.turn is not None and (
+            case.turn.expect.held is not None
+            or any(m.startswith("claim ") and m != "claim nothing" for m in turn_moves)
+        )
+        for move in turn_moves:
+            for name in names:
+                if move.startswith(name):
+                    add(name, "legal", report)
+                    if claims_in_turn:
+                        add(name, "proof", report)
+        if report.checks:
+            position = case.position
+            seen = {card_name(card) for card in position.discards}
+            for stone in position.stones:
+                seen |= {card_name(card) for side in stone.sides for card in side}
+                seen |= {mode.value for mode in stone.modes}
+            for name in names:
+                if name in seen:
+                    add(name, "proof", report)
+    return found
+
+
+def render_tactic_coverage(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """Each kind of Tactic card with the cases that play it legally, refuse it, and weigh it in a
+    proof."""
+    rows = []
+    for name, uses in tactic_card_cases(catalogue.published).items():
+        cells = [
+            [(report.case.id, link_from(page, case_page_uri(report.case))) for report in uses[use]]
+            for use in TACTIC_USES
+        ]
+        rows.append((TACTIC_TITLES[name], cells))
+    return rendered(template_environment(templates), "tactic_coverage.md.j2", rows=rows)
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One row of the odds page: what is placed, and each formation's chance, strongest first."""
+
+    label: str
+    percents: tuple[str, ...]
+
+
+ONE_CARD = [
+    (f"a {value} (or {'an' if value == 2 else 'a'} {10 - value})", f"red {value}")
+    for value in (1, 2, 3, 4)
+]
+
+
+TWO_CARDS = [
+    ("5 and 6 of one colour", "red 5, red 6"),
+    ("5 and 7 of one colour", "red 5, red 7"),
+    ("8 and 9 of one colour", "red 8, red 9"),
+    ("2 and 8 of one colour", "red 2, red 8"),
+    ("a pair of 5s", "red 5, blue 5"),
+    ("5 and 6 of two colours", "red 5, blue 6"),
+    ("5 and 7 of two colours", "red 5, blue 7"),
+    ("1 and 9 of two colours", "red 1, blue 9"),
+]
+
+
+def _percent(chance: Fraction) -> str:
+    return "0" if not chance else f"{float(chance) * 100:.2f} %"
+
+
+def _roughly(chance: Fraction) -> str:
+    if not chance:
+        return "never"
+    if chance == 1:
+        return "always"
+    if chance > Fraction(9, 10):  # "10 in 10" would read as certain
+        return f"all but 1 in {round(1 / (1 - chance)):,}"
+    if chance >= Fraction(1, 2):
+        return f"{round(chance * 10)} in 10"
+    return f"1 in {round(1 / chance):,}"
+
+
+def render_formation_odds(templates: Path) -> str:
+    """The formation odds page's tables, computed exactly by the engine (counts cached per
+    engine, see :mod:`oracle.site.odds`)."""
+    formations = tuple(sorted(Formation, reverse=True))
+    kept = FormationCounts()
+    counted = {size: kept.counts(size=size) for size in (3, 4)}
+
+    def totals(size: int) -> list[tuple[str, int, str, str]]:
+        counts = counted[size]
+        total = sum(counts.values())
+        return [
+            (
+                formation.label(size),
+                counts[formation],
+                _percent(Fraction(counts[formation], total)),
+                _roughly(Fraction(counts[formation], total)),
+            )
+            for formation in formations
+        ]
+
+    def rows(examples: list[tuple[str, str]]) -> list[OddsRow]:
+        shown = []
+        for label, cards in examples:
+            counts = kept.counts(parse_cards(cards))
+            total = sum(counts.values())
+            shown.append(
+                OddsRow(label, tuple(_percent(Fraction(counts[f], total)) for f in formations))
+            )
+        return shown
+
+    return rendered(
+        template_environment(templates),
+        "formation_odds.md.j2",
+        formations=[formation.label() for formation in formations],
+        three=totals(3),
+        four=totals(4),
+        three_total=sum(counted[3].values()),
+        four_total=sum(counted[4].values()),
+        one_card=rows(ONE_CARD),
+        two_cards=rows(TWO_CARDS),
+    )
+
+
+MATRIX_HEADINGS = {
+    "hand-is-proof": "Hand is proof",
+    "runs-wrap-around": "Runs wrap",
+    "colour-beats-three-of-a-kind": "Colour over three of a kind",
+    "tie-to-first-player": "Tie to the first player",
+    "tie-to-claimant": "Tie to the claimant",
+    "tie-to-second-player": "Tie to the second to finish",
+    "tie-against-open-side-refused": "Tie refused against an open side",
+    "unplayed-tactics-ignored": "Unplayed Tactic cards ignored",
+    "three-cards-under-mud-fight": "Three cards under Mud Fight",
+    "formations-under-bluff": "Formations under Bluff",
+    "claims-before-playing": "Claims before playing",
+    "runs-in-rising-order": "Runs in rising order",
+    "pair-with-neighbour-is-run": "3-3-4 is a run",
+    "colour-and-run-above-three-of-a-kind": "Colour and run over three of a kind",
+    "joker-only-nine": "Joker only a 9",
+    "no-early-claim": "No early claim",
+    "taken-stones-stay-open": "Taken stones stay open",
+    "blocked-games-never-end": "Blocked games never end",
+}
+"""Short column headings for the matrix; the full title shows on hover and in the list above."""
+
+
+_CELLS = {
+    (Outcome.FLIPS, True): ("✗", "changes the answer; the case is written to catch it"),
+    (Outcome.FLIPS, False): ("✗", "changes the answer"),
+    (Outcome.SAME, True): ("·", "gives the same answer"),
+    (Outcome.SAME, False): ("·", "gives the same answer"),
+    (Outcome.NOT_APPLICABLE, True): ("", "does not apply"),
+    (Outcome.NOT_APPLICABLE, False): ("", "does not apply"),
+}
+
+
+def _matrix_cell(result: Outcome, guarded: bool) -> Markup:
+    """One cell: the symbol for the eye, the same in words for a screen reader."""
+    symbol, words = _CELLS[(result, guarded)]
+    shown = Markup('<span class="oracle-guarded">◆</span>') if guarded and symbol == "✗" else symbol
+    return Markup(
+        f'<span aria-hidden="true" title="{text(words)}">{text(shown)}</span>'
+        f'<span class="oracle-sr-only">{text(words)}</span>'
+    )
+
+
+def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """The misreadings, each with the cases that catch it, and the matrix of cases against them,
+    one table per topic."""
+    rows = catalogue.matrix
+    readings = list(MISREADINGS.values())
+    catching = {
+        reading.name: [
+            (row.report.case.situation, link_from(page, case_page_uri(row.report.case)))
+            for row in rows
+            if reading.name in row.caught
+        ]
+        for reading in readings
+    }
+    groups: dict[str, list[tuple[str, str, list[str]]]] = {}
+    for row in rows:
+        if not row.caught:
+            continue
+        groups.setdefault(row.report.case.topic, []).append(
+            (
+                row.report.case.situation,
+                link_from(page, case_page_uri(row.report.case)),
+                [
+                    _matrix_cell(row.outcomes[r.name], r.name in row.report.case.guards_against)
+                    for r in readings
+                ],
+            )
+        )
+    headings = [(MATRIX_HEADINGS.get(r.name, r.title), r.title) for r in readings]
+    return rendered(
+        template_environment(templates),
+        "misreading_matrix.md.j2",
+        readings=readings,
+        catching=catching,
+        groups=list(groups.items()),
+        headings=headings,
+        shown=sum(len(group) for group in groups.values()),
+        total=len(rows),
+    )

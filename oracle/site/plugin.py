@@ -1,0 +1,241 @@
+"""The MkDocs plugin: replay every case before the build and fill the pages' markers.
+
+A drifted, invalid or unverified case stops ``mkdocs build`` with every problem of the catalogue,
+in the words ``schotten-oracle check`` and pytest use. The rendering itself lives in
+:mod:`oracle.site.render` and its neighbours; this module only adapts it to MkDocs. What a build
+needs is kept in a :class:`SiteBuild` the plugin makes afresh for each build, so the rebuilds of
+``mkdocs serve`` never see each other's state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from oracle.casefile.errors import CaseError
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.schema import EDITOR_SCHEMA, refresh_editor_schema
+from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
+from oracle.catalogue import Catalogue, CatalogueError, verified_catalogue
+from oracle.site.blocks import Block, EngineApp, GAMES_DIR, fill_markers, generated_blocks
+from oracle.site.bundle import Bundle, BundleError, PYODIDE_FILES, bundle, pyodide_folder
+from oracle.site.casepages import case_page_uri
+from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
+from oracle.site.engines import Conformance, conformance
+from oracle.site.markup import text
+from oracle.site.render import render_case_pages, unplaced_cases
+
+DOWNLOADS = "downloads"
+EXPORT_SCHEMA = "schotten-totten-catalogue.schema.json"
+
+log = logging.getLogger("mkdocs.plugins.oracle")
+
+
+@dataclass
+class SiteBuild:
+    """One build of the site: the verified catalogue and everything made from it, and what the
+    pages have used so far."""
+
+    label: str
+    root: Path
+    catalogue: Catalogue
+    blocks: dict[str, Block]
+    conformance: Conformance
+    runtime: tuple[Path, str]
+    archive: tuple[Bundle, str]
+    used: set[str] = field(default_factory=set)
+    shown: set[str] = field(default_factory=set)
+    engine_pages: set[str] = field(default_factory=set)
+    case_titles: dict[str, str] = field(default_factory=dict)
+    theme_scripts: frozenset[str] | None = None
+
+
+def _root(config: MkDocsConfig) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
+    """Verify the whole catalogue and make what every page needs, or stop the build."""
+    root = _root(config)
+    try:  # first, so that an editor running make serve completes a rule just added
+        if refresh_editor_schema(root, load_rules_index(root / RULES_INDEX)):
+            log.info("wrote %s: the cards, rule ids and misreadings to complete", EDITOR_SCHEMA)
+    except CaseError:
+        pass  # the catalogue says what is wrong with the rules index
+    try:
+        catalogue = verified_catalogue(root)
+    except CatalogueError as error:
+        raise PluginError(
+            f"the verified catalogue cannot be published ({label}):\n" + "\n".join(error.problems)
+        ) from None
+    try:
+        runtime = pyodide_folder(root)
+        archive = bundle(root / RULES_INDEX)
+    except BundleError as error:
+        raise PluginError(f"the engine pages cannot be built ({label}): {error}") from None
+    version = json.loads((runtime / "package.json").read_text(encoding="utf-8"))["version"]
+    engine_app = EngineApp(
+        runtime=f"assets/pyodide-{version}/",
+        bundle=f"assets/engine/{archive.file_name}",
+        digest=archive.digest,
+        pyodide_version=version,
+    )
+    try:
+        runs = conformance(catalogue)
+    except CatalogueError as error:
+        raise PluginError(
+            f"the catalogue's export does not hold ({label}):\n" + "\n".join(error.problems)
+        ) from None
+    templates = Path(config.docs_dir) / "_templates"
+    return SiteBuild(
+        label=label,
+        root=root,
+        catalogue=catalogue,
+        blocks=generated_blocks(catalogue, templates, root, engine_app, runs),
+        conformance=runs,
+        runtime=(runtime, engine_app.runtime),
+        archive=(archive, engine_app.bundle),
+    )
+
+
+class OracleConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs untyped
+    """The plugin's options: none (everything it reads lies in the project)."""
+
+
+class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  # MkDocs untyped
+    """Publishes the verified catalogue: case pages, tables and figures, the engine pages' runtime
+    and archive, the export for other engines, and a Content-Security-Policy on every page."""
+
+    def __init__(self) -> None:
+        self.builds = 0
+        self.current: SiteBuild | None = None
+
+    @property
+    def build(self) -> SiteBuild:
+        if self.current is None:
+            raise PluginError("the oracle plugin's build did not start (on_pre_build)")
+        return self.current
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Verify the whole catalogue before any page is rendered. MkDocs drops a log line it
+        has printed before, so while ``mkdocs serve`` rebuilds, each report carries its build's
+        number and a repeated mistake is shown again."""
+        self.builds += 1
+        self.current = None
+        self.current = start_build(config, f"build {self.builds}")
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """Add a page for every published case, linked from its table (not listed in the nav),
+        the engine pages' runtime and archive, and the export."""
+        build = self.build
+        # The catalogue has checked that a page shows each topic's table; on_post_build
+        # checks again, from what the rendered pages did show.
+        catalogue = build.catalogue
+        templates = Path(config.docs_dir) / "_templates"
+        rendered = render_case_pages(catalogue, templates, catalogue.shown_topics, build.root)
+        build.case_titles = {
+            case_page_uri(report.case): report.case.situation for report in catalogue.published
+        }
+        for uri, markdown in rendered.items():
+            files.append(
+                File.generated(config, uri, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV)
+            )
+        _add_served_files(files, config, build)
+        return files
+
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        """Replace the page's ``<!-- oracle:... -->`` markers with the rendered content."""
+        build = self.build
+        title = build.case_titles.get(page.file.src_uri)
+        if title is not None:  # a generated case page: editor text only, never markers
+            page.meta["title"] = text(title)
+            return markdown
+        try:
+            filled, used, shown = fill_markers(markdown, build.blocks, page.file.src_uri)
+        except CatalogueError as error:
+            raise PluginError(f"({build.label}) " + "\n".join(error.problems)) from None
+        build.used |= used
+        build.shown |= shown
+        if "engine-app" in used:
+            build.engine_pages.add(page.file.src_uri)
+        return filled
+
+    def on_post_template(
+        self, output_content: str, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        """The theme's own pages: the probe page teaches which inline scripts are the theme's."""
+        if template_name == THEME_PROBE:
+            scripts = inline_scripts(output_content)
+            self.build.theme_scripts = frozenset(digest(script) for script in scripts)
+        if not template_name.endswith(".html"):
+            return output_content
+        return with_policy(output_content, policy(self._theme_scripts()))
+
+    def _theme_scripts(self) -> frozenset[str]:
+        scripts = self.build.theme_scripts
+        if scripts is None:
+            raise PluginError(
+                f"the theme rendered no {THEME_PROBE} before the pages, so its inline scripts are"
+                " unknown and no page can carry a Content-Security-Policy"
+            )
+        return scripts
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        """Refuse a page with anything live the site did not write; give it its policy."""
+        allowed = self._theme_scripts()
+        problems = live_content(output, allowed)
+        if problems:
+            raise PluginError(
+                f"({self.build.label}) {page.file.src_uri} holds what no page of this site may:\n"
+                + "\n".join(problems)
+            )
+        engine = page.file.src_uri in self.build.engine_pages
+        return with_policy(output, policy(allowed, engine=engine))
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Fail when generated content was never placed on a page: nothing may be lost."""
+        build = self.build
+        missing = sorted(set(build.blocks) - build.used)
+        if missing:
+            raise PluginError(
+                "no page shows " + ", ".join(f"<!-- oracle:{name} -->" for name in missing)
+            )
+        unplaced = unplaced_cases(build.catalogue, build.shown, build.root)
+        if unplaced:
+            raise PluginError("published cases missing from the site:\n" + "\n".join(unplaced))
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Rebuild when a case, the rules index or a recorded game changes, not only the
+        pages."""
+        root = _root(config)
+        server.watch(str(root / CASES_DIR))
+        server.watch(str(root / Path(RULES_INDEX).parent))
+        server.watch(str(root / GAMES_DIR))
+        return server
+
+
+def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> None:
+    """The browser runtime and the engine archive, served by the site itself (never a CDN), and
+    the catalogue for other engines, made from the verified cases at this build."""
+    runtime, runtime_uri = build.runtime
+    for name in PYODIDE_FILES:
+        files.append(File.generated(config, runtime_uri + name, abs_src_path=str(runtime / name)))
+    archive, archive_uri = build.archive
+    files.append(File.generated(config, archive_uri, content=archive.content))
+    for name, content in build.conformance.texts().items():
+        files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
+    schema = resources.files("oracle").joinpath("schema/export.schema.json").read_text("utf-8")
+    files.append(File.generated(config, f"{DOWNLOADS}/{EXPORT_SCHEMA}", content=schema))

@@ -1,0 +1,246 @@
+"""Each kind of question a case asks of the game, judged: a move on its own, a turn, a deal, a
+match, a board the engine must refuse (the claims are judged by the claim proof itself, in
+:mod:`oracle.verify.replay`)."""
+
+from __future__ import annotations
+
+import difflib
+
+from engine import (
+    Game,
+    IllegalMove,
+    Match,
+    MoveSyntaxError,
+    Player,
+    card_name,
+)
+from engine.game import GameState
+from engine.moves import Deck
+from oracle.casefile.model import Case, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
+from oracle.casefile.vocabulary import PLAYER_WORDS
+from oracle.verify.moves import Unjudgeable, agrees, keeps_its_invariants, make_move
+from oracle.verify.report import BOARD, GameCheck, words
+
+
+def check_board(case: Case) -> GameCheck:
+    """Whether the engine refused the board of an ``impossible`` case with the message pinned
+    (spaces and line breaks aside). Its problem line is worded by :func:`board_problem`."""
+    board = case.impossible
+    assert board is not None
+    actual = "accepted" if board.refusal is None else f"refused: {words(board.refusal)}"
+    expected = None if board.expected is None else f"refused: {board.expected}"
+    if board.refusal is None:
+        label = "Board accepted"
+        detail: tuple[str, ...] = ("the engine builds this board and its game without objection",)
+    else:
+        label = f"Board refused: {words(board.refusal)}"
+        detail = (f"refused: {words(board.refusal)}",)
+        if board.refusal_line is not None:
+            detail += (f"the engine objects to line {board.refusal_line} of the case file",)
+    return GameCheck("the board", board.line, expected, actual, label, detail, BOARD)
+
+
+WHO = {Player.A: "you", Player.B: "them"}
+
+
+def check_play(state: GameState, play: PlayQuestion) -> GameCheck:
+    what = play.label
+    for text in play.after:
+        make_move(state, text, play.line, f"cannot reach {what}: ")
+    earlier = f" (after {', '.join(play.after)})" if play.after else ""
+    expected = None if play.legal is None else ("legal" if play.legal else "illegal")
+    if play.unreadable:
+        expected = "unreadable" + ("" if play.because is None else f": {play.because}")
+    try:
+        move = state.parse_move(play.move)
+    except MoveSyntaxError as error:
+        if not play.unreadable:
+            raise Unjudgeable(play.line, str(error)) from None
+        actual = "unreadable" + ("" if play.because is None else f": {words(str(error))}")
+        label = f"{play.move!r}{earlier}: unreadable"
+        return GameCheck(what, play.line, expected, actual, label, (f"unreadable: {error}",))
+    explained = state.why_illegal(move)
+    try:
+        state.apply(move)
+    except IllegalMove as error:
+        agrees(explained, error, play.line, what)
+        detail = (f"refused: {error.problem} ({error.rule})",)
+        label = f"{move}{earlier}: illegal ({error.rule})"
+        actual = "illegal"
+        if play.legal is False and (play.rule is not None or play.because is not None):
+            expected = "illegal"
+            if play.rule is not None:
+                expected += f" under {play.rule}"
+                actual += f" under {error.rule}"
+            if play.because is not None:
+                expected += f": {play.because}"
+                actual += f": {words(error.problem)}"
+        return GameCheck(what, play.line, expected, actual, label, detail)
+    agrees(explained, None, play.line, what)
+    keeps_its_invariants(state, play.line, what)
+    return GameCheck(what, play.line, expected, "legal", f"{move}{earlier}: legal")
+
+
+def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
+    start = len(state.events)
+    before = list(state.events)
+    for text, line in turn.moves:
+        make_move(state, text, line)
+    log = [f"{PLAYER_WORDS[event.player]}: {event.text}" for event in before + state.events[start:]]
+    expect, lines, checks = turn.expect, turn.expect_lines, []
+    outcome = outcome_word(state)
+    ending = {"you": "you win", "them": "they win"}.get(outcome)
+    if ending:
+        ending = f"{ending} ({state.outcome})"
+    elif state.outcome is not None:
+        ending = str(state.outcome)
+    summary = " → ".join(log + ([ending] if ending else []))
+    detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
+    checks.append(GameCheck("the turn", turn.line, None, summary, summary, detail))
+    expected_log = "; ".join(expect.log) if expect.log is not None else None
+    diff = tuple(
+        line.rstrip()
+        for line in difflib.ndiff(list(expect.log or ()), log)
+        if not line.startswith("?")
+    )
+    checks.append(
+        GameCheck(
+            "the log",
+            lines.get("log", turn.line),
+            expected_log,
+            "; ".join(log),
+            "",
+            ("log, expected (-) against the engine's (+):", *diff),
+        )
+    )
+    checks.append(
+        GameCheck("the winner", lines.get("winner", turn.line), expect.winner, outcome, "", detail)
+    )
+    checks.append(
+        GameCheck(
+            "how the game ended",
+            lines.get("ending", turn.line),
+            expect.ending,
+            ending_words(state),
+            "",
+            detail,
+        )
+    )
+    held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
+    checks.append(
+        GameCheck(
+            "the stones held",
+            lines.get("held", turn.line),
+            None
+            if expect.held is None
+            else held_text(tuple(tuple(sorted(stones)) for stones in expect.held)),
+            held_text(held),
+            "",
+            detail,
+        )
+    )
+    checks.append(
+        GameCheck(
+            "your hand",
+            lines.get("hand", turn.line),
+            None if expect.hand is None else cards_text(expect.hand),
+            cards_text(state.hands[Player.A]),
+            "",
+            detail,
+        )
+    )
+    if state.variant.has_tactics or expect.discards is not None:
+        checks.append(
+            GameCheck(
+                "the discards",
+                lines.get("discards", turn.line),
+                None if expect.discards is None else cards_text(expect.discards),
+                cards_text(state.discards),
+                "",
+                detail,
+            )
+        )
+    checks.append(
+        GameCheck(
+            "whose turn it is",
+            lines.get("next", turn.line),
+            None if expect.next_player is None else PLAYER_WORDS[expect.next_player],
+            "nobody (the game is over)" if state.is_over else PLAYER_WORDS[state.current_player],
+            "",
+            detail,
+        )
+    )
+    return checks
+
+
+def ending_words(state: GameState) -> str:
+    """How the game ended, as a case writes it: a :class:`engine.Termination`'s words, or none."""
+    return "none" if state.outcome is None else str(state.outcome)
+
+
+def outcome_word(state: GameState) -> str:
+    if not state.is_over:
+        return "nobody"
+    return "draw" if state.winner is None else PLAYER_WORDS[state.winner]
+
+
+def held_text(held: tuple[tuple[int, ...], ...]) -> str:
+    return "; ".join(
+        f"{PLAYER_WORDS[player]}: {', '.join(map(str, stones)) or 'none'}"
+        for player, stones in zip(Player, held, strict=True)
+    )
+
+
+def cards_text(cards: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(sorted(card_name(card) for card in cards)) or "none"
+
+
+def check_deal(case: Case, deal: DealQuestion) -> list[GameCheck]:
+    game = Game(case.position.variant, False, deal.first, deal.seed)
+    state = game.new_initial_state()
+    keeps_its_invariants(state, deal.line, "the deal")
+    hands = (len(state.hands[Player.A]), len(state.hands[Player.B]))
+    decks = (len(state.decks[Deck.CLAN]), len(state.decks.get(Deck.TACTICS, ())))
+    actual = (
+        f"hands {hands[0]} and {hands[1]}; decks {decks[0]} and {decks[1]};"
+        f" {PLAYER_WORDS[state.current_player]} to move"
+    )
+    label = f"dealt {hands[0]} and {hands[1]} cards, {PLAYER_WORDS[state.current_player]} to move"
+    expected_hands = deal.hand_sizes or hands
+    expected_decks = deal.deck_sizes or decks
+    expected = (
+        f"hands {expected_hands[0]} and {expected_hands[1]};"
+        f" decks {expected_decks[0]} and {expected_decks[1]}; {PLAYER_WORDS[deal.first]} to move"
+    )
+    if deal.hand is not None:  # the shuffle itself, pinned
+        expected += f"; your hand {cards_text(deal.hand)}"
+        actual += f"; your hand {cards_text(state.hands[Player.A])}"
+        label += f"; your hand {cards_text(state.hands[Player.A])}"
+    return [GameCheck("the deal", deal.line, expected, actual, label)]
+
+
+def check_match(question: MatchQuestion) -> list[GameCheck]:
+    match = Match(len(question.rounds), first_player=question.rounds[0].starter)
+    for played in question.rounds:
+        starter, number = match.next_starter, len(match.results) + 1
+        try:
+            match.record_result(played.starter, played.winner, played.stones)
+        except ValueError:
+            raise Unjudgeable(
+                question.line,
+                f"round {number} is started by {PLAYER_WORDS[starter]}, not"
+                f" {PLAYER_WORDS[played.starter]}: the winner of a round starts the next (after a"
+                " draw, the player who did not start it)",
+            ) from None
+    a, b = match.scores
+    winner = "a draw" if match.winner is None else f"{PLAYER_WORDS[match.winner]} win"
+    actual = [f"points {a} to {b}", winner, f"{PLAYER_WORDS[match.next_starter]} start next"]
+    expected = list(actual)
+    if question.points is not None:
+        expected[0] = f"points {question.points[0]} to {question.points[1]}"
+    if question.winner is not None:
+        expected[1] = "a draw" if question.winner == "draw" else f"{question.winner} win"
+    if question.next_starter is not None:
+        expected[2] = f"{PLAYER_WORDS[question.next_starter]} start next"
+    label = "; ".join(actual)
+    return [GameCheck("the match", question.line, "; ".join(expected), label, label)]

@@ -1,0 +1,227 @@
+"""The result of replaying a case: each question's expected and actual answer, and the lines
+that tell an editor where the engine disagrees. The plugin, the catalogue and the CLI all read
+these reports, so they can never disagree about what "verified" means."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine import (
+    ClaimVerdict,
+    card_name,
+)
+from oracle.casefile.model import Case, Claim
+from oracle.casefile.source import shown_path
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim of a case: what the case expects and what the engine says."""
+
+    claim: Claim
+    verdict: ClaimVerdict
+
+    @property
+    def matches(self) -> bool:
+        """Whether the engine agrees with the case (a draft's open claims always do): the
+        verdict, and the reason in words where the case pins it."""
+        return self.verdict_matches and self.reason_matches
+
+    @property
+    def verdict_matches(self) -> bool:
+        return self.claim.expect is None or self.claim.expect is self.verdict.verdict
+
+    @property
+    def reason_matches(self) -> bool:
+        return self.claim.because is None or self.claim.because == words(self.verdict.explanation)
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """One question about the game (a move, a turn, a deal, a match): expected and actual."""
+
+    what: str
+    line: int
+    expected: str | None
+    actual: str
+    label: str
+    detail: tuple[str, ...] = ()
+    question: str = ""
+    """Which question of the case this check answers: ``play-2``, ``turn``, ``deal``, ``match``."""
+
+    @property
+    def matches(self) -> bool:
+        """Whether the engine agrees with the case (an open question in a draft always does)."""
+        return self.expected is None or self.expected == self.actual
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """The result of replaying one case: each claim checked, or the engine's objection."""
+
+    case: Case
+    checks: tuple[ClaimCheck, ...]
+    engine_error: str | None = None
+    game_checks: tuple[GameCheck, ...] = ()
+    engine_error_line: int | None = None
+
+    @property
+    def verified(self) -> bool:
+        """The engine answered every question and agrees with every expected answer."""
+        return (
+            self.engine_error is None
+            and all(check.matches for check in self.checks)
+            and all(check.matches for check in self.game_checks)
+        )
+
+    @property
+    def publishable(self) -> bool:
+        """Verified and not a draft: fit for the published table."""
+        return self.verified and not self.case.draft
+
+    @property
+    def verdict_label(self) -> str:
+        """The engine's answer for the table: one word, or one part per question."""
+        verdicts = {check.verdict.verdict for check in self.checks}
+        parts = []
+        if len(verdicts) == 1 and not self.game_checks:
+            return verdicts.pop().label.capitalize()
+        parts += [
+            f"stone {check.verdict.stone}: {check.verdict.verdict.label}" for check in self.checks
+        ]
+        parts += [check.label for check in self.game_checks if check.label]
+        text = "; ".join(parts)
+        return text[:1].upper() + text[1:]
+
+    def problems(self, root: Path | None = None) -> list[str]:
+        """One located line per disagreement: the case, its file and line, expected and actual."""
+        case = self.case
+        path = shown_path(case.path, root)
+        if self.engine_error is not None:
+            return [
+                f"{path}:{self.engine_error_line or case.line}: case {case.id!r}: the engine"
+                f" cannot judge it: {self.engine_error}"
+            ]
+        lines = []
+        for check in self.checks:
+            if check.matches:
+                continue
+            where = f"{path}:{check.claim.line}: case {case.id!r}, stone {check.claim.stone}:"
+            if not check.verdict_matches:
+                expected = check.claim.expect.label if check.claim.expect else "?"
+                lines.append(
+                    f"{where} expected {expected}, the engine says {check.verdict.verdict.label}"
+                )
+            else:
+                lines.append(
+                    f"{where} {check.verdict.verdict.label} as expected, but the reason has"
+                    f" changed: the case says {check.claim.because!r},"
+                    f" the engine says {words(check.verdict.explanation)!r}"
+                )
+        for game_check in self.game_checks:
+            if not game_check.matches and game_check.question == BOARD:
+                lines.append(
+                    f"{path}:{game_check.line}: case {case.id!r}, {board_problem(game_check)}"
+                )
+            elif not game_check.matches:
+                lines.append(
+                    f"{path}:{game_check.line}: case {case.id!r}, {game_check.what}:"
+                    f" expected {game_check.expected}, the engine says {game_check.actual}"
+                )
+        return lines
+
+    def explained_problems(self, root: Path | None = None) -> list[str]:
+        """:meth:`problems`, each followed by the engine's reason and witness, indented."""
+        lines = []
+        problems = self.problems(root)
+        for problem, check in zip(problems, self.drifted, strict=False):
+            lines.append(problem)
+            lines += describe_verdict(check.verdict)[1:]
+        drifted_games = [check for check in self.game_checks if not check.matches]
+        for problem, game_check in zip(problems[len(self.drifted) :], drifted_games, strict=False):
+            lines.append(problem)
+            lines += [f"  {line}" for line in game_check.detail]
+        return lines or problems
+
+    def on_question(self, question: str) -> CaseReport:
+        """This report cut to one question of :func:`questions_of`. When the engine could not
+        judge the case, the questions answered before the line it stopped at keep their
+        answers; the one it stopped at and those after it (or all, when it names no line) carry
+        its objection."""
+        lines = questions_of(self.case)
+        error = self.engine_error
+        if error is not None and self.engine_error_line is not None:
+            later = [line for line in lines.values() if line > lines[question]]
+            stopped_before = min(later, default=None)
+            if stopped_before is not None and self.engine_error_line >= stopped_before:
+                error = None  # the engine stopped at a later question
+        return replace(
+            self,
+            checks=tuple(c for c in self.checks if f"stone-{c.claim.stone}" == question),
+            game_checks=tuple(c for c in self.game_checks if c.question == question),
+            engine_error=error,
+        )
+
+    @property
+    def unassigned(self) -> tuple[str, ...]:
+        """Checks no question of the case owns (a new kind of check not yet named): a test
+        item per question would never judge them."""
+        names = questions_of(self.case)
+        return tuple(
+            check.what for check in self.game_checks if check.question not in names
+        ) + tuple(
+            f"stone {check.claim.stone}"
+            for check in self.checks
+            if f"stone-{check.claim.stone}" not in names
+        )
+
+    @property
+    def drifted(self) -> tuple[ClaimCheck, ...]:
+        """The claims where the engine disagrees with the case."""
+        return tuple(check for check in self.checks if not check.matches)
+
+
+def questions_of(case: Case) -> dict[str, int]:
+    """The case's questions in order, as its test items name them, each with its line:
+    ``stone-3`` for each claimed stone, ``play-1``... for each move judged on its own, ``turn``,
+    ``deal`` and ``match``, and ``board`` for a board the engine must refuse."""
+    found = {f"stone-{claim.stone}": claim.line for claim in case.claims}
+    found |= {f"play-{number}": play.line for number, play in enumerate(case.plays, 1)}
+    for name, asked in (("turn", case.turn), ("deal", case.deal), ("match", case.match)):
+        if asked is not None:
+            found[name] = asked.line
+    if case.impossible is not None:
+        found[BOARD] = case.impossible.line
+    return found
+
+
+BOARD = "board"
+"""The question of a case whose board the engine must refuse (``impossible:``)."""
+
+
+def board_problem(check: GameCheck) -> str:
+    """What went wrong with an ``impossible`` case, after its ``path:line: case 'id', ``."""
+    expected = (check.expected or "").removeprefix("refused: ")
+    found = (
+        "but it accepted it"
+        if check.actual == "accepted"
+        else f'but it refused it with "{check.actual.removeprefix("refused: ")}"'
+    )
+    return f'impossible: expected the engine to refuse this board with "{expected}", {found}'
+
+
+def words(text: str) -> str:
+    """``text`` with its spaces as a case pins it: single, none at either end."""
+    return " ".join(text.split())
+
+
+def describe_verdict(verdict: ClaimVerdict) -> list[str]:
+    """The engine's verdict on one stone as indented lines: verdict, reason, witness."""
+    lines = [
+        f"stone {verdict.stone}: {verdict.verdict.label} ({verdict.reason.value})",
+        f"  reason: {verdict.explanation}",
+    ]
+    if verdict.witness:
+        lines.append(f"  witness: {', '.join(card_name(card) for card in verdict.witness)}")
+    return lines
