@@ -42,6 +42,7 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 schema: $(BIN)/.installed
 	$(BIN)/python -m oracle.casefile.schema

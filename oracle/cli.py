@@ -47,8 +47,8 @@ from oracle.conformance.runner import add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
 from oracle.protocol.compare import Result
-from oracle.site.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.verify.replay import verify_case
+from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
 
 MAX_RECORD_BYTES = 1024 * 1024
 """The largest game record ``replay`` reads: a whole game takes a few kilobytes."""

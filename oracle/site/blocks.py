@@ -9,11 +9,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.catalogue import Catalogue, CatalogueError, MARKER
-from oracle.site.engines import Conformance, EXAMPLE_ADAPTER, conformance, render_conformance
-from oracle.site.figures import render_formation_odds, render_misreading_matrix, render_rank_grid, render_tactic_coverage
+from oracle.catalogue import MARKER, Catalogue, CatalogueError
+from oracle.site.engines import EXAMPLE_ADAPTER, Conformance, conformance, render_conformance
+from oracle.site.figures import (
+    render_formation_odds,
+    render_misreading_matrix,
+    render_rank_grid,
+    render_tactic_coverage,
+)
 from oracle.site.markup import Markup, code_block, rendered, template_environment
-from oracle.site.render import _render_rows, catalogue_summary, render_rulings, render_verdict_table, render_walkthrough
+from oracle.site.render import (
+    catalogue_summary,
+    render_rows,
+    render_rulings,
+    render_verdict_table,
+    render_walkthrough,
+)
 
 GAMES_DIR = "games"
 
@@ -49,7 +60,7 @@ def generated_blocks(
         return render_walkthrough(root / GAMES_DIR / f"{name}.txt", templates, root), set()
 
     def case_index(argument: str | None, page: str) -> tuple[str, set[str]]:
-        text = _render_rows("case_index.md.j2", catalogue.published, templates, page)
+        text = render_rows("case_index.md.j2", catalogue.published, templates, page)
         return text, set()  # the index does not stand in for a topic's own table
 
     def app(argument: str | None, page: str) -> tuple[str, set[str]]:

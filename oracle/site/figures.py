@@ -1,5 +1,5 @@
-"""The site's figures made from the catalogue: the rank grid of formations, the Tactic cards' coverage, the
-formation odds and the misreading matrix."""
+"""The site's figures made from the catalogue: the rank grid of formations, the Tactic cards'
+coverage, the formation odds and the misreading matrix."""
 
 from __future__ import annotations
 

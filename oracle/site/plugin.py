@@ -28,8 +28,8 @@ from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, refresh_editor_schema
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.catalogue import Catalogue, CatalogueError, verified_catalogue
-from oracle.site.blocks import Block, EngineApp, GAMES_DIR, fill_markers, generated_blocks
-from oracle.site.bundle import Bundle, BundleError, PYODIDE_FILES, bundle, pyodide_folder
+from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
+from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
 from oracle.site.casepages import case_page_uri
 from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
 from oracle.site.engines import Conformance, conformance

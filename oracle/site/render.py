@@ -15,8 +15,8 @@ from oracle.casefile.source import shown_path
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.site.casepages import case_page_uri, link_from, render_case_page, table_data
 from oracle.site.markup import Markup, anchor, rendered, template_environment
-from oracle.site.walkthrough import WalkthroughError, replay_walkthrough
 from oracle.verify.report import CaseReport
+from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
 
 
 def render_verdict_table(
@@ -33,10 +33,10 @@ def render_verdict_table(
         )
     refused = all(report.case.impossible is not None for report in reports)
     template = "impossible_table.md.j2" if reports and refused else "verdict_table.md.j2"
-    return _render_rows(template, reports, templates, page)
+    return render_rows(template, reports, templates, page)
 
 
-def _render_rows(
+def render_rows(
     template: str, reports: tuple[CaseReport, ...], templates: Path, page: str
 ) -> Markup:
     """A table of cases: each row linked to its case's page, with the facts its filters use."""
