@@ -11,12 +11,14 @@ NPM ?= npm
 # package-lock.json and copied into the site at every build.
 RUNTIME := node_modules/.oracle-installed
 
-.PHONY: serve site test lint bench schema clean
+.PHONY: serve site test lint bench schema lock clean
 
-$(BIN)/.installed: pyproject.toml
+# Everything: the engine, the site's packages and the development tools, at the versions of the
+# lock file, so that make lint and make test give the same answers next month.
+$(BIN)/.installed: pyproject.toml requirements-dev.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c requirements-dev.lock -e '.[dev]'
 	touch $@
 
 $(RUNTIME): package.json package-lock.json
@@ -43,6 +45,12 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# Choose newer versions of the development tools and the site's packages (then run make test).
+lock: $(BIN)/.installed
+	$(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --upgrade --extra dev --strip-extras --quiet --no-emit-index-url \
+		--no-emit-find-links -o requirements-dev.lock pyproject.toml
 
 schema: $(BIN)/.installed
 	$(BIN)/python -m oracle.casefile.schema

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from sampling import random_claim_position, random_tactics_claim_position  # bench/sampling.py
+
 from engine import (
     CARDS,
     CombatMode,
@@ -40,7 +42,6 @@ from engine.enumeration import (
     clear_strength_cache,
     enumeration_size,
 )
-from engine.sampling import random_claim_position, random_tactics_claim_position
 
 TARGET_WORST_US = 20.0
 TARGET_ELITE_US = 100.0

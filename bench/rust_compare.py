@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rust_judge import decode, encode  # the line format, and the judging process
+from sampling import random_claim_position  # bench/sampling.py, beside this script
 
 from engine import Position, claim_verdict, make_card
 from engine.cards import Card
-from engine.sampling import random_claim_position
 
 GLUE_DIR = Path(__file__).resolve().parent / "rust_glue"
 BINARY = Path("target") / "release" / "schotten-glue"
@@ -186,7 +186,7 @@ def main() -> None:
         "--mix",
         choices=tuple(MIXES),
         default="random",
-        help="random: engine.sampling.random_claim_position (the default); incomplete: the"
+        help="random: sampling.random_claim_position (the default); incomplete: the"
         " opponent's side incomplete and the claimant strong, SchottenRust's enumeration cases",
     )
     parser.add_argument("--repeats", type=int, default=5, help="runs of each process (5)")

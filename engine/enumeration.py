@@ -97,7 +97,7 @@ def enumeration_size(position: Position, stone: int) -> int:
     missing = state.capacity - len(theirs)
     unseen = position.out_of_sight_mask()
     pool = (unseen & ALL_CARDS_MASK).bit_count()
-    troops = _unseen_troops(unseen)
+    troops = _unseen_troops(unseen) if missing > 0 else []  # a full side takes no more cards
     identities = 1
     for card in (*theirs, *troops):
         if not rules.is_clan_card(card):

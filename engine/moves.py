@@ -167,39 +167,14 @@ def read_move(text: str, hand: Sequence[Card], side: Callable[[int, bool], Seque
 def _read_words(
     words: str, hand: Sequence[Card], side: Callable[[int, bool], Sequence[Card]]
 ) -> Move:
-    if words == "pass":
-        return Pass()
-    if words == "recruiter":
-        return Recruit()
-    if words in ("claim nothing", "claim none"):
-        return Claim()
-    if words.startswith("claim "):
-        parts = [part for part in words[6:].replace(",", " ").split() if part != "and"]
-        if not all(part.isdigit() for part in parts):
-            raise MoveSyntaxError(f"{echoed(words)}: write the stones as numbers, 'claim 3, 5'")
-        return Claim(tuple(int(part) for part in parts))
-    if words.startswith("draw "):
-        try:
-            return Draw(Deck(words[5:].strip()))
-        except ValueError:
-            raise MoveSyntaxError(f"{echoed(words)}: the decks are 'clan' and 'tactics'") from None
-    if words.startswith("return "):
-        return Return(held_card(parse_card(words[7:]), hand))
-    for name, kind in (("strategist", Strategist), ("traitor", Traitor)):
-        if words.startswith(name) and " from " in words:
-            body = words[len(name) :].lstrip(": ")
-            card_text, _, rest = body.partition(" from ")
-            source_text, _, target_text = rest.partition(" to ")
-            source = _stone_number(source_text, words)
-            card = held_card(parse_card(card_text), side(source, kind is Traitor))
-            if kind is Strategist and target_text.strip() in ("discards", "discard"):
-                return Strategist(card, source, None)
-            target = _stone_number(target_text, words)
-            return kind(card, source, target)
-    if words.startswith("banshee") and " at " in words:
-        card_text, _, stone_text = words[7:].lstrip(": ").partition(" at ")
-        stone = _stone_number(stone_text, words)
-        return Banshee(held_card(parse_card(card_text), side(stone, True)), stone)
+    simple = _WORD_MOVES.get(words)
+    if simple is not None:
+        return simple()
+    for prefix, reader in _PREFIXED_MOVES:
+        if words.startswith(prefix):
+            move = reader(words, hand, side)
+            if move is not None:
+                return move
     card_text, found, stone_text = words.rpartition(" on ")
     if not found:
         raise MoveSyntaxError(
@@ -208,6 +183,78 @@ def _read_words(
             " 'banshee: red 5 at 3' or 'traitor: red 5 from 3 to 4'"
         )
     return Play(held_card(parse_card(card_text), hand), _stone_number(stone_text, words))
+
+
+_Reader = Callable[[str, Sequence[Card], Callable[[int, bool], Sequence[Card]]], Move | None]
+
+
+def _read_claim(words: str, hand: Sequence[Card], side: object) -> Move:
+    parts = [part for part in words[6:].replace(",", " ").split() if part != "and"]
+    if not all(part.isdigit() for part in parts):
+        raise MoveSyntaxError(f"{echoed(words)}: write the stones as numbers, 'claim 3, 5'")
+    return Claim(tuple(int(part) for part in parts))
+
+
+def _read_draw(words: str, hand: Sequence[Card], side: object) -> Move:
+    try:
+        return Draw(Deck(words[5:].strip()))
+    except ValueError:
+        raise MoveSyntaxError(f"{echoed(words)}: the decks are 'clan' and 'tactics'") from None
+
+
+def _read_return(words: str, hand: Sequence[Card], side: object) -> Move:
+    return Return(held_card(parse_card(words[7:]), hand))
+
+
+def _read_ruse_between(kind: type[Strategist] | type[Traitor]) -> _Reader:
+    """The reader of ``strategist: CARD from N to M`` or ``traitor: ...`` (the Strategist may
+    send the card to the discards)."""
+    name = "strategist" if kind is Strategist else "traitor"
+
+    def read(
+        words: str, hand: Sequence[Card], side: Callable[[int, bool], Sequence[Card]]
+    ) -> Move | None:
+        if " from " not in words:
+            return None
+        body = words[len(name) :].lstrip(": ")
+        card_text, _, rest = body.partition(" from ")
+        source_text, _, target_text = rest.partition(" to ")
+        source = _stone_number(source_text, words)
+        card = held_card(parse_card(card_text), side(source, kind is Traitor))
+        if kind is Strategist and target_text.strip() in ("discards", "discard"):
+            return Strategist(card, source, None)
+        return kind(card, source, _stone_number(target_text, words))
+
+    return read
+
+
+def _read_banshee(
+    words: str, hand: Sequence[Card], side: Callable[[int, bool], Sequence[Card]]
+) -> Move | None:
+    if " at " not in words:
+        return None
+    card_text, _, stone_text = words[7:].lstrip(": ").partition(" at ")
+    stone = _stone_number(stone_text, words)
+    return Banshee(held_card(parse_card(card_text), side(stone, True)), stone)
+
+
+_WORD_MOVES: dict[str, Callable[[], Move]] = {
+    "pass": Pass,
+    "recruiter": Recruit,
+    "claim nothing": Claim,
+    "claim none": Claim,
+}
+"""The moves written as a word or two."""
+
+_PREFIXED_MOVES: tuple[tuple[str, _Reader], ...] = (
+    ("claim ", _read_claim),
+    ("draw ", _read_draw),
+    ("return ", _read_return),
+    ("strategist", _read_ruse_between(Strategist)),
+    ("traitor", _read_ruse_between(Traitor)),
+    ("banshee", _read_banshee),
+)
+"""The moves told by their first word, each with its reader (None: read it as a play)."""
 
 
 def held_card(card: Card, place: Sequence[Card]) -> Card:

@@ -77,19 +77,28 @@ def choose_move(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> 
         claim = Claim(provable_in_view(view))
         return claim if claim in legal else legal[0]
     if view.phase is Phase.PLAY:
-        clan_plays = [m for m in legal if isinstance(m, Play) and m.card < len(CARDS)]
-        tactics = [m for m in legal if not isinstance(m, Pass) and m not in clan_plays]
-        if tactics and (not clan_plays or rng.random() < TACTIC_CHANCE):
-            if Pass() in legal and rng.random() < 0.5:
-                return Pass()
-            return rng.choice(tactics)
-        if clan_plays:
-            return max(clan_plays, key=lambda move: _play_score(view, move) + rng.random() / 100)
-        return legal[0]
+        return _choose_play(view, legal, rng)
     if view.phase is Phase.RECRUITER_RETURN:
-        hand = view.position.hand
-        weakest = Return(_weakest_card(hand))
+        weakest = Return(_weakest_card(view.position.hand))
         return weakest if weakest in legal else rng.choice(list(legal))
+    return _choose_draw(view, legal, rng)
+
+
+def _choose_play(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> Move:
+    """The Clan card that builds best, now and then a Tactic card or a pass."""
+    clan_plays = [m for m in legal if isinstance(m, Play) and m.card < len(CARDS)]
+    tactics = [m for m in legal if not isinstance(m, Pass) and m not in clan_plays]
+    if tactics and (not clan_plays or rng.random() < TACTIC_CHANCE):
+        if Pass() in legal and rng.random() < 0.5:
+            return Pass()
+        return rng.choice(tactics)
+    if clan_plays:
+        return max(clan_plays, key=lambda move: _play_score(view, move) + rng.random() / 100)
+    return legal[0]
+
+
+def _choose_draw(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> Move:
+    """A Clan card while holding a Tactic card (or with no choice), else either deck."""
     draws = [m for m in legal if isinstance(m, Draw)]
     holds_a_tactic = any(card >= len(CARDS) for card in view.position.hand)
     if view.phase is Phase.DRAW and Draw(Deck.CLAN) in draws and (holds_a_tactic or len(draws) < 2):

@@ -43,6 +43,16 @@ class Player(IntEnum):
         return Player(1 - self)
 
 
+def who(player: Player, viewer: Player) -> str:
+    """``you`` or ``they``: a player as the engine names them to ``viewer``."""
+    return "you" if player is viewer else "they"
+
+
+def whose(player: Player, viewer: Player) -> str:
+    """``your`` or ``their``: a player's side or hand as the engine names it to ``viewer``."""
+    return "your" if player is viewer else "their"
+
+
 class PositionError(ValueError):
     """A position that cannot happen. Subclasses say which rule it breaks.
 
@@ -75,7 +85,7 @@ class SideOverCapacity(PositionError):
         self, stone: int, player: Player, count: int, capacity: int, viewer: Player = Player.A
     ) -> None:
         super().__init__(
-            f"stone {stone}: {count} cards on {'your' if player is viewer else 'their'} side,"
+            f"stone {stone}: {count} cards on {whose(player, viewer)} side,"
             f" but a side holds {capacity} here",
             stone=stone,
             part="sides",
@@ -301,17 +311,7 @@ class Position:
         without the checks, can be judged with it too."""
         if len(self.stones) != len(STONES):
             return [PositionError(f"a border has 9 stones, not {len(self.stones)}")]
-        problems: list[PositionError] = []
-        seen = 0
-        placed = self.placed_cards()
-        for card in placed + self.discards + self.hand + self._mode_cards():
-            if not isinstance(card, int) or not 0 <= card < 64:
-                hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
-                problems.append(PositionError(f"no card number {card!r}{hint}"))
-            elif seen >> card & 1:
-                problems.append(DuplicateCard(card))
-            else:
-                seen |= 1 << card
+        problems, seen = self._card_problems()
         if problems and not all(isinstance(problem, DuplicateCard) for problem in problems):
             return problems  # what is not a card cannot be judged further
         if seen >> len(CARDS):  # a Tactic card somewhere
@@ -321,23 +321,39 @@ class Position:
             problems.append(
                 VariantError("face-up discards only exist in the tactics variant", part="discards")
             )
-        if len(self.hand) > self.variant.largest_hand:
-            extra = (
-                " (7, and two more in the middle of a Recruiter)"
-                if self.variant.has_tactics
-                else ""
-            )
-            problems.append(
-                HandTooLarge(
-                    f"a hand of {len(self.hand)} cards, but a hand in the {self.variant.name} game"
-                    f" holds at most {self.variant.largest_hand}{extra}",
-                    part="hand",
-                )
-            )
+        problems += self._hand_problems()
         for number, stone in zip(STONES, self.stones, strict=True):
             if stone.sides[0] or stone.sides[1] or stone.modes or stone.completed_first is not None:
                 problems += self._stone_problems(number, stone)
         return problems
+
+    def _card_problems(self) -> tuple[list[PositionError], int]:
+        """Whatever is not a card, and each card seen twice; and the set of cards seen."""
+        problems: list[PositionError] = []
+        seen = 0
+        for card in self.placed_cards() + self.discards + self.hand + self._mode_cards():
+            if not isinstance(card, int) or not 0 <= card < 64:
+                hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
+                problems.append(PositionError(f"no card number {card!r}{hint}"))
+            elif seen >> card & 1:
+                problems.append(DuplicateCard(card))
+            else:
+                seen |= 1 << card
+        return problems, seen
+
+    def _hand_problems(self) -> list[PositionError]:
+        if len(self.hand) <= self.variant.largest_hand:
+            return []
+        extra = (
+            " (7, and two more in the middle of a Recruiter)" if self.variant.has_tactics else ""
+        )
+        return [
+            HandTooLarge(
+                f"a hand of {len(self.hand)} cards, but a hand in the {self.variant.name} game"
+                f" holds at most {self.variant.largest_hand}{extra}",
+                part="hand",
+            )
+        ]
 
     @classmethod
     def _without_checks(
@@ -415,38 +431,18 @@ class Position:
 
     def _tactic_card_problems(self) -> list[PositionError]:
         """Tactic cards only in the tactics variant, each where it can lie, one Joker a player."""
-        problems: list[PositionError] = []
         places = (
             [("side", card) for card in self.placed_cards()]
             + [("discards", card) for card in self.discards]
             + [("hand", card) for card in self.hand]
         )
-        for place, card in places:
-            if card < len(CARDS):
-                continue
-            if not self.variant.has_tactics:
-                problems.append(
-                    MisplacedCard(card, "Tactic cards only exist in the tactics variant")
-                )
-            elif place == "side" and card not in ELITE_TROOPS:
-                problems.append(
-                    MisplacedCard(
-                        card,
-                        f"{card_name(card)} cannot lie on a side: only Clan cards and elite"
-                        " troops do"
-                        + (
-                            " (a combat mode goes in the stone's modes)"
-                            if card in COMBAT_MODE_CARDS
-                            else ""
-                        ),
-                    )
-                )
-            elif place == "discards" and card in COMBAT_MODE_CARDS:
-                problems.append(
-                    MisplacedCard(
-                        card, f"{card_name(card)} stays on its stone; it is never discarded"
-                    )
-                )
+        problems: list[PositionError] = [
+            MisplacedCard(card, why)
+            for place, card in places
+            if card >= len(CARDS)
+            for why in [self._misplaced_tactic_card(place, card)]
+            if why is not None
+        ]
         for player in Player:
             jokers = [
                 card for stone in self.stones for card in stone.sides[player] if card in JOKERS
@@ -458,6 +454,19 @@ class Position:
                     )
                 )
         return problems
+
+    def _misplaced_tactic_card(self, place: str, card: Card) -> str | None:
+        """Why a Tactic card cannot lie in ``place`` (side, discards or hand), or None."""
+        if not self.variant.has_tactics:
+            return "Tactic cards only exist in the tactics variant"
+        if place == "side" and card not in ELITE_TROOPS:
+            mode = " (a combat mode goes in the stone's modes)" if card in COMBAT_MODE_CARDS else ""
+            return (
+                f"{card_name(card)} cannot lie on a side: only Clan cards and elite troops do{mode}"
+            )
+        if place == "discards" and card in COMBAT_MODE_CARDS:
+            return f"{card_name(card)} stays on its stone; it is never discarded"
+        return None
 
     def _jokers_played_problems(self) -> list[PositionError]:
         if not self.jokers_played:

@@ -13,10 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.claims import claim_verdict
-from engine.position import STONES, HandTooLarge, Player, Position, PositionError
+from engine.position import STONES, HandTooLarge, Player, Position, PositionError, who
 from engine.tactics import JOKERS
-
-WHO = {Player.A: "you", Player.B: "they"}
 
 
 class UnprovableClaim(PositionError):
@@ -67,9 +65,10 @@ def reachability_problems(position: Position) -> list[PositionError]:
         held = stones_held(position, player)
         if has_won(set(held)):
             winning = "five stones" if len(held) >= 5 else "three adjacent stones"
+            stones = ", ".join(map(str, held))
             problems.append(
                 GameAlreadyWon(
-                    f"{WHO[player]} already hold {winning} ({', '.join(map(str, held))}):"
+                    f"{who(player, position.viewer)} already hold {winning} ({stones}):"
                     " that game is over, so nothing more can be asked of it",
                     stone=held[-1],
                     part="claimed_by",
@@ -116,7 +115,9 @@ def joker_problem(position: Position) -> PositionError | None:
     if discarded == len(gone):
         return None
     if discarded > len(gone):
-        named = ", ".join(WHO[p] for p in sorted(position.jokers_played)) or "nobody"
+        named = (
+            ", ".join(who(p, position.viewer) for p in sorted(position.jokers_played)) or "nobody"
+        )
         return UnplayedJoker(
             f"{discarded} Joker{'s lie' if discarded > 1 else ' lies'} in the discards, but"
             f" jokers_played names {named}, and a player whose Joker is still on their side"

@@ -95,26 +95,9 @@ def parse_record(text: str) -> GameRecord:
         if colon and key in RECORD_KEYS:
             header[key] = value.strip()
             continue
-        turn, dot, rest = line.partition(". ")
-        if not dot or not turn.isdigit():
-            raise MoveSyntaxError(f"line {number}: {echoed(line)} is neither a header nor a turn")
-        for part in rest.split(";"):
-            part = part.strip()
-            if part[:2] in ("A ", "B "):
-                part = part[2:]
-            if part:
-                moves.append(part)
-                move_lines.append(number)
-    seed_text = header.get("seed", "0")
-    seed: int | str
-    if len(seed_text) >= 2 and seed_text[0] == seed_text[-1] and seed_text[0] in "'\"":
-        seed = seed_text[1:-1]
-    elif seed_text.lstrip("-").isdigit():
-        seed = int(seed_text)
-    else:  # as record_text writes it: a number, or a text in quotes
-        raise MoveSyntaxError(
-            f"seed: {echoed(seed_text)} is neither a whole number nor a text in quotes"
-        )
+        for move in _turn_moves(line, number):
+            moves.append(move)
+            move_lines.append(number)
     try:
         first = Player[header.get("first", "A")]
     except KeyError:
@@ -123,9 +106,33 @@ def parse_record(text: str) -> GameRecord:
         header.get("variant", "base"),
         expert=header.get("expert", "no") == "yes",
         first_player=first,
-        seed=seed,
+        seed=_seed(header.get("seed", "0")),
     )
     return GameRecord(game, tuple(moves), tuple(move_lines), header.get("result"))
+
+
+def _turn_moves(line: str, number: int) -> list[str]:
+    """The moves of a turn's line ``12. A red 5 on 3; A claim 3; A draw clan``."""
+    turn, dot, rest = line.partition(". ")
+    if not dot or not turn.isdigit():
+        raise MoveSyntaxError(f"line {number}: {echoed(line)} is neither a header nor a turn")
+    moves = []
+    for part in rest.split(";"):
+        part = part.strip()
+        if part[:2] in ("A ", "B "):
+            part = part[2:]
+        if part:
+            moves.append(part)
+    return moves
+
+
+def _seed(text: str) -> int | str:
+    """The seed as :func:`record_text` writes it: a number, or a text in quotes."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if text.lstrip("-").isdigit():
+        return int(text)
+    raise MoveSyntaxError(f"seed: {echoed(text)} is neither a whole number nor a text in quotes")
 
 
 __all__ = [

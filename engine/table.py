@@ -16,7 +16,16 @@ from engine.cards import CARDS, Card, card_name
 from engine.move_rules import may_pass, someone_can_go_on, stones_with_room
 from engine.moves import Deck
 from engine.play_state import Phase, PlayState
-from engine.position import MODE_CARDS, STONES, DuplicateCard, Player, Position, PositionError
+from engine.position import (
+    MODE_CARDS,
+    STONES,
+    DuplicateCard,
+    Player,
+    Position,
+    PositionError,
+    who,
+    whose,
+)
 from engine.reachable import joker_problem, reachability_problems
 from engine.tactics import ELITE_TROOPS, TACTICS_MASK, Tactic
 
@@ -277,13 +286,16 @@ def tactics_played_problem(state: PlayState, viewer: Player) -> str | None:
             f"{mine} Tactic cards against {theirs}: the tactic limit keeps the two counts at"
             " most one apart"
         )
-    for player, who, whose in ((viewer, "you have", "your"), (viewer.other, "they have", "their")):
+    for player in (viewer, viewer.other):
         troops = sum(card in ELITE_TROOPS for stone in state.stones for card in stone.sides[player])
         played = state.tactics_played[player]
         if troops > played:
             lie = "elite troops lie" if troops != 1 else "elite troop lies"
             cards = "Tactic card" if played == 1 else "Tactic cards"
-            return f"{troops} {lie} on {whose} side, but {who} played {played} {cards}"
+            return (
+                f"{troops} {lie} on {whose(player, viewer)} side, but {who(player, viewer)} have"
+                f" played {played} {cards}"
+            )
     face_up = sum(TACTICS_MASK >> card & 1 for card in state.discards) + sum(
         len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
         for stone in state.stones

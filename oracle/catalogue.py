@@ -90,8 +90,7 @@ class Catalogue:
         self.rules = rules
         self.collection = collection
         self.cache = cache
-        self.whole_problems = list(whole_problems)
-        """The problems of no case file: the rules index, the editors' schema."""
+        self._whole_problems = list(whole_problems)
         self.shown_topics = topic_pages(site_pages(root / PAGES_DIR))
         self._reports: dict[Path, CaseReport] = {}
 
@@ -136,6 +135,12 @@ class Catalogue:
         found += unshown_topics((report,), self.shown_topics, self.root)
         found += [p for p in self.nav_problems if p.topic == case.topic and report.publishable]
         return found
+
+    @cached_property
+    def whole_problems(self) -> list[Problem]:
+        """The problems of no case file: the rules index, the editors' schema, a site
+        configuration that cannot be read."""
+        return self._whole_problems + [p for p in self.nav_problems if p.topic is None]
 
     @cached_property
     def nav_problems(self) -> list[Problem]:

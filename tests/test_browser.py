@@ -132,7 +132,8 @@ def test_pages_load_without_errors_or_outside_requests(
 
 # --------------------------------------------------------------- readers (issue 11)
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, installed from npm at the version package-lock.json pins (make installs it)."""
 PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1280, height=900)
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import claim_positions, tactics_claim_positions
 
 from engine import Position, StoneState, Tactic, claim_verdict, parse_cards
 from engine.misreadings import MISREADINGS, RULES
-from engine.sampling import random_claim_position, random_tactics_claim_position
 from oracle.catalogue import build_catalogue
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix
 from oracle.verify.report import CaseReport
@@ -20,19 +22,24 @@ def matrix(published: tuple[CaseReport, ...]) -> tuple[MatrixRow, ...]:
     return misreading_matrix(published)
 
 
-def judge_against_the_proof(seed: int, count: int) -> int:
-    """Random claim positions judged by the slow reference and by the proof: they must agree."""
-    rng = random.Random(seed)
-    judged = 0
-    for index in range(count):
-        sample = random_claim_position if index % 2 else random_tactics_claim_position
-        position, stone = sample(rng)
+def judge_against_the_proof(seed: int, examples: int) -> int:
+    """Claim positions, base and tactics, judged by the slow reference and by the proof: they
+    must agree. Returns how many the reference judged (it leaves some undecided)."""
+    judged: list[Position] = []
+
+    @hypothesis.seed(seed)
+    @settings(max_examples=examples)
+    @given(st.one_of(claim_positions(), tactics_claim_positions()))
+    def judge(sample: tuple[Position, int]) -> None:
+        position, stone = sample
         granted = RULES.claim_granted(position, stone)
         if granted is None:
-            continue
-        judged += 1
-        assert granted == claim_verdict(position, stone).granted, (position, stone)
-    return judged
+            return
+        judged.append(position)
+        assert granted == claim_verdict(position, stone).granted
+
+    judge()
+    return len(judged)
 
 
 def test_the_slow_judge_reads_the_rules_as_the_proof_does() -> None:

@@ -1478,3 +1478,30 @@ def test_a_move_the_engine_cannot_read_in_the_turn_leaves_the_plays_judged(
     result.stdout.fnmatch_lines(["PASSED cases/t/03-joker.yaml::joker-twice[[]play-2[]]"])
     result.stdout.fnmatch_lines(["FAILED cases/t/03-joker.yaml::joker-twice[[]turn[]]*"])
     assert_no_traceback(result)
+
+
+def test_a_topic_or_a_case_file_can_be_run_alone_with_the_whole_catalogue_read(
+    project: pytest.Pytester,
+) -> None:
+    """``pytest cases/t`` runs that topic and ``pytest cases/t/a.yaml`` that case, as pytest does
+    for other files; an id another topic uses too is still found, since the catalogue is read
+    whole."""
+    write_case(project, "a.yaml", PASSING)
+    write_case(project, "b.yaml", DRIFTED)
+    other = project.path / "cases" / "u"
+    other.mkdir()
+    other.joinpath("c.yaml").write_text(
+        clean(PASSING).replace("id: run-beats-sum", "id: last-three-in-your-hand"),
+        encoding="utf-8",
+    )
+    topic = project.runpytest("cases/t", "-v", "--continue-on-collection-errors")
+    topic.assert_outcomes(passed=2, errors=1)  # a's claim and its [catalogue] item
+    topic.stdout.fnmatch_lines(["*run-beats-sum?stone-2? PASSED*"])
+    topic.stdout.fnmatch_lines(
+        ["cases/t/b.yaml:1: case id 'last-three-in-your-hand' is also used by cases/u/c.yaml:1*"]
+    )
+    assert "cases/u" not in "\n".join(line for line in topic.outlines if "PASSED" in line)
+    one = project.runpytest("cases/t/a.yaml", "-v")
+    one.assert_outcomes(passed=2)
+    one.stdout.fnmatch_lines(["cases/t/a.yaml::run-beats-sum?stone-2? PASSED*"])
+    assert_no_traceback(one)

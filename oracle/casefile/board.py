@@ -24,9 +24,10 @@ from engine import (
     parse_card,
     variant_named,
 )
-from engine.cards import CARDS, mask_of
+from engine.cards import CARDS, Card, mask_of
 from engine.game import Phase, TableError
 from engine.reachable import reachability_problems
+from engine.table import TableFact
 from engine.tactics import COMBAT_MODE_CARDS
 from oracle.casefile.errors import CaseError, EngineObjection
 from oracle.casefile.model import Table, WrittenBoard, WrittenStone
@@ -153,46 +154,14 @@ def _table_facts(
     document: LocatedDocument, position: Position, places: dict[int, list[int]]
 ) -> Table:
     """The game around the position: their hand, complete decks, the Tactic cards played."""
-    path, raw = document.path, document.data.get("table", {})
-    variant = position.variant
+    raw = document.data.get("table", {})
     their_hand = read_cards(document, ("table", "their_hand"), places)
     clan_top = read_cards(document, ("table", "clan_deck"), places)
     tactic_top = read_cards(document, ("table", "tactic_deck"), places)
-    for card, lines in places.items():
-        if len(lines) > 1:
-            raise _twice(path, card, lines)
+    _check_table_cards(document, position, places, their_hand, clan_top, tactic_top)
     seen = position.on_table_mask() | mask_of(position.hand)  # combat modes included
-    for card in (*their_hand, *clan_top, *tactic_top):
-        if seen >> card & 1 and card in COMBAT_MODE_CARDS:
-            raise CaseError(
-                path,
-                places[card][0],
-                f"{card_name(card)} already lies on a stone; it cannot be here too",
-            )
-    for card, where in [(c, "clan_deck") for c in clan_top] + [
-        (c, "tactic_deck") for c in tactic_top
-    ]:
-        if (card < len(CARDS)) != (where == "clan_deck"):
-            raise CaseError(
-                path,
-                places[card][-1],
-                f"{card_name(card)} belongs in the {'clan' if card < len(CARDS) else 'tactic'}"
-                " deck",
-            )
-    if tactic_top and not variant.has_tactics:
-        raise CaseError(
-            path, document.line_of(("table", "tactic_deck")), "the base game has no Tactic deck"
-        )
-    if len(their_hand) > variant.hand_size:
-        raise CaseError(
-            path,
-            document.line_of(("table", "their_hand")),
-            f"a hand of {len(their_hand)} cards, but a hand in the {variant.name} game holds"
-            f" at most {variant.hand_size}",
-        )
-    every = variant.cards
     placed = seen | mask_of((*their_hand, *clan_top, *tactic_top))
-    unplaced = [card for card in every if not placed >> card & 1]
+    unplaced = [card for card in position.variant.cards if not placed >> card & 1]
     clan_deck = clan_top + tuple(card for card in unplaced if card < len(CARDS))
     tactic_deck = tactic_top + tuple(card for card in unplaced if card >= len(CARDS))
     played_raw = raw.get("tactics_played", {"you": 0, "them": 0})
@@ -209,6 +178,45 @@ def _table_facts(
         could_claim=raw.get("could_claim"),
         idle_turns=raw.get("idle_turns"),
     )
+
+
+def _check_table_cards(
+    document: LocatedDocument,
+    position: Position,
+    places: dict[int, list[int]],
+    their_hand: tuple[Card, ...],
+    clan_top: tuple[Card, ...],
+    tactic_top: tuple[Card, ...],
+) -> None:
+    """Each card of the table once, in its own deck, and hands and decks the variant has."""
+    path, variant = document.path, position.variant
+    for card, lines in places.items():
+        if len(lines) > 1:
+            raise _twice(path, card, lines)
+    seen = position.on_table_mask() | mask_of(position.hand)  # combat modes included
+    for card in (*their_hand, *clan_top, *tactic_top):
+        if seen >> card & 1 and card in COMBAT_MODE_CARDS:
+            raise CaseError(
+                path,
+                places[card][0],
+                f"{card_name(card)} already lies on a stone; it cannot be here too",
+            )
+    decks = [(c, "clan_deck") for c in clan_top] + [(c, "tactic_deck") for c in tactic_top]
+    for card, where in decks:
+        if (card < len(CARDS)) != (where == "clan_deck"):
+            deck = "clan" if card < len(CARDS) else "tactic"
+            raise CaseError(path, places[card][-1], f"{card_name(card)} belongs in the {deck} deck")
+    if tactic_top and not variant.has_tactics:
+        raise CaseError(
+            path, document.line_of(("table", "tactic_deck")), "the base game has no Tactic deck"
+        )
+    if len(their_hand) > variant.hand_size:
+        raise CaseError(
+            path,
+            document.line_of(("table", "their_hand")),
+            f"a hand of {len(their_hand)} cards, but a hand in the {variant.name} game holds"
+            f" at most {variant.hand_size}",
+        )
 
 
 def _twice(path: Path, card: int, lines: list[int]) -> CaseError:
@@ -246,39 +254,56 @@ def _located_objection(
     """The engine's objection in the editor's words, at the line of the value it names."""
     path = document.path
     if isinstance(error, DuplicateCard):
-        if error.card in COMBAT_MODE_CARDS and error.card in places:
-            return CaseError(
-                path,
-                places[error.card][0],
-                f"{card_name(error.card)} already lies on a stone; it cannot be here too",
-            )
-        if error.card not in places:  # a combat mode laid on two stones
-            mode = CombatMode(card_name(error.card))
-            twice = [number for number, state in stones.items() if mode in state.modes]
-            return CaseError(
-                path,
-                document.line_of(("position", "stones", stone_indexes[twice[-1]], "modes")),
-                f"{mode.label} lies on stones {twice[0]} and {twice[-1]}; there is one such card",
-            )
-        return _twice(path, error.card, places[error.card])
+        return _card_twice(document, error.card, stones, stone_indexes, places)
     if isinstance(error, MisplacedCard) and error.card in places:
         return CaseError(path, places[error.card][-1], str(error))
     fact = error.fact if isinstance(error, TableError) else None
-    part = PLAYER_WORDS[error.player] if isinstance(error, SideOverCapacity) else error.part
-    where: DataPath
-    if error.stone is not None and error.stone in stone_indexes:
-        where = ("position", "stones", stone_indexes[error.stone])
-        if part:
-            where = (*where, part)
-    elif part == "variant":
-        where = ("variant",)
-    elif part is None and fact is not None:
-        where = ("table", TABLE_KEYS[fact])
-    else:
-        where = ("position", part) if part else ("position",)
+    where = _objection_place(error, fact, stone_indexes)
     missing = isinstance(error, TableError) and error.missing and fact is not None
     hint = MISSING_FACTS[fact] if missing and fact is not None else ""
     return CaseError(path, document.line_of(where), f"{error}{hint}")
+
+
+def _card_twice(
+    document: LocatedDocument,
+    card: Card,
+    stones: dict[int, StoneState],
+    stone_indexes: dict[int, int],
+    places: dict[int, list[int]],
+) -> CaseError:
+    """A card the board holds twice: a combat mode both on a stone and elsewhere, one on two
+    stones, or any card written twice."""
+    path = document.path
+    if card in COMBAT_MODE_CARDS and card in places:
+        return CaseError(
+            path,
+            places[card][0],
+            f"{card_name(card)} already lies on a stone; it cannot be here too",
+        )
+    if card not in places:  # a combat mode laid on two stones
+        mode = CombatMode(card_name(card))
+        twice = [number for number, state in stones.items() if mode in state.modes]
+        return CaseError(
+            path,
+            document.line_of(("position", "stones", stone_indexes[twice[-1]], "modes")),
+            f"{mode.label} lies on stones {twice[0]} and {twice[-1]}; there is one such card",
+        )
+    return _twice(path, card, places[card])
+
+
+def _objection_place(
+    error: PositionError, fact: TableFact | None, stone_indexes: dict[int, int]
+) -> DataPath:
+    """Where in the file the value lies that the engine's objection names."""
+    part = PLAYER_WORDS[error.player] if isinstance(error, SideOverCapacity) else error.part
+    if error.stone is not None and error.stone in stone_indexes:
+        where: DataPath = ("position", "stones", stone_indexes[error.stone])
+        return (*where, part) if part else where
+    if part == "variant":
+        return ("variant",)
+    if part is None and fact is not None:
+        return ("table", TABLE_KEYS[fact])
+    return ("position", part) if part else ("position",)
 
 
 def written_board(document: LocatedDocument) -> WrittenBoard:

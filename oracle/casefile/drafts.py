@@ -11,8 +11,7 @@ from engine import Game
 from engine.game import Phase
 from engine.records import play_random_game
 from oracle.casefile.entries import case_files
-from oracle.casefile.loader import load_cases
-from oracle.casefile.source import shown_path
+from oracle.casefile.source import SourceError, parse_yaml, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, NAME_PATTERN
 from oracle.casefile.writer import MODELINE, case_text
 
@@ -133,18 +132,23 @@ def draft_path(root: Path, topic: str, case_id: str) -> Path:
 
 def taken_by(root: Path, case_id: str) -> str | None:
     """Where ``case_id`` is already used (``path:line``, or a file that does not load yet but
-    writes it), or None."""
-    for case in load_cases(root / CASES_DIR).cases:
-        if case.id == case_id:
-            return f"{shown_path(case.path, root)}:{case.line}"
+    writes it), or None. Only each file's id is read, not its board: a new draft must not cost
+    a replay of the catalogue."""
     written = re.compile(rf"^id:\s*['\"]?{re.escape(case_id)}['\"]?\s*(#.*)?$", re.MULTILINE)
-    for path in case_files(root / CASES_DIR):  # files that do not load yet still hold their id
+    for path in case_files(root / CASES_DIR):
         if path.is_symlink() or not path.is_file():  # never follow a link or wait on a FIFO
             continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if written.search(text):
+        try:
+            document = parse_yaml(text, path, texts=[])
+        except SourceError:  # a file that does not load yet still holds its id
+            document = None
+        if document is not None and isinstance(document.data, dict):
+            if document.data.get("id") == case_id:
+                return f"{shown_path(path, root)}:{document.line_of(('id',))}"
+        elif written.search(text):
             return shown_path(path, root)
     return None

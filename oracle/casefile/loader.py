@@ -176,22 +176,10 @@ def load_cases(
 
     An id used by several files is an error on each of them, naming the others.
     """
-    results: list[tuple[Path, Case | CaseError]] = []
-    for entry in case_entries(directory):
-        if entry.error is not None:
-            results.append((entry.path, entry.error))
-            continue
-        try:
-            results.append((entry.path, load_case(entry.path, rules)))
-        except PositionError as error:  # an engine objection the loader did not locate
-            results.append((entry.path, CaseError(entry.path, None, str(error))))
-        except SourceError as error:
-            located = (
-                error
-                if isinstance(error, CaseError)
-                else CaseError(error.path, error.line, error.problem, error.others)
-            )
-            results.append((entry.path, located))
+    results = [
+        (entry.path, entry.error or _loaded_or_error(entry.path, rules))
+        for entry in case_entries(directory)
+    ]
     by_id: dict[str, list[Case]] = {}
     for _, result in results:
         if isinstance(result, Case):
@@ -207,6 +195,18 @@ def load_cases(
         tuple(result for _, result in entries if isinstance(result, CaseError)),
         tuple(entries),
     )
+
+
+def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
+    """The case in the file at ``path``, or why it cannot be read, located."""
+    try:
+        return load_case(path, rules)
+    except PositionError as error:  # an engine objection the loader did not locate
+        return CaseError(path, None, str(error))
+    except SourceError as error:
+        if isinstance(error, CaseError):
+            return error
+        return CaseError(error.path, error.line, error.problem, error.others)
 
 
 def load_case_file(path: Path, directory: Path, rules: RulesIndex | None = None) -> Case:

@@ -203,6 +203,19 @@ def read_match(document: LocatedDocument) -> MatchQuestion:
     )
 
 
+class AnswerShape(Enum):
+    """How a question's expected answer is laid out, in a case file and in the protocol."""
+
+    BY_STONE = "by stone"
+    """A verdict for each stone asked about (claims)."""
+    IN_ORDER = "in order"
+    """An answer for each question of a list, in order (plays)."""
+    FACTS = "facts"
+    """Named facts, each judged on its own, or one refusal (a turn)."""
+    WHOLE = "whole"
+    """One answer (a deal, a match, a refused board)."""
+
+
 class QuestionKind(Enum):
     """The kinds of question a case may ask: one registry that every stage consults (the loader,
     the verifier, the protocol, the pages). Each value is the key that asks it in a case file."""
@@ -224,6 +237,16 @@ class QuestionKind(Enum):
         """Whether other engines are asked it: a board's refusal is in this engine's own words,
         so the conformance protocol leaves it out."""
         return self is not QuestionKind.BOARD
+
+    @property
+    def shape(self) -> AnswerShape:
+        """How its answer is laid out."""
+        shapes = {
+            QuestionKind.CLAIMS: AnswerShape.BY_STONE,
+            QuestionKind.PLAYS: AnswerShape.IN_ORDER,
+            QuestionKind.TURN: AnswerShape.FACTS,
+        }
+        return shapes.get(self, AnswerShape.WHOLE)
 
     def asked_by(self, case: Case) -> bool:
         """Whether ``case`` asks this question."""

@@ -263,36 +263,59 @@ def _refuse_what_no_case_needs(text: str, path: Path) -> None:
                 text.count("\n", 0, at) + 1,
                 f"the line break {name} is not allowed here; use a plain new line or a space",
             )
+    if text.count("[") + text.count("{") > MAX_NESTING:  # else they cannot nest that deep
+        _refuse_deep_nesting(text, path)
+
+
+def _refuse_deep_nesting(text: str, path: Path) -> None:
+    """Brackets nested over :data:`MAX_NESTING` deep (outside quotes and comments)."""
     depth = 0
     for number, line in enumerate(text.split("\n"), 1):
         quote = ""
         for index, character in enumerate(line):
             if quote:
-                if character == quote:
-                    quote = ""
+                quote = "" if character == quote else quote
             elif character in "'\"":
                 quote = character
             elif character == "#" and (index == 0 or line[index - 1] in " \t"):
                 break  # a comment
+            elif character in "]}":
+                depth = max(depth - 1, 0)
             elif character in "[{":
                 depth += 1
                 if depth > MAX_NESTING:
                     raise SourceError(
                         path, number, f"brackets nested over {MAX_NESTING} deep; no case needs that"
                     )
-            elif character in "]}":
-                depth = max(depth - 1, 0)
 
 
 def parse_yaml(text: str, path: Path, *, texts: list[SourceError] | None = None) -> LocatedDocument:
     """Parse YAML ``text`` that came from ``path`` (used in messages); ``texts`` as for
     :func:`read_yaml`."""
     _refuse_what_no_case_needs(text, path)
+    root = _node_tree(text, path)
+    if root is None:
+        raise SourceError(path, 1, "the file is empty")
+    lines: dict[DataPath, int] = {}
+    gathered: list[SourceError] = [] if texts is None else texts
+    # Reads one plain scalar at a time: mappings and lists are walked here, with their lines.
+    scalars = yaml.constructor.SafeConstructor()
+    try:
+        data = _to_data(root, (), lines, path, _Walk(set(), gathered, scalars))
+    except RecursionError:
+        raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
+    if gathered and texts is None:  # every text that is not text, not only the first
+        raise SourceError.of_all(gathered)
+    return LocatedDocument(path, data, lines)
+
+
+def _node_tree(text: str, path: Path) -> yaml.Node | None:
+    """The document's node tree, or a located error in an editor's words."""
     try:
         try:
-            root = _compose(text, path, _FastLoader)
+            return _compose(text, path, _FastLoader)
         except yaml.YAMLError:  # again in Python, whose messages the hints are written for
-            root = _compose(text, path, yaml.SafeLoader)
+            return _compose(text, path, yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -308,19 +331,6 @@ def parse_yaml(text: str, path: Path, *, texts: list[SourceError] | None = None)
         raise SourceError(path, None, f"YAML error: {first_line}") from None
     except RecursionError:
         raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
-    if root is None:
-        raise SourceError(path, 1, "the file is empty")
-    lines: dict[DataPath, int] = {}
-    gathered: list[SourceError] = [] if texts is None else texts
-    # Reads one plain scalar at a time: mappings and lists are walked here, with their lines.
-    scalars = yaml.constructor.SafeConstructor()
-    try:
-        data = _to_data(root, (), lines, path, _Walk(set(), gathered, scalars))
-    except RecursionError:
-        raise SourceError(path, None, "the YAML is nested too deeply to be a case") from None
-    if gathered and texts is None:  # every text that is not text, not only the first
-        raise SourceError.of_all(gathered)
-    return LocatedDocument(path, data, lines)
 
 
 _SYNTAX_HINTS = (
@@ -379,19 +389,13 @@ class _Walk(NamedTuple):
 
 
 def _to_data(
-    node: yaml.Node,
-    where: DataPath,
-    lines: dict[DataPath, int],
-    path: Path,
-    walk: _Walk,
+    node: yaml.Node, where: DataPath, lines: dict[DataPath, int], path: Path, walk: _Walk
 ) -> Any:
-    """The node as plain data; ``walk`` holds the nodes seen (an alias would repeat one) and
-    the texts found not to be text, gathered to report them all."""
-    seen, texts, scalars = walk
+    """The node as plain data, with the line of each value in ``lines``."""
     line = node.start_mark.line + 1
-    if id(node) in seen:
+    if id(node) in walk.seen:
         raise SourceError(path, line, "YAML aliases ('*name') are not allowed: write the value out")
-    seen.add(id(node))
+    walk.seen.add(id(node))
     lines.setdefault(where, line)
     if node.tag == "tag:yaml.org,2002:timestamp":
         raise SourceError(path, line, f"{echoed(node.value)} reads as a date; put it in quotes")
@@ -401,33 +405,42 @@ def _to_data(
             path, line, f"YAML tag {tag!r} is not allowed: a case file holds plain data only"
         )
     if isinstance(node, yaml.MappingNode):
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise SourceError(
-                    path, key_node.start_mark.line + 1, "YAML merge keys ('<<') are not allowed"
-                )
-            key = _to_data(key_node, (*where, "<key>"), {}, path, walk)
-            if not isinstance(key, str):
-                raise SourceError(
-                    path,
-                    key_node.start_mark.line + 1,
-                    f"key {echoed(str(key))} must be a word, not a {type(key).__name__}",
-                )
-            if key in result:
-                raise SourceError(
-                    path, key_node.start_mark.line + 1, f"key {echoed(key)} appears twice"
-                )
-            lines[(*where, key)] = key_node.start_mark.line + 1
-            result[key] = _to_data(value_node, (*where, key), lines, path, walk)
-        return result
+        return _mapping_data(node, where, lines, path, walk)
     if isinstance(node, yaml.SequenceNode):
         return [
             _to_data(item, (*where, index), lines, path, walk)
             for index, item in enumerate(node.value)
         ]
+    return _scalar_data(node, where, path, walk)
+
+
+def _mapping_data(
+    node: yaml.MappingNode, where: DataPath, lines: dict[DataPath, int], path: Path, walk: _Walk
+) -> dict[str, Any]:
+    """A mapping's keys (words, each once) and values."""
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        key_line = key_node.start_mark.line + 1
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            raise SourceError(path, key_line, "YAML merge keys ('<<') are not allowed")
+        key = _to_data(key_node, (*where, "<key>"), {}, path, walk)
+        if not isinstance(key, str):
+            raise SourceError(
+                path, key_line, f"key {echoed(str(key))} must be a word, not a {type(key).__name__}"
+            )
+        if key in result:
+            raise SourceError(path, key_line, f"key {echoed(key)} appears twice")
+        lines[(*where, key)] = key_line
+        result[key] = _to_data(value_node, (*where, key), lines, path, walk)
+    return result
+
+
+def _scalar_data(node: yaml.Node, where: DataPath, path: Path, walk: _Walk) -> Any:
+    """A plain scalar: text, a whole number, true or false, or nothing; a text that is not
+    text (see :func:`text_problem`) is gathered in ``walk``, to be reported with the others."""
+    line = node.start_mark.line + 1
     try:
-        value = scalars.construct_object(node)
+        value = walk.scalars.construct_object(node)
     except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError):
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         raise SourceError(path, line, f"{echoed(node.value)} cannot be read as {tag}") from None
@@ -439,5 +452,5 @@ def _to_data(
         problem = text_problem(value)
         if problem is not None:
             what = "this key" if where and where[-1] == "<key>" else "this text"
-            texts.append(SourceError(path, line, f"{what} {problem}"))
+            walk.texts.append(SourceError(path, line, f"{what} {problem}"))
     return value

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -55,61 +56,108 @@ def _validator(schema_name: str) -> jsonschema.Draft7Validator:
 def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
     """A located, editor-friendly sentence for a schema violation."""
     where: DataPath = tuple(error.absolute_path)
+    explain = _EXPLAIN_VIOLATION.get(str(error.validator))
+    told = explain(error, where) if explain is not None else None
+    return told if told is not None else (where, f"{_describe_place(where)}: {error.message}")
+
+
+_Told = tuple[DataPath, str] | None
+
+
+def _unknown_key(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    if not isinstance(error.instance, dict) or not isinstance(error.schema, dict):
+        return None
+    allowed = sorted(error.schema.get("properties", {}))
+    key = sorted(key for key in error.instance if key not in allowed)[0]
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return (*where, key), f"unknown key {key!r}{hint} (allowed here: {', '.join(allowed)})"
+
+
+def _missing_key(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    if not isinstance(error.instance, dict):
+        return None
+    required: list[str] = list(error.validator_value)  # type: ignore[arg-type]  # a list here
+    missing = [key for key in required if key not in error.instance]
+    place = f" in {_describe_place(where)}" if where else ""
+    return where, f"missing key {missing[0]!r}{place}"
+
+
+def _not_a_choice(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    allowed: list[Any] = list(error.validator_value)  # type: ignore[arg-type]  # a list here
+    choices = ", ".join(repr(choice) for choice in allowed)
+    place = _describe_place(where)
+    return where, f"{_shown(error.instance)} is not allowed for {place}; use one of {choices}"
+
+
+_TYPE_WORDS = {
+    "array": "a list",
+    "object": "a mapping of keys",
+    "string": "text",
+    "integer": "a whole number",
+    "boolean": "true or false",
+}
+
+
+def _wrong_type(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    wanted = _TYPE_WORDS.get(str(error.validator_value), str(error.validator_value))
+    hint = ""
+    if "moves" in where and isinstance(error.instance, int):
+        hint = '; a move with a comma needs quotes, as in "claim 3, 5"'
+    return where, f"{_describe_place(where)} must be {wanted}, not {_shown(error.instance)}{hint}"
+
+
+def _too_long(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    if not isinstance(error.instance, str):
+        return None
+    return where, (
+        f"{_describe_place(where)} is {len(error.instance)} characters long; keep it within"
+        f" {error.validator_value}"
+    )
+
+
+def _too_many(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    if not isinstance(error.instance, list):
+        return None
+    return (
+        where,
+        f"{_describe_place(where)} lists {len(error.instance)}; at most {error.validator_value}",
+    )
+
+
+def _out_of_range(error: jsonschema.ValidationError, where: DataPath) -> _Told:
+    if "stone" not in map(str, where):
+        return None
+    return where, f"no stone {error.instance!r}: stones are numbered 1 to 9"
+
+
+def _no_match(error: jsonschema.ValidationError, where: DataPath) -> _Told:
     instance = error.instance
-    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
-    expected_value: Any = error.validator_value
-    if error.validator == "additionalProperties" and isinstance(instance, dict):
-        allowed = sorted(schema.get("properties", {}))
-        unknown = sorted(key for key in instance if key not in allowed)
-        key = unknown[0]
-        close = difflib.get_close_matches(key, allowed, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        return (*where, key), f"unknown key {key!r}{hint} (allowed here: {', '.join(allowed)})"
-    if error.validator == "required" and isinstance(instance, dict):
-        missing = [key for key in expected_value if key not in instance]
-        place = f" in {_describe_place(where)}" if where else ""
-        return where, f"missing key {missing[0]!r}{place}"
-    if error.validator == "enum":
-        choices = ", ".join(repr(choice) for choice in expected_value)
-        shown = _shown(instance)
-        return (
-            where,
-            f"{shown} is not allowed for {_describe_place(where)}; use one of {choices}",
-        )
-    if error.validator == "type":
-        expected = {
-            "array": "a list",
-            "object": "a mapping of keys",
-            "string": "text",
-            "integer": "a whole number",
-            "boolean": "true or false",
-        }
-        wanted = expected.get(str(expected_value), str(expected_value))
-        hint = ""
-        if "moves" in where and isinstance(instance, int):
-            hint = '; a move with a comma needs quotes, as in "claim 3, 5"'
-        return where, f"{_describe_place(where)} must be {wanted}, not {_shown(instance)}{hint}"
-    if error.validator == "maxLength" and isinstance(instance, str):
-        return where, (
-            f"{_describe_place(where)} is {len(instance)} characters long; keep it within"
-            f" {expected_value}"
-        )
-    if error.validator == "maxItems" and isinstance(instance, list):
-        return where, f"{_describe_place(where)} lists {len(instance)}; at most {expected_value}"
-    if error.validator in ("minimum", "maximum") and "stone" in map(str, where):
-        return where, f"no stone {instance!r}: stones are numbered 1 to 9"
-    if error.validator == "pattern" and isinstance(instance, str) and _is_card_list(where):
+    if isinstance(instance, str) and _is_card_list(where):
         try:
             card = parse_card(instance)
         except CardError as card_error:
             return where, str(card_error)
         return where, f"{instance!r}: write Tactic cards in lowercase, as in {card_name(card)!r}"
-    if error.validator == "pattern" and schema.get("$ref") is None:
-        description = schema.get("description")
-        return where, f"{_shown(instance)} is not a valid {_describe_place(where)}" + (
-            f": {description}" if description else ""
-        )
-    return where, f"{_describe_place(where)}: {error.message}"
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    description = schema.get("description")
+    return where, f"{_shown(instance)} is not a valid {_describe_place(where)}" + (
+        f": {description}" if description else ""
+    )
+
+
+_EXPLAIN_VIOLATION: dict[str, Callable[[jsonschema.ValidationError, DataPath], _Told]] = {
+    "additionalProperties": _unknown_key,
+    "required": _missing_key,
+    "enum": _not_a_choice,
+    "type": _wrong_type,
+    "maxLength": _too_long,
+    "maxItems": _too_many,
+    "minimum": _out_of_range,
+    "maximum": _out_of_range,
+    "pattern": _no_match,
+}
+"""Each kind of schema violation in an editor's words (None: JSON Schema's own words)."""
 
 
 def _shown(value: Any) -> str:

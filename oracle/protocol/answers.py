@@ -4,7 +4,8 @@ this engine gives: the request and answer shapes of the conformance protocol
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine import (
@@ -26,6 +27,7 @@ from oracle.casefile.model import (
     Table,
     TurnQuestion,
 )
+from oracle.casefile.questions import EXPORTED_KINDS, QuestionKind
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.verify.questions import ending_words
 
@@ -144,6 +146,119 @@ def match_answer(question: MatchQuestion) -> dict[str, Any]:
     }
 
 
+class _Moment:
+    """The case's moment, built when a question first needs it; each question plays on a copy."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.state: GameState | None = None
+
+    def copy(self) -> GameState:
+        if self.state is None:
+            self.state = self.case.game_state()
+        return self.state.clone()
+
+
+_Answer = tuple[Any, Any]
+"""An answer and how the engine explains it (None: nothing more to say)."""
+
+
+def _claims_request(case: Case) -> Any:
+    return [{"stone": claim.stone} for claim in case.claims]
+
+
+def _claims_answer(case: Case, moment: _Moment) -> _Answer:
+    verdicts = claim_verdicts(case.position, [claim.stone for claim in case.claims])
+    detail = {
+        str(v.stone): {
+            "reason": v.reason.value,
+            "explanation": v.explanation,
+            "witness": _names(v.witness),
+        }
+        for v in verdicts
+    }
+    return {str(v.stone): v.verdict.label for v in verdicts}, detail
+
+
+def _plays_request(case: Case) -> Any:
+    return [
+        {"move": play.move, **({"after": list(play.after)} if play.after else {})}
+        for play in case.plays
+    ]
+
+
+def _plays_answer(case: Case, moment: _Moment) -> _Answer:
+    judged = [play_answer(moment.copy(), play) for play in case.plays]
+    return [answer for answer, _ in judged], [why for _, why in judged]
+
+
+def _turn_request(case: Case) -> Any:
+    assert case.turn is not None
+    return {
+        "moves": [text for text, _ in case.turn.moves],
+        "facts": list(asserted_facts(case.turn)),
+    }
+
+
+def _turn_answer(case: Case, moment: _Moment) -> _Answer:
+    assert case.turn is not None
+    state = moment.copy()
+    try:
+        for text, _ in case.turn.moves:
+            state.apply_text(text)
+    except IllegalMove as error:
+        return {"refused": str(error)}, None
+    return turn_facts(state), None
+
+
+def _deal_request(case: Case) -> Any:
+    assert case.deal is not None
+    return {"seed": case.deal.seed, "first": PLAYER_WORDS[case.deal.first]}
+
+
+def _deal_answer(case: Case, moment: _Moment) -> _Answer:
+    assert case.deal is not None
+    return deal_answer(case.position.variant.name, case.deal), None
+
+
+def _match_request(case: Case) -> Any:
+    assert case.match is not None
+    return {
+        "rounds": [
+            {
+                "started": PLAYER_WORDS[played.starter],
+                "winner": "nobody" if played.winner is None else PLAYER_WORDS[played.winner],
+                "stones": {"you": played.stones[0], "them": played.stones[1]},
+            }
+            for played in case.match.rounds
+        ]
+    }
+
+
+def _match_answer(case: Case, moment: _Moment) -> _Answer:
+    assert case.match is not None
+    return match_answer(case.match), None
+
+
+@dataclass(frozen=True)
+class ProtocolQuestion:
+    """A kind of question as the protocol asks it: its part of a request, and the engine's
+    answer (shaped like a case file's expectations) with how it explains it."""
+
+    request: Callable[[Case], Any]
+    answer: Callable[[Case, _Moment], _Answer]
+
+
+PROTOCOL_QUESTIONS: dict[QuestionKind, ProtocolQuestion] = {
+    QuestionKind.CLAIMS: ProtocolQuestion(_claims_request, _claims_answer),
+    QuestionKind.PLAYS: ProtocolQuestion(_plays_request, _plays_answer),
+    QuestionKind.TURN: ProtocolQuestion(_turn_request, _turn_answer),
+    QuestionKind.DEAL: ProtocolQuestion(_deal_request, _deal_answer),
+    QuestionKind.MATCH: ProtocolQuestion(_match_request, _match_answer),
+}
+"""Every question other engines are asked (:data:`EXPORTED_KINDS`), as the protocol asks it."""
+
+
 def request_of(case: Case) -> dict[str, Any]:
     """The case as a conformance request: a case file's keys, without any expected answer."""
     request: dict[str, Any] = {
@@ -152,31 +267,9 @@ def request_of(case: Case) -> dict[str, Any]:
     }
     if case.table is not None:
         request["table"] = table_data(case.table)
-    if case.claims:
-        request["claims"] = [{"stone": claim.stone} for claim in case.claims]
-    if case.plays:
-        request["plays"] = [
-            {"move": play.move, **({"after": list(play.after)} if play.after else {})}
-            for play in case.plays
-        ]
-    if case.turn is not None:
-        request["turn"] = {
-            "moves": [text for text, _ in case.turn.moves],
-            "facts": list(asserted_facts(case.turn)),
-        }
-    if case.deal is not None:
-        request["deal"] = {"seed": case.deal.seed, "first": PLAYER_WORDS[case.deal.first]}
-    if case.match is not None:
-        request["match"] = {
-            "rounds": [
-                {
-                    "started": PLAYER_WORDS[played.starter],
-                    "winner": "nobody" if played.winner is None else PLAYER_WORDS[played.winner],
-                    "stones": {"you": played.stones[0], "them": played.stones[1]},
-                }
-                for played in case.match.rounds
-            ]
-        }
+    for kind in EXPORTED_KINDS:
+        if kind.asked_by(case):
+            request[kind.key] = PROTOCOL_QUESTIONS[kind].request(case)
     return request
 
 
@@ -184,43 +277,19 @@ def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
     """The engine's answers to every question of ``case``, and how it explains them.
 
     Answers are shaped like a case file's expectations: ``claims`` maps each stone to
-    ``granted`` or ``refused``, ``plays`` lists ``legal``, ``illegal`` or ``unreadable`` in order,
-    ``turn`` holds
-    the facts of :func:`turn_facts` (or ``{"refused": ...}`` when a move is illegal), ``deal`` and
-    ``match`` their ``expect`` keys.
+    ``granted`` or ``refused``, ``plays`` lists ``legal``, ``illegal`` or ``unreadable`` in
+    order, ``turn`` holds the facts of :func:`turn_facts` (or ``{"refused": ...}`` when a move
+    is illegal), ``deal`` and ``match`` their ``expect`` keys.
     """
     answers: dict[str, Any] = {}
     detail: dict[str, Any] = {}
-    if case.claims:
-        verdicts = claim_verdicts(case.position, [claim.stone for claim in case.claims])
-        answers["claims"] = {str(v.stone): v.verdict.label for v in verdicts}
-        detail["claims"] = {
-            str(v.stone): {
-                "reason": v.reason.value,
-                "explanation": v.explanation,
-                "witness": _names(v.witness),
-            }
-            for v in verdicts
-        }
-    moment = case.game_state() if case.plays or case.turn is not None else None
-    if case.plays:
-        assert moment is not None
-        judged = [play_answer(moment.clone(), play) for play in case.plays]
-        answers["plays"] = [answer for answer, _ in judged]
-        detail["plays"] = [why for _, why in judged]
-    if case.turn is not None:
-        assert moment is not None
-        state = moment.clone()
-        try:
-            for text, _ in case.turn.moves:
-                state.apply_text(text)
-            answers["turn"] = turn_facts(state)
-        except IllegalMove as error:
-            answers["turn"] = {"refused": str(error)}
-    if case.deal is not None:
-        answers["deal"] = deal_answer(case.position.variant.name, case.deal)
-    if case.match is not None:
-        answers["match"] = match_answer(case.match)
+    moment = _Moment(case)
+    for kind in EXPORTED_KINDS:
+        if kind.asked_by(case):
+            answer, why = PROTOCOL_QUESTIONS[kind].answer(case, moment)
+            answers[kind.key] = answer
+            if why is not None:
+                detail[kind.key] = why
     return answers, detail
 
 

@@ -4,11 +4,12 @@ answers kept) or unsupported."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.casefile.questions import EXPORTED_KINDS
+from oracle.casefile.questions import EXPORTED_KINDS, AnswerShape, QuestionKind
 
 QUESTION_KEYS = tuple(kind.key for kind in EXPORTED_KINDS)
 """The questions another engine is asked, by their keys in a request and in its answers."""
@@ -63,54 +64,86 @@ def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[Questio
     """Each expected answer against the engine's response, question by question."""
     answers = response.get("answers") or {}
     declared = {str(item) for item in response.get("unsupported") or ()}
-    results: list[QuestionResult] = []
-
-    def judge(name: str, want: Any, got: Any, present: bool) -> None:
-        if _unsupported(name, declared):
-            results.append(QuestionResult(name, Result.UNSUPPORTED, want))
-        elif not present:
-            results.append(QuestionResult(name, Result.FAIL, want, NO_ANSWER))
-        else:
-            result = Result.PASS if got == want else Result.FAIL
-            results.append(QuestionResult(name, result, want, got))
-
-    for key in sorted(set(answers) if isinstance(answers, dict) else set()):
-        if key not in QUESTION_KEYS:
-            results.append(
-                QuestionResult(f"answers.{printable(key[:60])}", Result.FAIL, None, UNKNOWN_KEY)
-            )
-    for name in sorted(declared):
-        if name.split(".")[0] not in QUESTION_KEYS:
-            results.append(
-                QuestionResult(
-                    f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNKNOWN_KEY
-                )
-            )
+    results = _unknown_questions(answers, declared)
     for key, want in expected.items():
         got = answers.get(key) if isinstance(answers, dict) else None
-        if key == "claims":
-            verdicts = got if isinstance(got, dict) else {}
-            for stone, verdict in want.items():
-                judge(f"claims.{stone}", verdict, verdicts.get(stone), stone in verdicts)
-            for stone in sorted(set(verdicts) - set(want), key=str)[:3]:  # an answer to all
-                results.append(
-                    QuestionResult(
-                        f"claims.{printable(str(stone)[:20])}", Result.FAIL, None, NOT_ASKED
-                    )
-                )
-        elif key == "plays":
-            legal = got if isinstance(got, list) else []
-            for index, legality in enumerate(want):
-                present = index < len(legal)
-                judge(f"plays.{index + 1}", legality, legal[index] if present else None, present)
-            if len(legal) > len(want):
-                results.append(
-                    QuestionResult(f"plays.{len(want) + 1}", Result.FAIL, None, NOT_ASKED)
-                )
-        elif key == "turn" and isinstance(want, dict) and "refused" not in want:
-            facts = got if isinstance(got, dict) else {}
-            for fact, value in want.items():
-                judge(f"turn.{fact}", value, facts.get(fact), fact in facts)
-        else:
-            judge(key, want, got, got is not None)
+        compare_shape = SHAPE_COMPARISONS[QuestionKind(key).shape]
+        results += compare_shape(key, want, got, declared)
     return tuple(results)
+
+
+def _unknown_questions(answers: Any, declared: set[str]) -> list[QuestionResult]:
+    """An answer, or a question declared unsupported, that no question of the protocol has."""
+    results = [
+        QuestionResult(f"answers.{printable(key[:60])}", Result.FAIL, None, UNKNOWN_KEY)
+        for key in sorted(set(answers) if isinstance(answers, dict) else set())
+        if key not in QUESTION_KEYS
+    ]
+    results += [
+        QuestionResult(f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNKNOWN_KEY)
+        for name in sorted(declared)
+        if name.split(".")[0] not in QUESTION_KEYS
+    ]
+    return results
+
+
+def _judged(name: str, want: Any, got: Any, present: bool, declared: set[str]) -> QuestionResult:
+    """One answer: unsupported as declared, missing, or right or wrong."""
+    if _unsupported(name, declared):
+        return QuestionResult(name, Result.UNSUPPORTED, want)
+    if not present:
+        return QuestionResult(name, Result.FAIL, want, NO_ANSWER)
+    return QuestionResult(name, Result.PASS if got == want else Result.FAIL, want, got)
+
+
+def _by_stone(key: str, want: Any, got: Any, declared: set[str]) -> list[QuestionResult]:
+    verdicts = got if isinstance(got, dict) else {}
+    results = [
+        _judged(f"{key}.{stone}", verdict, verdicts.get(stone), stone in verdicts, declared)
+        for stone, verdict in want.items()
+    ]
+    results += [  # an answer to every stone is not an answer to the ones asked
+        QuestionResult(f"{key}.{printable(str(stone)[:20])}", Result.FAIL, None, NOT_ASKED)
+        for stone in sorted(set(verdicts) - set(want), key=str)[:3]
+    ]
+    return results
+
+
+def _in_order(key: str, want: Any, got: Any, declared: set[str]) -> list[QuestionResult]:
+    given = got if isinstance(got, list) else []
+    results = [
+        _judged(
+            f"{key}.{index + 1}",
+            answer,
+            given[index] if index < len(given) else None,
+            index < len(given),
+            declared,
+        )
+        for index, answer in enumerate(want)
+    ]
+    if len(given) > len(want):
+        results.append(QuestionResult(f"{key}.{len(want) + 1}", Result.FAIL, None, NOT_ASKED))
+    return results
+
+
+def _facts(key: str, want: Any, got: Any, declared: set[str]) -> list[QuestionResult]:
+    if not isinstance(want, dict) or "refused" in want:  # a refusal is one answer
+        return _whole(key, want, got, declared)
+    facts = got if isinstance(got, dict) else {}
+    return [
+        _judged(f"{key}.{fact}", value, facts.get(fact), fact in facts, declared)
+        for fact, value in want.items()
+    ]
+
+
+def _whole(key: str, want: Any, got: Any, declared: set[str]) -> list[QuestionResult]:
+    return [_judged(key, want, got, got is not None, declared)]
+
+
+SHAPE_COMPARISONS: dict[AnswerShape, Callable[[str, Any, Any, set[str]], list[QuestionResult]]] = {
+    AnswerShape.BY_STONE: _by_stone,
+    AnswerShape.IN_ORDER: _in_order,
+    AnswerShape.FACTS: _facts,
+    AnswerShape.WHOLE: _whole,
+}
+"""How the answers of each shape of question are judged."""

@@ -13,6 +13,7 @@ from engine import Card, Player, Position, StoneState, card_name
 from engine.cards import CARDS, Colour
 from engine.position import STONES
 from oracle.casefile.model import WrittenBoard
+from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.site.markup import Markup
 from oracle.site.markup import text as escape
 
@@ -168,14 +169,13 @@ def written_board_html(board: WrittenBoard) -> Markup:
     It is not drawn like :func:`board_html`, which needs a position the engine accepts; nothing
     in it is judged, so it reads the same whatever is wrong with the board.
     """
-    who = {Player.A: "you", Player.B: "them"}
     rows = []
     for stone in board.stones:
         notes = [TACTIC_TITLES.get(mode, mode) for mode in stone.modes]
         if stone.completed_first is not None:
-            notes.append(f"completed first: {who[stone.completed_first]}")
+            notes.append(f"completed first: {PLAYER_WORDS[stone.completed_first]}")
         if stone.claimed_by is not None:
-            notes.append(f"held by {who[stone.claimed_by]}")
+            notes.append(f"held by {PLAYER_WORDS[stone.claimed_by]}")
         cells = (_names(stone.you), _names(stone.them), "; ".join(notes) or "none")
         rows.append(
             f'<tr><th scope="row">{stone.number}</th>'
@@ -188,7 +188,9 @@ def written_board_html(board: WrittenBoard) -> Markup:
     if board.discards:
         lines.append(("Discards, face up", _names(board.discards)))
     if board.jokers_played:
-        lines.append(("Jokers played and gone", ", ".join(who[p] for p in board.jokers_played)))
+        lines.append(
+            ("Jokers played and gone", ", ".join(PLAYER_WORDS[p] for p in board.jokers_played))
+        )
     lines += list(board.table)
     table = (
         [

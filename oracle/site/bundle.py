@@ -108,8 +108,8 @@ def _library_files(name: str) -> dict[str, bytes]:
         distribution = importlib.metadata.distribution(name)
     except importlib.metadata.PackageNotFoundError:
         raise BundleError(
-            f"the library {name!r} is not installed; install the project again"
-            " (pip install -e '.[dev]', which make does)"
+            f"the library {name!r} is not installed; install the site's packages"
+            " (pip install -e '.[site]'; make does)"
         ) from None
     files: dict[str, bytes] = {}
     for entry in distribution.files or ():

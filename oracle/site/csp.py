@@ -89,14 +89,9 @@ class _Scanner(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
         for name, value in values.items():
-            if name.startswith("on"):
-                self.problems.append(f"<{tag}> has an inline handler {name}")
-            elif name in _LINK_ATTRIBUTES and _FORBIDDEN_SCHEMES.match(_bare(value)):
-                self.problems.append(f"<{tag}> {name} is a {_bare(value).split(':')[0]}: link")
-            elif name == "srcdoc":
-                self.problems.append(f"<{tag}> carries a document of its own (srcdoc)")
-            elif name == "style" and value.strip() not in TABLE_ALIGNMENTS:
-                self.problems.append(f"<{tag}> has a style of its own: {value[:60]!r}")
+            problem = _attribute_problem(tag, name, value)
+            if problem is not None:
+                self.problems.append(problem)
         if tag in _FORBIDDEN_ELEMENTS:
             self.problems.append(f"a <{tag}> element")
         if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
@@ -116,6 +111,20 @@ class _Scanner(HTMLParser):
             if digest(source) not in self.allowed:
                 self.problems.append(f"an inline script that is not the theme's: {source[:60]!r}")
             self._script = None
+
+
+def _attribute_problem(tag: str, name: str, value: str) -> str | None:
+    """What an attribute could run or restyle: an inline handler, a script or data link, a
+    document of its own, a style the tables did not write."""
+    if name.startswith("on"):
+        return f"<{tag}> has an inline handler {name}"
+    if name in _LINK_ATTRIBUTES and _FORBIDDEN_SCHEMES.match(_bare(value)):
+        return f"<{tag}> {name} is a {_bare(value).split(':')[0]}: link"
+    if name == "srcdoc":
+        return f"<{tag}> carries a document of its own (srcdoc)"
+    if name == "style" and value.strip() not in TABLE_ALIGNMENTS:
+        return f"<{tag}> has a style of its own: {value[:60]!r}"
+    return None
 
 
 def _bare(value: str) -> str:

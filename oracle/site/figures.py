@@ -71,42 +71,54 @@ def tactic_card_cases(reports: Iterable[CaseReport]) -> dict[str, dict[str, list
     found: dict[str, dict[str, list[CaseReport]]] = {
         name: {use: [] for use in TACTIC_USES} for name in names
     }
-
-    def add(name: str, use: str, report: CaseReport) -> None:
-        if report not in found[name][use]:
-            found[name][use].append(report)
-
     for report in reports:
-        case = report.case
-        if case.impossible is not None:
+        if report.case.impossible is not None:
             continue  # a board the engine refuses shows no use of a card, only its refusal
-        for check in report.game_checks:
-            if check.what.startswith("move "):
-                move = check.what[len("move ") :].strip("'\"").lower()
-                for name in names:
-                    if move.startswith(name):
-                        add(name, "legal" if check.actual == "legal" else "illegal", report)
-        turn_moves = [text.lower() for text, _ in case.turn.moves] if case.turn else []
-        claims_in_turn = case.turn is not None and (
-            case.turn.expect.held is not None
-            or any(m.startswith("claim ") and m != "claim nothing" for m in turn_moves)
-        )
-        for move in turn_moves:
-            for name in names:
-                if move.startswith(name):
-                    add(name, "legal", report)
-                    if claims_in_turn:
-                        add(name, "proof", report)
-        if report.checks:
-            position = case.position
-            seen = {card_name(card) for card in position.discards}
-            for stone in position.stones:
-                seen |= {card_name(card) for side in stone.sides for card in side}
-                seen |= {mode.value for mode in stone.modes}
-            for name in names:
-                if name in seen:
-                    add(name, "proof", report)
+        for name, use in sorted(_tactic_uses(report, names)):
+            found[name][use].append(report)
     return found
+
+
+def _tactic_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
+    """The (card, use) pairs one case shows: a move played or refused, a card in a turn, a card
+    on the board of a claim."""
+    return _move_uses(report, names) | _turn_uses(report, names) | _board_uses(report, names)
+
+
+def _move_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
+    uses: set[tuple[str, str]] = set()
+    for check in report.game_checks:
+        if check.what.startswith("move "):
+            move = check.what[len("move ") :].strip("'\"").lower()
+            use = "legal" if check.actual == "legal" else "illegal"
+            uses |= {(name, use) for name in names if move.startswith(name)}
+    return uses
+
+
+def _turn_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
+    """A card played in a turn is a legal use, and weighs in a proof when the turn claims or
+    asserts the stones held."""
+    turn = report.case.turn
+    if turn is None:
+        return set()
+    moves = [text.lower() for text, _ in turn.moves]
+    claims = turn.expect.held is not None or any(
+        move.startswith("claim ") and move != "claim nothing" for move in moves
+    )
+    played = {name for move in moves for name in names if move.startswith(name)}
+    return {(name, "legal") for name in played} | {(name, "proof") for name in played if claims}
+
+
+def _board_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
+    """A card on the board (or in the discards) of a claim weighs in its proof."""
+    if not report.checks:
+        return set()
+    position = report.case.position
+    seen = {card_name(card) for card in position.discards}
+    for stone in position.stones:
+        seen |= {card_name(card) for side in stone.sides for card in side}
+        seen |= {mode.value for mode in stone.modes}
+    return {(name, "proof") for name in names if name in seen}
 
 
 def render_tactic_coverage(catalogue: Catalogue, templates: Path, page: str) -> str:

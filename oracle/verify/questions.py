@@ -40,10 +40,9 @@ def check_board(case: Case) -> GameCheck:
     return GameCheck("the board", board.line, expected, actual, label, detail, BOARD)
 
 
-WHO = {Player.A: "you", Player.B: "them"}
-
-
 def check_play(state: GameState, play: PlayQuestion) -> GameCheck:
+    """One move from the case's moment ``state`` (after the moves it names): legal, illegal
+    under the rule the engine names, or unreadable."""
     what = play.label
     for text in play.after:
         make_move(state, text, play.line, f"cannot reach {what}: ")
@@ -64,113 +63,103 @@ def check_play(state: GameState, play: PlayQuestion) -> GameCheck:
         state.apply(move)
     except IllegalMove as error:
         agrees(explained, error, play.line, what)
-        detail = (f"refused: {error.problem} ({error.rule})",)
-        label = f"{move}{earlier}: illegal ({error.rule})"
-        actual = "illegal"
-        if play.legal is False and (play.rule is not None or play.because is not None):
-            expected = "illegal"
-            if play.rule is not None:
-                expected += f" under {play.rule}"
-                actual += f" under {error.rule}"
-            if play.because is not None:
-                expected += f": {play.because}"
-                actual += f": {words(error.problem)}"
-        return GameCheck(what, play.line, expected, actual, label, detail)
+        return _refused_play(play, error, f"{move}{earlier}", expected)
     agrees(explained, None, play.line, what)
     keeps_its_invariants(state, play.line, what)
     return GameCheck(what, play.line, expected, "legal", f"{move}{earlier}: legal")
 
 
+def _refused_play(
+    play: PlayQuestion, error: IllegalMove, shown: str, expected: str | None
+) -> GameCheck:
+    """A move the engine refused, against what the case expects (the rule and the reason
+    compared where the case names them)."""
+    detail = (f"refused: {error.problem} ({error.rule})",)
+    actual = "illegal"
+    if play.legal is False and (play.rule is not None or play.because is not None):
+        expected = "illegal"
+        if play.rule is not None:
+            expected += f" under {play.rule}"
+            actual += f" under {error.rule}"
+        if play.because is not None:
+            expected += f": {play.because}"
+            actual += f": {words(error.problem)}"
+    label = f"{shown}: illegal ({error.rule})"
+    return GameCheck(play.label, play.line, expected, actual, label, detail)
+
+
 def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
+    """The rest of the turn played from the case's moment ``state``: its log and each fact the
+    case asserts (the winner, the ending, the stones held, your hand, the discards, who plays
+    next); a fact it does not assert is shown, not compared."""
     start = len(state.events)
     before = list(state.events)
     for text, line in turn.moves:
         make_move(state, text, line)
     log = [f"{PLAYER_WORDS[event.player]}: {event.text}" for event in before + state.events[start:]]
-    expect, lines, checks = turn.expect, turn.expect_lines, []
+    expect, lines = turn.expect, turn.expect_lines
     outcome = outcome_word(state)
-    ending = {"you": "you win", "them": "they win"}.get(outcome)
-    if ending:
-        ending = f"{ending} ({state.outcome})"
-    elif state.outcome is not None:
-        ending = str(state.outcome)
-    summary = " → ".join(log + ([ending] if ending else []))
     detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
-    checks.append(GameCheck("the turn", turn.line, None, summary, summary, detail))
-    expected_log = "; ".join(expect.log) if expect.log is not None else None
+
+    def fact(name: str, key: str, expected: str | None, actual: str) -> GameCheck:
+        return GameCheck(name, lines.get(key, turn.line), expected, actual, "", detail)
+
+    summary = " → ".join(log + _ending(state, outcome))
     diff = tuple(
         line.rstrip()
         for line in difflib.ndiff(list(expect.log or ()), log)
         if not line.startswith("?")
     )
-    checks.append(
+    held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
+    checks = [
+        GameCheck("the turn", turn.line, None, summary, summary, detail),
         GameCheck(
             "the log",
             lines.get("log", turn.line),
-            expected_log,
+            "; ".join(expect.log) if expect.log is not None else None,
             "; ".join(log),
             "",
             ("log, expected (-) against the engine's (+):", *diff),
-        )
-    )
-    checks.append(
-        GameCheck("the winner", lines.get("winner", turn.line), expect.winner, outcome, "", detail)
-    )
-    checks.append(
-        GameCheck(
-            "how the game ended",
-            lines.get("ending", turn.line),
-            expect.ending,
-            ending_words(state),
-            "",
-            detail,
-        )
-    )
-    held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
-    checks.append(
-        GameCheck(
+        ),
+        fact("the winner", "winner", expect.winner, outcome),
+        fact("how the game ended", "ending", expect.ending, ending_words(state)),
+        fact(
             "the stones held",
-            lines.get("held", turn.line),
-            None
-            if expect.held is None
-            else held_text(tuple(tuple(sorted(stones)) for stones in expect.held)),
+            "held",
+            None if expect.held is None else held_text(tuple(map(_sorted, expect.held))),
             held_text(held),
-            "",
-            detail,
-        )
-    )
-    checks.append(
-        GameCheck(
+        ),
+        fact(
             "your hand",
-            lines.get("hand", turn.line),
+            "hand",
             None if expect.hand is None else cards_text(expect.hand),
             cards_text(state.hands[Player.A]),
-            "",
-            detail,
-        )
-    )
+        ),
+    ]
     if state.variant.has_tactics or expect.discards is not None:
         checks.append(
-            GameCheck(
+            fact(
                 "the discards",
-                lines.get("discards", turn.line),
+                "discards",
                 None if expect.discards is None else cards_text(expect.discards),
                 cards_text(state.discards),
-                "",
-                detail,
             )
         )
-    checks.append(
-        GameCheck(
-            "whose turn it is",
-            lines.get("next", turn.line),
-            None if expect.next_player is None else PLAYER_WORDS[expect.next_player],
-            "nobody (the game is over)" if state.is_over else PLAYER_WORDS[state.current_player],
-            "",
-            detail,
-        )
-    )
+    next_player = None if expect.next_player is None else PLAYER_WORDS[expect.next_player]
+    playing = "nobody (the game is over)" if state.is_over else PLAYER_WORDS[state.current_player]
+    checks.append(fact("whose turn it is", "next", next_player, playing))
     return checks
+
+
+def _sorted(stones: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    return tuple(sorted(stones))
+
+
+def _ending(state: GameState, outcome: str) -> list[str]:
+    """How the game ended, for the turn's summary: who won and how, or nothing."""
+    if outcome in ("you", "them"):
+        return [f"{'you win' if outcome == 'you' else 'they win'} ({state.outcome})"]
+    return [] if state.outcome is None else [str(state.outcome)]
 
 
 def ending_words(state: GameState) -> str:

@@ -1,21 +1,73 @@
 """Replay a case through the engine and compare its answers with the expected ones.
 
-The plugin, the renderer and the CLI all verify through :func:`verify_case`."""
+The plugin, the renderer and the CLI all verify through :func:`verify_case`. A case's claims are
+judged by the claim proof, a refused board by what the loader kept of the engine's refusal, and
+each question about the game by its entry in :data:`GAME_QUESTIONS`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from engine import (
-    PositionError,
-    claim_verdicts,
-)
-from engine.game import TableError
+from engine import PositionError, claim_verdicts
+from engine.game import GameState, TableError
 from oracle.casefile.model import Case
+from oracle.casefile.questions import QuestionKind
 from oracle.verify.consistency import verdict_problem
 from oracle.verify.moves import Unjudgeable, copy_of, reads_back
 from oracle.verify.questions import check_board, check_deal, check_match, check_play, check_turn
 from oracle.verify.report import CaseReport, ClaimCheck, GameCheck
+
+
+class Moment:
+    """The case's moment, built once when a question first needs it (and checked to list only
+    moves it can read back); each question plays on a copy of it."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.state: GameState | None = None
+
+    def copy(self, line: int) -> GameState:
+        """A copy of the moment for the question at ``line``."""
+        if self.state is None:
+            self.state = self.case.game_state()
+            reads_back(self.state, line, "the case's moment")
+        return copy_of(self.state, line)
+
+
+def _plays(case: Case, moment: Moment) -> Iterator[GameCheck]:
+    for number, play in enumerate(case.plays, 1):
+        yield replace(check_play(moment.copy(play.line), play), question=f"play-{number}")
+
+
+def _turn(case: Case, moment: Moment) -> Iterator[GameCheck]:
+    assert case.turn is not None
+    for check in check_turn(moment.copy(case.turn.line), case.turn):
+        yield replace(check, question="turn")
+
+
+def _deal(case: Case, moment: Moment) -> Iterator[GameCheck]:
+    assert case.deal is not None
+    for check in check_deal(case, case.deal):
+        yield replace(check, question="deal")
+
+
+def _match(case: Case, moment: Moment) -> Iterator[GameCheck]:
+    assert case.match is not None
+    for check in check_match(case.match):
+        yield replace(check, question="match")
+
+
+GAME_QUESTIONS: dict[QuestionKind, Callable[[Case, Moment], Iterator[GameCheck]]] = {
+    QuestionKind.PLAYS: _plays,
+    QuestionKind.TURN: _turn,
+    QuestionKind.DEAL: _deal,
+    QuestionKind.MATCH: _match,
+}
+"""How each question about the game is verified, in the order a report lists them (the claims
+and a refused board are verified apart: they are not about a game). Each yields its checks one
+by one, so that those found before the engine could not go on are kept."""
 
 
 def verify_case(case: Case) -> CaseReport:
@@ -35,24 +87,11 @@ def verify_case(case: Case) -> CaseReport:
         if problem is not None:
             return CaseReport(case, checks, engine_error=problem)
     game_checks: list[GameCheck] = []
+    moment = Moment(case)
     try:
-        # The case's moment is built once; each move and the turn play on a copy of it.
-        moment = case.game_state() if case.plays or case.turn is not None else None
-        if moment is not None:
-            first = case.plays[0].line if case.plays else case.turn.line if case.turn else 0
-            reads_back(moment, first, "the case's moment")
-        for number, play in enumerate(case.plays, 1):
-            assert moment is not None
-            check = check_play(copy_of(moment, play.line), play)
-            game_checks.append(replace(check, question=f"play-{number}"))
-        if case.turn is not None:
-            assert moment is not None
-            turn_checks = check_turn(copy_of(moment, case.turn.line), case.turn)
-            game_checks += [replace(c, question="turn") for c in turn_checks]
-        if case.deal is not None:
-            game_checks += [replace(c, question="deal") for c in check_deal(case, case.deal)]
-        if case.match is not None:
-            game_checks += [replace(c, question="match") for c in check_match(case.match)]
+        for kind, verify in GAME_QUESTIONS.items():
+            if kind.asked_by(case):
+                game_checks.extend(verify(case, moment))
     except Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
         return CaseReport(case, checks, error.problem, tuple(game_checks), error.line)
     except (PositionError, TableError) as error:

@@ -1,7 +1,8 @@
-"""Random positions from an explicit, seeded generator, for the exactness tests and the benchmark.
+"""Random positions from an explicit, seeded generator, for the benchmarks.
 
 Chance is always passed in (a ``random.Random``), never taken from the global ``random`` module,
-so every position can be made again from its seed.
+so every position can be made again from its seed. The tests draw the same kinds of positions
+with hypothesis instead (``tests/strategies.py``), so that a failure shrinks to a small board.
 """
 
 from __future__ import annotations
