@@ -47,10 +47,12 @@ lint: $(BIN)/.installed
 	$(BIN)/lint-imports
 
 # Choose newer versions of the development tools and the site's packages (then run make test).
+# The project's own extras name the project, which must not be pinned to this folder.
 lock: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile --upgrade --extra dev --strip-extras --quiet --no-emit-index-url \
-		--no-emit-find-links -o requirements-dev.lock pyproject.toml
+		--no-emit-find-links --unsafe-package schotten-totten-oracle \
+		-o requirements-dev.lock pyproject.toml
 
 schema: $(BIN)/.installed
 	$(BIN)/python -m oracle.casefile.schema

@@ -4,6 +4,8 @@ every stage covers. The direction of imports and the absence of cycles are check
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +13,8 @@ import pytest
 from radon.complexity import cc_visit
 from radon.visitors import Class, Function
 
+import engine
+import oracle
 from oracle.casefile.questions import EXPORTED_KINDS, AnswerShape, QuestionKind
 from oracle.protocol.answers import PROTOCOL_QUESTIONS
 from oracle.protocol.compare import SHAPE_COMPARISONS
@@ -57,3 +61,27 @@ def test_every_stage_covers_every_kind_of_question() -> None:
     assert set(GAME_QUESTIONS) == set(QuestionKind) - apart
     assert set(SHAPE_COMPARISONS) == set(AnswerShape)
     assert list(PROTOCOL_QUESTIONS) == list(EXPORTED_KINDS)  # the order of a request
+
+
+def test_no_module_keeps_state_of_its_own() -> None:
+    """State lives in objects that a build, a test or a page makes: a module holds constants
+    only (named in capitals), never a list, dict or set that a run could fill."""
+    kept = []
+    for package in (engine, oracle):
+        for found in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            module = importlib.import_module(found.name)
+            for name, value in vars(module).items():
+                mutable = isinstance(value, list | dict | set | bytearray)
+                if mutable and not name.startswith("__") and not name.lstrip("_").isupper():
+                    kept.append(f"{found.name}.{name}")
+    assert not kept, f"module-level state: {kept}"
+
+
+def test_the_lock_file_installs_anywhere() -> None:
+    """The lock pins only registry releases: the project's own extras name the project, and a
+    pin of it to one machine's folder makes the install fail on every other clone."""
+    lock = (ROOT / "requirements-dev.lock").read_text(encoding="utf-8")
+    pinned = [line for line in lock.splitlines() if line and not line.startswith((" ", "#"))]
+    assert pinned, "the lock file pins nothing"
+    assert all("==" in line and "@" not in line for line in pinned), pinned
+    assert not any(line.startswith("schotten-totten-oracle") for line in pinned)
