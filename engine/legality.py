@@ -113,7 +113,7 @@ def plays(state: PlayState) -> Iterator[Move]:
         if card < len(CARDS):
             for target in room:
                 yield PLAYS[card][target]
-    if not state.variant.has_tactics or not TACTIC_LIMIT.allows(state, me):
+    if not state.variant.has_tactics or not TACTIC_LIMIT.holds(state, me):
         return
     for card in distinct(card for card in hand if card >= len(CARDS)):
         yield from KIND_OF_CARD[card].uses(state, card)

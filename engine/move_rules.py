@@ -1,11 +1,13 @@
 """The rules a move must keep, each defined once: the same rule filters the moves listed as
 legal and words the refusal of any other.
 
-A :class:`MoveRule` pairs a rule's id in the rules index with one function that says, from the
-facts it needs, what the rule forbids (``None`` when it forbids nothing). Listing the legal moves
-(:mod:`engine.legality`, :mod:`engine.tactic_cards`) keeps a candidate when the rule
-:meth:`~MoveRule.allows` it; explaining a refusal (``why_illegal``) raises the same function's
-words with :meth:`~MoveRule.check`. So a rule cannot change in the one and not in the other.
+A :class:`MoveRule` pairs a rule's id in the rules index with a test of the facts it needs
+(:attr:`~MoveRule.holds`) and the words for when they fail it (:attr:`~MoveRule.broken`).
+Listing the legal moves (:mod:`engine.legality`, :mod:`engine.tactic_cards`) keeps a candidate
+when the rule holds; explaining a refusal (``why_illegal``) raises the rule's words with
+:meth:`~MoveRule.check`, which asks the same test. So a rule cannot change in the one and not in
+the other. The test is a plain predicate because listing the moves asks it thousands of times a
+game.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Generic, ParamSpec
 
 from engine.cards import CARDS, Card, card_name
 from engine.moves import IllegalMove, Move
-from engine.play_state import PlayState
+from engine.play_state import PlayState, StoneInPlay
 from engine.position import STONES, Player
 from engine.tactics import COMBAT_MODE_CARDS, JOKERS
 
@@ -25,82 +27,94 @@ Facts = ParamSpec("Facts")
 
 @dataclass(frozen=True)
 class MoveRule(Generic[Facts]):
-    """A rule of the rules index (its ``id``) and what it forbids, in words, from some facts."""
+    """A rule of the rules index (its ``id``): whether some facts keep it, and what is wrong
+    when they do not."""
 
     id: str
-    problem: Callable[Facts, str | None]
-
-    def allows(self, *facts: Facts.args, **named: Facts.kwargs) -> bool:
-        """Whether the rule lets these facts stand (a candidate move is listed)."""
-        return self.problem(*facts, **named) is None
+    holds: Callable[Facts, bool]
+    """Whether the facts keep the rule (a candidate move is listed)."""
+    broken: Callable[Facts, str]
+    """What the facts break, in words, when they do not keep it."""
 
     def check(self, move: Move, *facts: Facts.args, **named: Facts.kwargs) -> None:
-        """Raise :class:`IllegalMove` with the rule's words if it forbids these facts."""
-        problem = self.problem(*facts, **named)
-        if problem is not None:
-            raise IllegalMove(move, problem, self.id)
+        """Raise :class:`IllegalMove` with the rule's words if the facts break it."""
+        if not self.holds(*facts, **named):
+            raise IllegalMove(move, self.broken(*facts, **named), self.id)
 
 
-def _over_the_tactic_limit(state: PlayState, player: Player) -> str | None:
+def _within_the_tactic_limit(state: PlayState, player: Player) -> bool:
+    return state.tactics_played[player] <= state.tactics_played[player.other]
+
+
+def _over_the_tactic_limit(state: PlayState, player: Player) -> str:
     mine, theirs = state.tactics_played[player], state.tactics_played[player.other]
-    if mine <= theirs:
-        return None
     return f"you have played {mine} Tactic cards and your opponent {theirs}"
 
 
-TACTIC_LIMIT = MoveRule("tactics.limit", _over_the_tactic_limit)
+TACTIC_LIMIT = MoveRule("tactics.limit", _within_the_tactic_limit, _over_the_tactic_limit)
 """A player may play a Tactic card only while they have played no more than their opponent."""
 
 
-def _second_joker(state: PlayState, player: Player, card: Card) -> str | None:
-    if card in JOKERS and player in state.jokers_played:
-        return "you have already played a Joker"
-    return None
+def _first_joker(state: PlayState, player: Player, card: Card) -> bool:
+    return card not in JOKERS or player not in state.jokers_played
 
 
-ONE_JOKER = MoveRule("tactics.one-joker-per-player", _second_joker)
+def _second_joker(state: PlayState, player: Player, card: Card) -> str:
+    return "you have already played a Joker"
+
+
+ONE_JOKER = MoveRule("tactics.one-joker-per-player", _first_joker, _second_joker)
 """Once a player has played a Joker, the other stays in their hand."""
 
 
-def _no_such_stone(number: int) -> str | None:
-    return None if number in STONES else f"there is no stone {number}"
+def _a_stone(number: int) -> bool:
+    return number in STONES
 
 
-STONE_EXISTS = MoveRule("components.stones", _no_such_stone)
+def _no_such_stone(number: int) -> str:
+    return f"there is no stone {number}"
+
+
+STONE_EXISTS = MoveRule("components.stones", _a_stone, _no_such_stone)
 """The stones are numbered 1 to 9."""
 
 
-def _stone_claimed(state: PlayState, number: int) -> str | None:
-    if state.stones[number - 1].claimed_by is None:
-        return None
+def _stone_open(state: PlayState, number: int) -> bool:
+    return state.stones[number - 1].claimed_by is None
+
+
+def _stone_claimed(state: PlayState, number: int) -> str:
     return f"stone {number} is claimed"
 
 
-CLAIMED_STONE_CLOSED = MoveRule("claim.claimed-stone-closed", _stone_claimed)
+CLAIMED_STONE_CLOSED = MoveRule("claim.claimed-stone-closed", _stone_open, _stone_claimed)
 """No card is laid on a claimed stone, nor taken from it."""
-RUSE_TARGETS_OPEN = MoveRule("tactics.ruse-targets", _stone_claimed)
+RUSE_TARGETS_OPEN = MoveRule("tactics.ruse-targets", _stone_open, _stone_claimed)
 """A ruse aims at an open stone."""
-MUD_FIGHT_ON_OPEN = MoveRule("tactics.mud-fight", _stone_claimed)
-BLUFF_ON_OPEN = MoveRule("tactics.blind-mans-bluff", _stone_claimed)
+MUD_FIGHT_ON_OPEN = MoveRule("tactics.mud-fight", _stone_open, _stone_claimed)
+BLUFF_ON_OPEN = MoveRule("tactics.blind-mans-bluff", _stone_open, _stone_claimed)
 
 
-def _side_full(state: PlayState, number: int, player: Player) -> str | None:
-    if state.stones[number - 1].has_room(player):
-        return None
+def _room_on_the_side(stone: StoneInPlay, number: int, player: Player) -> bool:
+    return len(stone.sides[player]) < stone.capacity
+
+
+def _side_full(stone: StoneInPlay, number: int, player: Player) -> str:
     return f"your side of stone {number} is full"
 
 
-ROOM_FOR_A_CARD = MoveRule("turn.play-card", _side_full)
+ROOM_FOR_A_CARD = MoveRule("turn.play-card", _room_on_the_side, _side_full)
 """A card is played onto a side that has room."""
-ROOM_FOR_THE_STRATEGIST = MoveRule("tactics.strategist", _side_full)
-ROOM_FOR_THE_TRAITOR = MoveRule("tactics.traitor", _side_full)
+ROOM_FOR_THE_STRATEGIST = MoveRule("tactics.strategist", _room_on_the_side, _side_full)
+ROOM_FOR_THE_TRAITOR = MoveRule("tactics.traitor", _room_on_the_side, _side_full)
 
 
 def stones_with_room(
-    state: PlayState, player: Player, room: MoveRule[[PlayState, int, Player]] = ROOM_FOR_A_CARD
+    state: PlayState, player: Player, room: MoveRule[[StoneInPlay, int, Player]] = ROOM_FOR_A_CARD
 ) -> list[int]:
     """The open stones where ``player``'s side has room, as ``room`` judges it."""
-    return [number for number, _ in state.open_stones() if room.allows(state, number, player)]
+    holds = room.holds
+    return [number for number, stone in state.open_stones() if holds(stone, number, player)]
 
 
 def check_open(state: PlayState, move: Move, number: int, rule: MoveRule[[PlayState, int]]) -> None:
@@ -110,66 +124,78 @@ def check_open(state: PlayState, move: Move, number: int, rule: MoveRule[[PlaySt
 
 
 def check_room(
-    state: PlayState, move: Move, number: int, room: MoveRule[[PlayState, int, Player]]
+    state: PlayState, move: Move, number: int, room: MoveRule[[StoneInPlay, int, Player]]
 ) -> None:
     """A card goes to an open stone where the mover's side has room (``room`` names the rule)."""
     check_open(state, move, number, CLAIMED_STONE_CLOSED)
-    room.check(move, state, number, state.current_player)
+    room.check(move, state.stones[number - 1], number, state.current_player)
 
 
-def _a_combat_mode(card: Card) -> str | None:
-    if card in COMBAT_MODE_CARDS:
-        return f"{card_name(card)} is a combat mode: no ruse can move or remove one"
-    return None
+def _not_a_combat_mode(card: Card) -> bool:
+    return card not in COMBAT_MODE_CARDS
 
 
-NOT_A_COMBAT_MODE = MoveRule("tactics.ruse-targets", _a_combat_mode)
+def _a_combat_mode(card: Card) -> str:
+    return f"{card_name(card)} is a combat mode: no ruse can move or remove one"
+
+
+NOT_A_COMBAT_MODE = MoveRule("tactics.ruse-targets", _not_a_combat_mode, _a_combat_mode)
 """A combat mode lies on the stone, not on a side: no ruse can move or remove it."""
 
 
-def _not_a_clan_card(card: Card) -> str | None:
-    return None if card < len(CARDS) else "the Traitor takes Clan cards only"
+def _a_clan_card(card: Card) -> bool:
+    return card < len(CARDS)
 
 
-TRAITOR_TAKES_CLAN_CARDS = MoveRule("tactics.traitor", _not_a_clan_card)
+def _not_a_clan_card(card: Card) -> str:
+    return "the Traitor takes Clan cards only"
 
 
-def _same_stone(source: int, target: int | None) -> str | None:
-    return "the card must go to another stone" if target == source else None
+TRAITOR_TAKES_CLAN_CARDS = MoveRule("tactics.traitor", _a_clan_card, _not_a_clan_card)
 
 
-STRATEGIST_TO_ANOTHER_STONE = MoveRule("tactics.strategist", _same_stone)
+def _another_stone(source: int, target: int | None) -> bool:
+    return target != source
 
 
-def _not_on_the_side(
-    state: PlayState, number: int, player: Player, card: Card, whose: str
-) -> str | None:
-    if card in state.stones[number - 1].sides[player]:
-        return None
+def _same_stone(source: int, target: int | None) -> str:
+    return "the card must go to another stone"
+
+
+STRATEGIST_TO_ANOTHER_STONE = MoveRule("tactics.strategist", _another_stone, _same_stone)
+
+
+def _on_the_side(state: PlayState, number: int, player: Player, card: Card, whose: str) -> bool:
+    return card in state.stones[number - 1].sides[player]
+
+
+def _not_on_the_side(state: PlayState, number: int, player: Player, card: Card, whose: str) -> str:
     return f"{card_name(card)} is not on {whose} side of stone {number}"
 
 
-STRATEGIST_MOVES_YOURS = MoveRule("tactics.strategist", _not_on_the_side)
-BANSHEE_TAKES_THEIRS = MoveRule("tactics.banshee", _not_on_the_side)
-TRAITOR_TAKES_THEIRS = MoveRule("tactics.traitor", _not_on_the_side)
+STRATEGIST_MOVES_YOURS = MoveRule("tactics.strategist", _on_the_side, _not_on_the_side)
+BANSHEE_TAKES_THEIRS = MoveRule("tactics.banshee", _on_the_side, _not_on_the_side)
+TRAITOR_TAKES_THEIRS = MoveRule("tactics.traitor", _on_the_side, _not_on_the_side)
 
 
-def _a_clan_card_fits(state: PlayState, player: Player) -> str | None:
+def _no_clan_card_fits(state: PlayState, player: Player) -> bool:
     hand = state.hands[player]
-    if any(card < len(CARDS) for card in hand) and stones_with_room(state, player):
-        return "you can still play a Clan card"
-    return None
+    return not (any(card < len(CARDS) for card in hand) and stones_with_room(state, player))
+
+
+def _a_clan_card_fits(state: PlayState, player: Player) -> str:
+    return "you can still play a Clan card"
 
 
 def pass_rule(state: PlayState) -> MoveRule[[PlayState, Player]]:
     """When a player may pass: no Clan card of theirs fits anywhere. The variant names the rule
     (in the tactics variant a player holding only Tactic cards may pass too)."""
-    return MoveRule(state.variant.pass_rule, _a_clan_card_fits)
+    return MoveRule(state.variant.pass_rule, _no_clan_card_fits, _a_clan_card_fits)
 
 
 def may_pass(state: PlayState, player: Player | None = None) -> bool:
     """Whether ``player`` (the current one by default) may pass."""
-    return _a_clan_card_fits(state, state.current_player if player is None else player) is None
+    return _no_clan_card_fits(state, state.current_player if player is None else player)
 
 
 def someone_can_go_on(state: PlayState) -> bool:

@@ -131,10 +131,6 @@ class StoneInPlay:
             self.capacity,
         )
 
-    def has_room(self, player: Player) -> bool:
-        """Whether ``player``'s side can take another card."""
-        return len(self.sides[player]) < self.capacity
-
     def refit(self) -> None:
         """Take the capacity from the combat modes again (Mud Fight asks four cards a side):
         a side that no longer has every card it needs is no longer complete."""

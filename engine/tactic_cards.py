@@ -66,7 +66,7 @@ class EliteTroops(TacticKind):
     cards = frozenset(ELITE_TROOPS)
 
     def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
-        if not ONE_JOKER.allows(state, state.current_player, card):
+        if not ONE_JOKER.holds(state, state.current_player, card):
             return
         for target in stones_with_room(state, state.current_player):
             yield PLAYS[card][target]
@@ -131,7 +131,7 @@ class StrategistCard(TacticKind):
         for number, stone in state.open_stones():
             for mine in stone.sides[me]:
                 for target in room:
-                    if STRATEGIST_TO_ANOTHER_STONE.allows(number, target):
+                    if STRATEGIST_TO_ANOTHER_STONE.holds(number, target):
                         yield Strategist(mine, number, target)
                 yield Strategist(mine, number, None)
 
@@ -192,7 +192,7 @@ class TraitorCard(TacticKind):
         room = stones_with_room(state, me, ROOM_FOR_THE_TRAITOR)
         for number, stone in state.open_stones():
             for theirs in stone.sides[me.other]:
-                if TRAITOR_TAKES_CLAN_CARDS.allows(theirs):
+                if TRAITOR_TAKES_CLAN_CARDS.holds(theirs):
                     for target in room:
                         yield Traitor(theirs, number, target)
 

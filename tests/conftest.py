@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
 from engine import Verdict
 from oracle.catalogue import Catalogue, build_catalogue, verified_catalogue
@@ -17,12 +16,6 @@ from oracle.verify.report import CaseReport
 pytest_plugins = ["pytester", "browser_support"]
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# The property tests (over tests/strategies.py) run the same examples every run: each check is
-# seeded (a test that is not is derandomized), keeps no example database, and has no deadline,
-# since an enumeration may take a while.
-settings.register_profile("oracle", deadline=None, derandomize=True, database=None)
-settings.load_profile("oracle")
 
 
 SEED_ROWS: list[tuple[str, Verdict]] = [

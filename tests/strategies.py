@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 from math import comb
 from typing import TypeVar
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -41,6 +42,12 @@ from engine import (
 from engine.cards import cards_repr, mask_of
 from engine.position import STONES, variant_named
 from engine.tactics import JOKERS
+
+# The property tests run the same examples every run: each check is seeded (a test that is not
+# is derandomized), keeps no example database, and has no deadline, since an enumeration may take
+# a while. Set here, not in conftest.py, so that only the tests using hypothesis import it.
+settings.register_profile("oracle", deadline=None, derandomize=True, database=None)
+settings.load_profile("oracle")
 
 T = TypeVar("T")
 
