@@ -440,11 +440,14 @@ def test_an_interrupted_run_leaves_nothing_the_engine_started(
         encoding="utf-8",
     )
     command = [sys.executable, "-m", "oracle.cli", "conform", "--catalogue", str(catalogue)]
+    # As from a terminal: a run started in the background of a shell script inherits SIGINT
+    # ignored, and Python then never turns it into KeyboardInterrupt.
     runner = subprocess.Popen(
         [*command, "--timeout", "600", "--", "bash", str(script), marker],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     for _ in range(100):  # the runner, the engine and its two children
         if len(_alive(marker)) >= 4:
