@@ -1,5 +1,6 @@
-"""What every browser test shares: one chromium for the session, sites built and served on
-localhost, and a page that records errors, requests leaving localhost and policy violations.
+"""What every browser test shares: one chromium per test process, each site built once for the
+whole run (however many processes pytest-xdist spreads it over) and served on localhost, and a
+page that records errors, requests leaving localhost and policy violations.
 
 No browser is downloaded: playwright launches ``/usr/bin/chromium`` (or ``$ORACLE_CHROMIUM``).
 The tests that use these fixtures are marked ``browser``, which the default run (``make test``)
@@ -9,6 +10,7 @@ leaves out. Without chromium or playwright they are skipped, unless ``ORACLE_REQ
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import shutil
@@ -96,6 +98,35 @@ def build_site(root: Path, what: str) -> Path:
     return site
 
 
+def shared_build(
+    tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Callable[[Path], Path]
+) -> Path:
+    """The site of the project that ``prepare`` lays out in the folder it is given, built once
+    for the whole run: the first process to ask builds it under a lock, and every other process
+    of a run spread by pytest-xdist waits for it and shares it (a failed build fails them all
+    with its message, and is not tried again)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    folder = base / f"shared-{name}"
+    with open(base / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built, failed = folder / "built", folder / "failed"
+        if failed.exists():
+            pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
+        if not built.exists():
+            folder.mkdir(exist_ok=True)
+            try:
+                (folder / "project").mkdir(exist_ok=True)
+                root = prepare(folder / "project")
+                site = build_site(root, name)
+            except BaseException as error:
+                failed.write_text(f"{name} does not build: {error}", encoding="utf-8")
+                raise
+            built.write_text(str(site), encoding="utf-8")
+        return Path(built.read_text(encoding="utf-8"))
+
+
 def served(site: Path) -> Iterator[str]:
     """Serve a built site on a free localhost port for as long as the generator lives."""
     handler = functools.partial(_Quiet, directory=str(site))
@@ -105,11 +136,6 @@ def served(site: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
-
-
-def built_and_served(root: Path, what: str) -> Iterator[str]:
-    """Build the project at ``root`` strictly, then serve its site on a free localhost port."""
-    yield from served(build_site(root, what))
 
 
 class Visit:
@@ -152,7 +178,7 @@ class Visit:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """One chromium for the whole run (each test opens its own context)."""
+    """One chromium for the whole run of a test process (each test opens its own context)."""
     skip_without_a_browser()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -164,10 +190,11 @@ def browser() -> Iterator[Browser]:
 def built_site(
     tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
 ) -> Path:
-    """The project's site, built once for the run (a test may add files of its own to it)."""
+    """The project's site, built once for the run (a test may add files of its own to it,
+    under a name no other test uses)."""
     skip_without_a_browser()
     # The publishable cases only: a case still being edited fails its own test, not these.
-    return build_site(project_copier(tmp_path_factory.mktemp("project")), "the site")
+    return shared_build(tmp_path_factory, "the site", project_copier)
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from urllib.parse import urlparse
 
 import pytest
 import yaml
-from browser_support import WATCH_POLICY, built_and_served, skip_without_a_browser
+from browser_support import WATCH_POLICY, served, shared_build, skip_without_a_browser
 from conftest import ROOT, publishable_case_files
 
 from engine import Game, MoveSyntaxError
@@ -254,24 +254,29 @@ def hostile_site(
 ) -> Iterator[tuple[str, Path]]:
     """The site built with the hostile cases and the hostile rule, served on localhost."""
     skip_without_a_browser()
-    root = project_copier(tmp_path_factory.mktemp("hostile"))
-    for kind, case in hostile_catalogue.cases.items():
-        topic = PLACES.get(kind, "turns")
-        text = yaml.safe_dump(case, sort_keys=False, allow_unicode=True)
-        comment = "# " + hostile(None) + "\n"  # a case file's comments are shown too
-        (root / "cases" / topic / f"99-hostile-{kind}.yaml").write_text(
-            comment + text, encoding="utf-8"
+
+    def prepare(folder: Path) -> Path:
+        root = project_copier(folder)
+        for kind, case in hostile_catalogue.cases.items():
+            topic = PLACES.get(kind, "turns")
+            text = yaml.safe_dump(case, sort_keys=False, allow_unicode=True)
+            comment = "# " + hostile(None) + "\n"  # a case file's comments are shown too
+            (root / "cases" / topic / f"99-hostile-{kind}.yaml").write_text(
+                comment + text, encoding="utf-8"
+            )
+        index = root / "rules" / "index.yaml"
+        rule = yaml.safe_dump([hostile_catalogue.rule()], sort_keys=False, allow_unicode=True)
+        index.write_text(
+            index.read_text(encoding="utf-8")
+            + "\n"
+            + "".join(f"  {line}\n" for line in rule.split("\n") if line),
+            encoding="utf-8",
         )
-    index = root / "rules" / "index.yaml"
-    rule = yaml.safe_dump([hostile_catalogue.rule()], sort_keys=False, allow_unicode=True)
-    index.write_text(
-        index.read_text(encoding="utf-8")
-        + "\n"
-        + "".join(f"  {line}\n" for line in rule.split("\n") if line),
-        encoding="utf-8",
-    )
-    for url in built_and_served(root, "the hostile site"):
-        yield url, root / "site"
+        return root
+
+    site = shared_build(tmp_path_factory, "the hostile site", prepare)
+    for url in served(site):
+        yield url, site
 
 
 INSPECT = """() => {

@@ -1455,6 +1455,7 @@ def test_a_turn_without_their_hand_says_so(project: pytest.Pytester) -> None:
     assert lines
 
 
+@pytest.mark.slow  # three more Python processes: CI runs it, an editor opts in
 def test_the_drafts_are_listed_when_the_run_is_spread_over_workers(
     project: pytest.Pytester,
 ) -> None:
