@@ -35,6 +35,14 @@ SEED_ROWS: list[tuple[str, Verdict]] = [
 
 
 @pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytest's own, with the hypothesis plugin left out of the runs it starts: none of them
+    uses it, and each in-process run would import hypothesis afresh (seconds each)."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
+    return pytester
+
+
+@pytest.fixture
 def seed_rows() -> list[tuple[str, Verdict]]:
     """The seed rows (see :data:`SEED_ROWS`)."""
     return list(SEED_ROWS)

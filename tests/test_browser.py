@@ -174,7 +174,7 @@ def axe_problems(page: Page, site_url: str, paths: list[str]) -> dict[str, list[
 
 def site_pages_to_check() -> list[str]:
     """A page of each kind: prose, a verdict table, the matrix, rulings, odds, the index, a case
-    page (every page, in both themes, is checked under -m slow)."""
+    page (every page is checked too, under -m slow)."""
     return [
         "index.html",
         "edge-cases.html",
@@ -188,23 +188,30 @@ def site_pages_to_check() -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_axe_finds_nothing_serious_on_a_page_of_each_kind(
-    browser: Browser, site_url: str, viewport: ViewportSize
-) -> None:
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    problems = axe_problems(page, site_url, site_pages_to_check())
-    context.close()
-    assert not problems, problems
+def test_axe_finds_nothing_serious_on_a_page_of_each_kind(visit: Visit, site_url: str) -> None:
+    """Each kind of page at desktop and phone widths in both themes, switched in place."""
+    page = visit.page
+    found: dict[str, list[str]] = {}
+    for path in site_pages_to_check():
+        page.goto(f"{site_url}/{path}")
+        page.wait_for_load_state("load")
+        axe_on_every_screen(page, found, path)
+    assert len(found) == len(site_pages_to_check()) * len(SCREENS)
+    assert not any(found.values()), {where: seen for where, seen in found.items() if seen}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    ("viewport", "scheme"),
+    [(DESKTOP, "light"), (PHONE, "dark")],
+    ids=["desktop-light", "phone-dark"],
+)
 def test_axe_finds_nothing_serious_on_any_page(
     browser: Browser, site_url: str, viewport: ViewportSize, scheme: str
 ) -> None:
+    """Every page, for what its own content may get wrong: at the widest and the narrowest
+    screen, one in each theme (each kind of page is checked at every width and in each theme
+    above)."""
     context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
     page = context.new_page()
     page.goto(f"{site_url}/all-cases.html")
