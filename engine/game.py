@@ -243,6 +243,7 @@ class GameState(PlayState):
         other._version = self._version
         other._legal = self._legal
         other._provable = dict(self._provable)
+        other._refuted = dict(self._refuted)
         return other
 
     def __repr__(self) -> str:

@@ -8,7 +8,7 @@ own from :mod:`engine.tactic_cards`, and a test checks on thousands of states th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from itertools import combinations
 
 from engine.cards import CARDS, Card, card_name
@@ -84,39 +84,40 @@ RULES_NAMED = frozenset(
 # ------------------------------------------------------------------ listing
 
 
-def legal_moves(state: PlayState) -> Iterator[Move]:
+def legal_moves(state: PlayState) -> list[Move]:
     """Every move the current player may make now, in a fixed order."""
     if state.phase is Phase.PLAY:
-        yield from plays(state)
+        moves = plays(state)
         if may_pass(state):
-            yield Pass()
-    elif state.phase is Phase.CLAIM:
+            moves.append(Pass())
+        return moves
+    if state.phase is Phase.CLAIM:
         provable = state.provable_stones()
-        for size in range(len(provable), -1, -1):
-            for stones in combinations(provable, size):
-                yield Claim(stones)
-    elif state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
-        for deck in state.drawable():
-            yield Draw(deck)
-    elif state.phase is Phase.RECRUITER_RETURN:
-        for card in distinct(state.hands[state.current_player]):
-            yield Return(card)
+        return [
+            Claim(stones)
+            for size in range(len(provable), -1, -1)
+            for stones in combinations(provable, size)
+        ]
+    if state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
+        return [Draw(deck) for deck in state.drawable()]
+    if state.phase is Phase.RECRUITER_RETURN:
+        return [Return(card) for card in distinct(state.hands[state.current_player])]
+    return []
 
 
-def plays(state: PlayState) -> Iterator[Move]:
+def plays(state: PlayState) -> list[Move]:
     """The play step's moves: each Clan card to each stone with room, then what each Tactic
     card in hand allows (:mod:`engine.tactic_cards`) while within the tactic limit."""
     me = state.current_player
     room = stones_with_room(state, me)
     hand = state.hands[me]
-    for card in hand:
-        if card < len(CARDS):
-            for target in room:
-                yield PLAYS[card][target]
+    clan = len(CARDS)
+    moves: list[Move] = [PLAYS[card][target] for card in hand if card < clan for target in room]
     if not state.variant.has_tactics or not TACTIC_LIMIT.holds(state, me):
-        return
-    for card in distinct(card for card in hand if card >= len(CARDS)):
-        yield from KIND_OF_CARD[card].uses(state, card)
+        return moves
+    for card in distinct(card for card in hand if card >= clan):
+        moves += KIND_OF_CARD[card].uses(state, card)
+    return moves
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:

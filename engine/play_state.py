@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from engine.cards import Card
-from engine.claims import claim_verdict
+from engine.cards import ALL_CARDS_MASK as CLAN_MASK
+from engine.cards import Card, mask_of
+from engine.claims import claim_verdict, elite_troops_for
 from engine.formations import CombatMode, side_capacity
 from engine.moves import Deck, Move
 from engine.position import (
@@ -24,12 +25,17 @@ from engine.position import (
     Position,
     StoneState,
     Variant,
+    face_up_mask,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 _Key = tuple[int, Player, tuple[Card, ...]]
+_Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode]]
+_Refutation = tuple[_Board, int, tuple[Card, ...]]
+"""A stone as it was when a claim on it was refused, the cards of the completion that refuted
+the claim (a mask), and the elite troops among them."""
 
 
 class Phase(Enum):
@@ -151,6 +157,7 @@ class PlayState:
         "_played_this_turn",
         "_provable",
         "_recruits_left",
+        "_refuted",
         "_returns_left",
         "_version",
         "clock",
@@ -201,6 +208,7 @@ class PlayState:
         self._version = 0
         self._legal: tuple[_Key, tuple[Move, ...]] | None = None
         self._provable: dict[_Key, tuple[int, ...]] = {}
+        self._refuted: dict[tuple[Player, int], _Refutation] = {}
 
     # ------------------------------------------------------------------ what anyone may ask
 
@@ -321,13 +329,37 @@ class PlayState:
         return self._provable[key]
 
     def _prove_stones(self, player: Player) -> tuple[int, ...]:
-        position = self.position(player)
-        return tuple(
-            number
-            for number, stone in zip(STONES, self.stones, strict=True)
-            if stone.claimed_by is None
-            and len(stone.sides[player]) == stone.capacity
-            and claim_verdict(position, number).granted
+        """The stones ``player`` can prove. A stone refused before is refused again without a
+        proof while it is unchanged and the completion that refuted the claim can still be
+        made: its cards are still out of sight, and its elite troops still the opponent's to
+        play. That completion still beats the claimant's side."""
+        unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
+        position: Position | None = None
+        proved = []
+        for number, stone in zip(STONES, self.stones, strict=True):
+            if stone.claimed_by is not None or len(stone.sides[player]) != stone.capacity:
+                continue
+            board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
+            kept = self._refuted.get((player, number))
+            if kept is not None and self._still_refutes(kept, board, player, unseen):
+                continue
+            position = position or self.position(player)
+            verdict = claim_verdict(position, number)
+            if verdict.granted:
+                proved.append(number)
+            elif verdict.best_reply is not None:
+                added = verdict.best_reply.added
+                troops = tuple(card for card in added if not CLAN_MASK >> card & 1)
+                self._refuted[(player, number)] = (board, mask_of(added), troops)
+        return tuple(proved)
+
+    def _still_refutes(self, kept: _Refutation, board: _Board, player: Player, unseen: int) -> bool:
+        """Whether the completion ``kept`` can still be made on the stone, now ``board``."""
+        was, witness, troops = kept
+        if was != board or witness & unseen != witness:
+            return False
+        return not troops or set(troops) <= set(
+            elite_troops_for(self.position(player), player.other, unseen)
         )
 
     # ------------------------------------------------------------------ remembering answers

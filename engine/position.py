@@ -6,10 +6,12 @@ out of sight, and so, for the proof, is the viewer's own hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
+from typing import Protocol
 
 from engine.cards import (
     CARDS,
@@ -40,7 +42,7 @@ class Player(IntEnum):
     @property
     def other(self) -> Player:
         """The opponent."""
-        return Player(1 - self)
+        return Player.B if self is Player.A else Player.A
 
 
 def who(player: Player, viewer: Player) -> str:
@@ -213,6 +215,24 @@ def variant_named(name: str) -> Variant:
         ) from None
 
 
+class _Stone(Protocol):
+    @property
+    def sides(self) -> tuple[Sequence[Card], Sequence[Card]]: ...
+    @property
+    def modes(self) -> AbstractSet[CombatMode]: ...
+
+
+def face_up_mask(stones: Iterable[_Stone], discards: Iterable[Card]) -> int:
+    """The cards face up on the table (a mask): on the stones' sides, their combat modes, and the
+    discards. Everything else is out of sight."""
+    table = mask_of(discards)
+    for stone in stones:
+        table |= mask_of(stone.sides[0]) | mask_of(stone.sides[1])
+        for mode in stone.modes:
+            table |= 1 << MODE_CARDS[mode]
+    return table
+
+
 @dataclass(frozen=True)
 class StoneState:
     """One stone: both sides in order of play, who completed first, combat modes, the owner."""
@@ -300,10 +320,7 @@ class Position:
         problems = self.status()
         if problems:
             raise problems[0]
-        table = 0
-        for card in (*self.placed_cards(), *self.discards, *self._mode_cards()):
-            table |= 1 << card
-        object.__setattr__(self, "_table_mask", table)
+        object.__setattr__(self, "_table_mask", face_up_mask(self.stones, self.discards))
 
     def status(self) -> list[PositionError]:
         """Every reason this position cannot exist, in the order the constructor checks them
@@ -323,15 +340,28 @@ class Position:
             )
         problems += self._hand_problems()
         for number, stone in zip(STONES, self.stones, strict=True):
-            if stone.sides[0] or stone.sides[1] or stone.modes or stone.completed_first is not None:
+            # A stone with no combat mode, no completion order and fewer than three cards a side
+            # has nothing that can be wrong (and most stones of most positions are such).
+            a, b = stone.sides
+            if stone.modes or stone.completed_first is not None or len(a) > 2 or len(b) > 2:
                 problems += self._stone_problems(number, stone)
         return problems
 
     def _card_problems(self) -> tuple[list[PositionError], int]:
         """Whatever is not a card, and each card seen twice; and the set of cards seen."""
+        cards = [card for stone in self.stones for side in stone.sides for card in side]
+        cards += self.discards
+        cards += self.hand
+        cards += self._mode_cards()
+        # At C speed when all is well: plain ints, each a card number, none twice.
+        if not cards:
+            return [], 0
+        plain = set(map(type, cards)) == {int} and min(cards) >= 0 and max(cards) < 64
+        if plain and len(set(cards)) == len(cards):
+            return [], sum(map((1).__lshift__, cards))
         problems: list[PositionError] = []
         seen = 0
-        for card in self.placed_cards() + self.discards + self.hand + self._mode_cards():
+        for card in cards:
             if not isinstance(card, int) or not 0 <= card < 64:
                 hint = f"; write parse_card({card!r})" if isinstance(card, str) else ""
                 problems.append(PositionError(f"no card number {card!r}{hint}"))
@@ -368,11 +398,7 @@ class Position:
         """A position its maker already keeps valid (a game state's view of itself), built
         without the constructor's checks, which cost several times the proof it serves."""
         position = object.__new__(cls)
-        table = mask_of(discards)
-        for stone in stones:
-            table |= mask_of(stone.sides[0]) | mask_of(stone.sides[1])
-            for mode in stone.modes:
-                table |= 1 << MODE_CARDS[mode]
+        table = face_up_mask(stones, discards)
         for name, value in (
             ("stones", stones),
             ("discards", discards),
@@ -406,26 +432,19 @@ class Position:
                 )
             )
         capacity = stone.capacity
-        over = False
-        for player in Player:
-            if len(stone.sides[player]) > capacity:
-                over = True
-                problems.append(
-                    SideOverCapacity(
-                        number, player, len(stone.sides[player]), capacity, self.viewer
-                    )
-                )
-        if over:
+        sizes = (len(stone.sides[0]), len(stone.sides[1]))
+        if sizes[0] > capacity or sizes[1] > capacity:
+            problems += [
+                SideOverCapacity(number, player, sizes[player], capacity, self.viewer)
+                for player in (Player.A, Player.B)
+                if sizes[player] > capacity
+            ]
             return problems
-        both_complete = len(stone.sides[0]) == capacity == len(stone.sides[1])
-        if stone.completed_first is not None and not both_complete:
-            problems.append(MisplacedCompletionOrder(number))
-        judged = all(
-            card < len(CARDS) or card in ELITE_TROOPS for side in stone.sides for card in side
-        )
-        if not judged:  # a card that cannot lie on a side (MisplacedCard) has no strength
+        if sizes[0] != capacity or sizes[1] != capacity:  # at most one side complete
+            if stone.completed_first is not None:
+                problems.append(MisplacedCompletionOrder(number))
             return problems
-        if both_complete and stone.completed_first is None and self._sides_tie(stone):
+        if stone.completed_first is None and self._sides_tie(stone):
             problems.append(MissingCompletionOrder(number))
         return problems
 
@@ -496,7 +515,14 @@ class Position:
 
     @staticmethod
     def _sides_tie(stone: StoneState) -> bool:
-        return strength(stone.sides[0], stone.modes) == strength(stone.sides[1], stone.modes)
+        """Whether two complete sides are equally strong. A side holding a card that cannot lie
+        there (a :class:`MisplacedCard`) has no strength: it ties with nothing."""
+        judged = all(
+            card < len(CARDS) or card in ELITE_TROOPS for side in stone.sides for card in side
+        )
+        return judged and strength(stone.sides[0], stone.modes) == strength(
+            stone.sides[1], stone.modes
+        )
 
     def __repr__(self) -> str:
         stones = ", ".join(

@@ -204,7 +204,7 @@ def _draw_step(state: PlayState) -> bool:
 
 
 def _play_step(state: PlayState) -> bool:
-    if next(plays(state), None) is None:
+    if not plays(state):
         forced(state, Pass())
         return True
     return False

@@ -34,6 +34,7 @@ from engine import (
     StoneState,
     TableError,
     Variant,
+    claim_verdict,
     parse_card,
     parse_cards,
     parse_record,
@@ -352,6 +353,29 @@ def _check_provable(state: GameState, provable: tuple[int, ...]) -> None:
         assert claim_granted_by_enumeration(position, number) == (number in provable), (
             f"stone {number}: {position!r}"
         )
+
+
+@pytest.mark.parametrize("variant", ["base", "tactics"])
+def test_the_provable_stones_kept_between_steps_are_the_ones_proved_afresh(variant: str) -> None:
+    """A stone refused before is refused again without a proof while nothing that refuted it has
+    changed: at every step of whole games, for both players, that agrees with a fresh proof."""
+    compared = 0
+    for seed in range(12):
+        state = Game.named(variant, seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_over:
+            for player in Player:
+                position = state.position(player)
+                afresh = tuple(
+                    number
+                    for number in range(1, 10)
+                    if position.stone(number).claimed_by is None
+                    and claim_verdict(position, number).granted
+                )
+                assert state.provable_stones(player) == afresh, position
+                compared += 1
+            state.apply(random_move(state, rng))
+    assert compared > 1000
 
 
 @pytest.mark.parametrize("game", GAMES, ids=repr)
