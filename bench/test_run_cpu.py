@@ -3,7 +3,9 @@
 Runs ``pytest`` as ``make test`` does (spread over the cores by pytest-xdist), then in one process,
 in a child process each time, and prints the CPU it and everything it started used (the site
 builds, the subprocesses), then the same for each test file, so that a slow file is found before
-the loop slows down. The goal is well under a minute of CPU; the default run takes about 42 s.
+the loop slows down. The goal is well under a minute of CPU; the default run took about 90 s on
+2026-12-01 (two cores, spread by pytest-xdist), of which the site builds and the conformance and
+command-line runs are about half.
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
