@@ -1,7 +1,16 @@
 """The Schotten Totten rules engine: cards, formations, positions, the claim proof and the game.
 
 Pure: no I/O, no YAML, no printing. Everything else in the project calls it.
+
+Importing it loads what judging a position needs (cards, formations, positions, the claim proof);
+the game, its moves, records and matches load the first time one of their names is asked for, so
+that a process that only judges positions starts faster.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import (
     CARDS,
@@ -35,32 +44,6 @@ from engine.formations import (
     strength,
     strongest_completion,
 )
-from engine.game import (
-    Event,
-    Game,
-    GameState,
-    Outcome,
-    Phase,
-    PlayerView,
-    TableError,
-    Termination,
-)
-from engine.match import Match, RoundResult, round_points
-from engine.moves import (
-    Banshee,
-    Claim,
-    Deck,
-    Draw,
-    IllegalMove,
-    Move,
-    MoveSyntaxError,
-    Pass,
-    Play,
-    Recruit,
-    Return,
-    Strategist,
-    Traitor,
-)
 from engine.position import (
     STONES,
     VARIANTS,
@@ -80,16 +63,93 @@ from engine.position import (
     VariantError,
     variant_named,
 )
-from engine.records import (
-    GameRecord,
-    parse_record,
-    play_random_game,
-    random_move,
-    record_text,
-    replay,
-    result_text,
-)
 from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
+
+if TYPE_CHECKING:
+    from engine.game import (
+        Event,
+        Game,
+        GameState,
+        Outcome,
+        Phase,
+        PlayerView,
+        TableError,
+        Termination,
+    )
+    from engine.match import Match, RoundResult, round_points
+    from engine.moves import (
+        Banshee,
+        Claim,
+        Deck,
+        Draw,
+        IllegalMove,
+        Move,
+        MoveSyntaxError,
+        Pass,
+        Play,
+        Recruit,
+        Return,
+        Strategist,
+        Traitor,
+    )
+    from engine.records import (
+        GameRecord,
+        parse_record,
+        play_random_game,
+        random_move,
+        record_text,
+        replay,
+        result_text,
+    )
+
+_LOADED_ON_FIRST_USE = {
+    "Banshee": "engine.moves",
+    "Claim": "engine.moves",
+    "Deck": "engine.moves",
+    "Draw": "engine.moves",
+    "Event": "engine.game",
+    "Game": "engine.game",
+    "GameRecord": "engine.records",
+    "GameState": "engine.game",
+    "IllegalMove": "engine.moves",
+    "Match": "engine.match",
+    "Move": "engine.moves",
+    "MoveSyntaxError": "engine.moves",
+    "Outcome": "engine.game",
+    "Pass": "engine.moves",
+    "Phase": "engine.game",
+    "Play": "engine.moves",
+    "PlayerView": "engine.game",
+    "Recruit": "engine.moves",
+    "Return": "engine.moves",
+    "RoundResult": "engine.match",
+    "Strategist": "engine.moves",
+    "TableError": "engine.game",
+    "Termination": "engine.game",
+    "Traitor": "engine.moves",
+    "parse_record": "engine.records",
+    "play_random_game": "engine.records",
+    "random_move": "engine.records",
+    "record_text": "engine.records",
+    "replay": "engine.records",
+    "result_text": "engine.records",
+    "round_points": "engine.match",
+}
+"""Each name of the game's modules, and the module it is loaded from when first asked for."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LOADED_ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # asked for once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "CARDS",
