@@ -22,7 +22,7 @@ from oracle.casefile.loader import CaseCollection, load_cases
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
-from oracle.casefile.source import SourceError, shown_path
+from oracle.casefile.source import SourceError
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.misreadings.cache import MisreadingCache
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
@@ -214,8 +214,7 @@ def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
     if report.verified and report.unassigned:
         found.append(
             Problem(
-                f"{shown_path(case.path, root)}:{case.line}: case {case.id!r}: no question owns"
-                f" {', '.join(report.unassigned)}",
+                f"{case.named_at(root)}: no question owns {', '.join(report.unassigned)}",
                 file=case.path,
                 topic=case.topic,
             )
@@ -238,9 +237,8 @@ def unmet_guards(
             why = "gives the same answer" if result is Outcome.SAME else "does not apply to it"
             found.append(
                 Problem(
-                    f"{shown_path(report.case.path, root)}:{report.case.line}: case"
-                    f" {report.case.id!r} says it guards against {name!r}, but that misreading"
-                    f" {why}",
+                    f"{report.case.named_at(root)} says it guards against {name!r}, but that"
+                    f" misreading {why}",
                     file=report.case.path,
                     topic=report.case.topic,
                 )
@@ -257,7 +255,7 @@ def unshown_topics(
         return []
     return [
         Problem(
-            f"{shown_path(report.case.path, root)}:{report.case.line}: case {report.case.id!r}:"
+            f"{report.case.named_at(root)}:"
             f" no page shows the topic {report.case.topic!r}; add"
             f" <!-- oracle:verdict-table {report.case.topic} --> to a page in {PAGES_DIR}/",
             file=report.case.path,

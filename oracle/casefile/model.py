@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine import Card, Game, GameState, Phase, Player, Position, Verdict
 from engine.moves import Deck
+from oracle.casefile.source import shown_path
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,11 @@ class Case:
     def location(self) -> str:
         """``path:line`` of the case, for messages."""
         return f"{self.path}:{self.line}"
+
+    def named_at(self, root: Path | None) -> str:
+        """How a problem line names the case: ``cases/t/a.yaml:1: case 'a'`` (the path shown
+        from ``root``)."""
+        return f"{shown_path(self.path, root)}:{self.line}: case {self.id!r}"
 
     @property
     def claimed_stones(self) -> tuple[int, ...]:

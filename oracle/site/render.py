@@ -141,7 +141,7 @@ def render_case_pages(
 def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = None) -> list[str]:
     """The published cases that no page shows, as located lines: nothing may be lost."""
     return [
-        f"{shown_path(report.case.path, root)}:{report.case.line}: case {report.case.id!r}"
+        f"{report.case.named_at(root)}"
         f" (topic {report.case.topic!r}) is in no"
         f" table; add <!-- oracle:verdict-table {report.case.topic} --> to a page"
         for report in catalogue.published
