@@ -360,7 +360,11 @@ def test_the_provable_stones_kept_between_steps_are_the_ones_proved_afresh(varia
     """A stone refused before is refused again without a proof while nothing that refuted it has
     changed: at every step of whole games, for both players, that agrees with a fresh proof."""
     compared = 0
-    for seed in range(12):
+    # In tactics game 209 a claim refuted with the help of an unseen elite troop is asked again
+    # when that troop, still out of sight, is no longer the opponent's to play (the one game in
+    # the first 400 where the kept refutation must be dropped for that reason alone).
+    seeds = [*range(12), 209] if variant == "tactics" else range(12)
+    for seed in seeds:
         state = Game.named(variant, seed=seed).new_initial_state()
         rng = random.Random(seed)
         while not state.is_over:
@@ -920,3 +924,12 @@ def test_a_new_game_starts_with_no_idle_turn_and_apply_text_gives_the_move_made(
     text = str(state.legal_moves()[0])
     move = state.apply_text(text)
     assert str(move) == text and state.moves == [move]
+
+
+@pytest.mark.parametrize("number", [-1, 64, 65])
+def test_a_card_number_outside_the_cards_is_refused_by_the_position(number: int) -> None:
+    """The constructor's quick path (plain card numbers, none twice) hands anything else to the
+    full check, at either edge of the card numbers."""
+    stones = (StoneState(sides=((number,), ())),) + (StoneState(),) * 8
+    with pytest.raises(PositionError, match=f"no card number {number}"):
+        Position(stones)
