@@ -144,8 +144,9 @@ def axe_violations(page: Page) -> list[str]:
     # script element of the test's own would be refused, as any script not of the site is.
     page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
     # A header title fading in after a scroll would be judged half-transparent: let it finish.
+    # An animation cancelled meanwhile (its promise rejects with AbortError) is over too.
     page.evaluate(
-        "async () => { await Promise.all(document.getAnimations().map(a => a.finished)); }"
+        "async () => { await Promise.allSettled(document.getAnimations().map(a => a.finished)); }"
     )
     found: list[dict[str, Any]] = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
