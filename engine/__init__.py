@@ -10,7 +10,6 @@ that a process that only judges positions starts faster.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from engine.cards import (
     CARDS,
@@ -65,7 +64,10 @@ from engine.position import (
 )
 from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
 
+TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
+    from typing import Any
+
     from engine.game import (
         Event,
         Game,

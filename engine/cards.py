@@ -10,9 +10,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import TypeAlias
 
 from engine.tactics import TACTIC_NAMES, TACTICS_MASK, Tactic
+
+TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
+if TYPE_CHECKING:
+    from typing import TypeAlias
 
 Card: TypeAlias = int
 """A card: a Clan card, 0 to 53 (``colour * 9 + (value - 1)``), or a :class:`Tactic`, 54 to 63."""

@@ -9,7 +9,6 @@ and the claimant's side is already complete.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import ALL_CARDS_MASK as CLAN_MASK
@@ -23,6 +22,7 @@ from engine.formations import (
     strongest_completion,
     why_stronger,
 )
+from engine.frozen import FrozenValue, set_field
 from engine.position import Player, Position, PositionError, check_stone
 from engine.tactics import JOKERS, Tactic
 
@@ -68,8 +68,7 @@ class DuplicateClaim(PositionError):
     """The same stone claimed twice in one step."""
 
 
-@dataclass(frozen=True)
-class ClaimVerdict:
+class ClaimVerdict(FrozenValue):
     """The verdict on one claimed stone: the reason, and the facts that explain it.
 
     ``best_reply`` is the opponent's strongest completion whenever their side was incomplete; for
@@ -78,14 +77,45 @@ class ClaimVerdict:
     when asked for, so judging stays cheap.
     """
 
+    _fields = (
+        "stone",
+        "reason",
+        "mine",
+        "theirs",
+        "modes",
+        "best_reply",
+        "witness_in_hand",
+        "held_by_claimant",
+    )
+    __slots__ = _fields
     stone: int
     reason: Reason
-    mine: tuple[Card, ...] = ()
-    theirs: tuple[Card, ...] = ()
-    modes: frozenset[CombatMode] = frozenset()
-    best_reply: Completion | None = None
-    witness_in_hand: tuple[Card, ...] = ()
-    held_by_claimant: bool = False
+    mine: tuple[Card, ...]
+    theirs: tuple[Card, ...]
+    modes: frozenset[CombatMode]
+    best_reply: Completion | None
+    witness_in_hand: tuple[Card, ...]
+    held_by_claimant: bool
+
+    def __init__(
+        self,
+        stone: int,
+        reason: Reason,
+        mine: tuple[Card, ...] = (),
+        theirs: tuple[Card, ...] = (),
+        modes: frozenset[CombatMode] = frozenset(),
+        best_reply: Completion | None = None,
+        witness_in_hand: tuple[Card, ...] = (),
+        held_by_claimant: bool = False,
+    ) -> None:
+        set_field(self, "stone", stone)
+        set_field(self, "reason", reason)
+        set_field(self, "mine", mine)
+        set_field(self, "theirs", theirs)
+        set_field(self, "modes", modes)
+        set_field(self, "best_reply", best_reply)
+        set_field(self, "witness_in_hand", witness_in_hand)
+        set_field(self, "held_by_claimant", held_by_claimant)
 
     @property
     def verdict(self) -> Verdict:

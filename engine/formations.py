@@ -12,7 +12,6 @@ strongest down, so the first formation that can be reached at all gives the answ
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
 from itertools import pairwise, permutations
@@ -26,6 +25,7 @@ from engine.cards import (
     cards_repr,
     make_card,
 )
+from engine.frozen import FrozenValue, set_field
 from engine.tactics import JOKERS, WILD_VALUES, Tactic
 
 ELITE_BASE = int(Tactic.JOKER)
@@ -154,12 +154,17 @@ def _counted(label: str) -> str:
     return label if label.split()[0] in ("three", "four") else f"a {label}"
 
 
-@dataclass(frozen=True)
-class Completion:
+class Completion(FrozenValue):
     """A way to complete a side: the cards added and the strength of the finished side."""
 
+    _fields = ("added", "strength")
+    __slots__ = _fields
     added: tuple[Card, ...]
     strength: int
+
+    def __init__(self, added: tuple[Card, ...], strength: int) -> None:
+        set_field(self, "added", added)
+        set_field(self, "strength", strength)
 
     def __repr__(self) -> str:
         return f"Completion(added={cards_repr(self.added)}, strength={self.strength})"

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
-from typing import Protocol
 
 from engine.cards import (
     CARDS,
@@ -22,6 +20,7 @@ from engine.cards import (
     mask_of,
 )
 from engine.formations import CombatMode, side_capacity, strength
+from engine.frozen import FrozenValue, set_field
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
 
 MODE_CARDS = {
@@ -215,11 +214,17 @@ def variant_named(name: str) -> Variant:
         ) from None
 
 
-class _Stone(Protocol):
-    @property
-    def sides(self) -> tuple[Sequence[Card], Sequence[Card]]: ...
-    @property
-    def modes(self) -> AbstractSet[CombatMode]: ...
+BASE_VARIANT = VARIANTS["base"]
+
+TYPE_CHECKING = False  # typing is not imported at run time: it would double import engine's time
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class _Stone(Protocol):
+        @property
+        def sides(self) -> tuple[Sequence[Card], Sequence[Card]]: ...
+        @property
+        def modes(self) -> AbstractSet[CombatMode]: ...
 
 
 def face_up_mask(stones: Iterable[_Stone], discards: Iterable[Card]) -> int:
@@ -233,16 +238,27 @@ def face_up_mask(stones: Iterable[_Stone], discards: Iterable[Card]) -> int:
     return table
 
 
-@dataclass(frozen=True)
-class StoneState:
+class StoneState(FrozenValue):
     """One stone: both sides in order of play, who completed first, combat modes, the owner."""
 
-    sides: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
-    completed_first: Player | None = None
-    modes: frozenset[CombatMode] = frozenset()
-    claimed_by: Player | None = None
+    _fields = ("sides", "completed_first", "modes", "claimed_by")
+    __slots__ = _fields
+    sides: tuple[tuple[Card, ...], tuple[Card, ...]]
+    completed_first: Player | None
+    modes: frozenset[CombatMode]
+    claimed_by: Player | None
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        sides: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ()),
+        completed_first: Player | None = None,
+        modes: frozenset[CombatMode] = frozenset(),
+        claimed_by: Player | None = None,
+    ) -> None:
+        set_field(self, "sides", sides)
+        set_field(self, "completed_first", completed_first)
+        set_field(self, "modes", modes)
+        set_field(self, "claimed_by", claimed_by)
         for name in ("completed_first", "claimed_by"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Player):
@@ -262,10 +278,10 @@ class StoneState:
     ) -> StoneState:
         """A stone whose maker already keeps it valid, built without the constructor's checks."""
         stone = object.__new__(cls)
-        object.__setattr__(stone, "sides", sides)
-        object.__setattr__(stone, "completed_first", completed_first)
-        object.__setattr__(stone, "modes", modes)
-        object.__setattr__(stone, "claimed_by", claimed_by)
+        set_field(stone, "sides", sides)
+        set_field(stone, "completed_first", completed_first)
+        set_field(stone, "modes", modes)
+        set_field(stone, "claimed_by", claimed_by)
         return stone
 
     @property
@@ -298,8 +314,11 @@ class StoneState:
         return len(self.sides[player]) == self.capacity
 
 
-@dataclass(frozen=True)
-class Position:
+EMPTY_BORDER = (StoneState(),) * len(STONES)
+"""Nine empty stones: the border before anyone plays."""
+
+
+class Position(FrozenValue):
     """What ``viewer`` sees: the stones (index 0 is stone 1), the face-up discards, their hand.
 
     The constructor checks that the position can exist: every card in one place, no side over
@@ -307,30 +326,51 @@ class Position:
     a completion order exactly where two complete sides tie.
     """
 
-    stones: tuple[StoneState, ...] = field(default_factory=lambda: (StoneState(),) * 9)
-    discards: tuple[Card, ...] = ()
-    hand: tuple[Card, ...] = ()
-    viewer: Player = Player.A
-    variant: Variant = field(default_factory=Variant)
-    jokers_played: frozenset[Player] = frozenset()
+    _fields = ("stones", "discards", "hand", "viewer", "variant", "jokers_played")
+    __slots__ = (*_fields, "_table_mask")
+    stones: tuple[StoneState, ...]
+    discards: tuple[Card, ...]
+    hand: tuple[Card, ...]
+    viewer: Player
+    variant: Variant
+    jokers_played: frozenset[Player]
     """Players who have played a Joker that has since left the border (to the discards)."""
-    _table_mask: int = field(init=False, repr=False, compare=False, default=0)
+    _table_mask: int
 
-    def __post_init__(self) -> None:
-        problems = self.status()
+    def __init__(
+        self,
+        stones: tuple[StoneState, ...] = EMPTY_BORDER,
+        discards: tuple[Card, ...] = (),
+        hand: tuple[Card, ...] = (),
+        viewer: Player = Player.A,
+        variant: Variant = BASE_VARIANT,
+        jokers_played: frozenset[Player] = frozenset(),
+    ) -> None:
+        set_field(self, "stones", stones)
+        set_field(self, "discards", discards)
+        set_field(self, "hand", hand)
+        set_field(self, "viewer", viewer)
+        set_field(self, "variant", variant)
+        set_field(self, "jokers_played", jokers_played)
+        problems, seen = self._problems_and_cards()
         if problems:
             raise problems[0]
-        object.__setattr__(self, "_table_mask", face_up_mask(self.stones, self.discards))
+        # Every card is in one place, so the face-up ones are all but the hand.
+        set_field(self, "_table_mask", seen & ~mask_of(hand))
 
     def status(self) -> list[PositionError]:
         """Every reason this position cannot exist, in the order the constructor checks them
         (it raises the first): empty for a valid one. A game state's view of itself, built
         without the checks, can be judged with it too."""
+        return self._problems_and_cards()[0]
+
+    def _problems_and_cards(self) -> tuple[list[PositionError], int]:
+        """What :meth:`status` says, and the mask of every card the position holds."""
         if len(self.stones) != len(STONES):
-            return [PositionError(f"a border has 9 stones, not {len(self.stones)}")]
-        problems, seen = self._card_problems()
+            return [PositionError(f"a border has 9 stones, not {len(self.stones)}")], 0
+        problems, seen = self._card_problems(self._every_card())
         if problems and not all(isinstance(problem, DuplicateCard) for problem in problems):
-            return problems  # what is not a card cannot be judged further
+            return problems, seen  # what is not a card cannot be judged further
         if seen >> len(CARDS):  # a Tactic card somewhere
             problems += self._tactic_card_problems()
         problems += self._jokers_played_problems()
@@ -340,19 +380,32 @@ class Position:
             )
         problems += self._hand_problems()
         for number, stone in zip(STONES, self.stones, strict=True):
-            # A stone with no combat mode, no completion order and fewer than three cards a side
-            # has nothing that can be wrong (and most stones of most positions are such).
-            a, b = stone.sides
-            if stone.modes or stone.completed_first is not None or len(a) > 2 or len(b) > 2:
+            # A stone with no combat mode and no completion order can only be wrong with a side
+            # over three cards, or two complete sides that tie (most stones are neither).
+            a, b = len(stone.sides[0]), len(stone.sides[1])
+            if stone.modes or stone.completed_first is not None or a > 3 or b > 3 or a == b == 3:
                 problems += self._stone_problems(number, stone)
-        return problems
+        return problems, seen
 
-    def _card_problems(self) -> tuple[list[PositionError], int]:
-        """Whatever is not a card, and each card seen twice; and the set of cards seen."""
-        cards = [card for stone in self.stones for side in stone.sides for card in side]
+    def _every_card(self) -> list[Card]:
+        """Each card the position holds, where it lies: the sides, the discards, the hand, the
+        combat modes."""
+        cards: list[Card] = []
+        has_modes = False
+        for stone in self.stones:
+            cards += stone.sides[0]
+            cards += stone.sides[1]
+            if stone.modes:
+                has_modes = True
         cards += self.discards
         cards += self.hand
-        cards += self._mode_cards()
+        if has_modes:
+            cards += self._mode_cards()
+        return cards
+
+    @staticmethod
+    def _card_problems(cards: list[Card]) -> tuple[list[PositionError], int]:
+        """Whatever is not a card, and each card seen twice; and the set of cards seen."""
         # At C speed when all is well: plain ints, each a card number, none twice.
         if not cards:
             return [], 0
@@ -398,17 +451,13 @@ class Position:
         """A position its maker already keeps valid (a game state's view of itself), built
         without the constructor's checks, which cost several times the proof it serves."""
         position = object.__new__(cls)
-        table = face_up_mask(stones, discards)
-        for name, value in (
-            ("stones", stones),
-            ("discards", discards),
-            ("hand", hand),
-            ("viewer", viewer),
-            ("variant", variant),
-            ("jokers_played", jokers_played),
-            ("_table_mask", table),
-        ):
-            object.__setattr__(position, name, value)
+        set_field(position, "stones", stones)
+        set_field(position, "discards", discards)
+        set_field(position, "hand", hand)
+        set_field(position, "viewer", viewer)
+        set_field(position, "variant", variant)
+        set_field(position, "jokers_played", jokers_played)
+        set_field(position, "_table_mask", face_up_mask(stones, discards))
         return position
 
     def _mode_cards(self) -> tuple[Card, ...]:

@@ -10,8 +10,6 @@ loader, :meth:`engine.game.GameState.from_table`), not on every position the gam
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.claims import claim_verdict
 from engine.position import STONES, HandTooLarge, Player, Position, PositionError, who
 from engine.tactics import JOKERS
@@ -86,12 +84,12 @@ def _claimed_stone_problems(position: Position) -> list[PositionError]:
         holder = stone.claimed_by
         if holder is None:
             continue
-        open_stone = replace(stone, claimed_by=None)
+        open_stone = stone.replace(claimed_by=None)
         stones = tuple(
             open_stone if n == number else other
             for n, other in zip(STONES, position.stones, strict=True)
         )
-        as_holder = replace(position, stones=stones, hand=(), viewer=holder)
+        as_holder = position.replace(stones=stones, hand=(), viewer=holder)
         verdict = claim_verdict(as_holder, number)
         if not verdict.granted:
             problems.append(

@@ -85,3 +85,20 @@ def test_the_lock_file_installs_anywhere() -> None:
     assert pinned, "the lock file pins nothing"
     assert all("==" in line and "@" not in line for line in pinned), pinned
     assert not any(line.startswith("schotten-totten-oracle") for line in pinned)
+
+
+def test_judging_a_position_imports_neither_typing_nor_dataclasses() -> None:
+    """``import engine`` loads what judging needs and nothing heavy: typing, dataclasses and the
+    inspect module they bring would triple its start-up (bench/claim_bench.py measures it)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; import engine; engine.claim_verdict(engine.Position(), 1);"
+        " print(' '.join(sorted(m for m in ('typing', 'dataclasses', 'inspect', 're')"
+        " if m in sys.modules)))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert loaded == []
