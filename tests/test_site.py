@@ -212,6 +212,36 @@ def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_cop
     assert messages[0].splitlines()[1:] == messages[1].splitlines()[1:]
 
 
+def test_a_page_holding_anything_live_is_refused_by_the_plugin_in_one_message() -> None:
+    """The page policy's rule as the build applies it to each written page (in process; the
+    whole build that meets it runs with -m slow)."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from oracle.site.plugin import OraclePlugin
+
+    plugin = OraclePlugin()
+    plugin.current = SimpleNamespace(  # type: ignore[assignment]
+        label="build 3", theme_scripts=frozenset(), engine_pages=frozenset()
+    )
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="turns.md"))
+    html = "<html><head></head><body><p>Turns</p>{}</body></html>"
+    written = plugin.on_post_page(html.format(""), page=page, config=None)  # type: ignore[arg-type]
+    assert "Content-Security-Policy" in written
+    with pytest.raises(PluginError) as caught:
+        plugin.on_post_page(
+            html.format('<img src="x" onerror="steal()">'),
+            page=page,  # type: ignore[arg-type]
+            config=None,  # type: ignore[arg-type]
+        )
+    assert str(caught.value).splitlines() == [
+        "(build 3) turns.md holds what no page of this site may:",
+        "<img> has an inline handler onerror",
+    ]
+
+
+@pytest.mark.slow
 def test_a_page_holding_anything_live_fails_the_build(project_copy: Path) -> None:
     """The page policy's rule, read at build time: nothing live that the site did not write."""
     root = project_copy
