@@ -10,9 +10,10 @@ loader, :meth:`engine.game.GameState.from_table`), not on every position the gam
 
 from __future__ import annotations
 
+from engine.cards import CARDS, card_name
 from engine.claims import claim_verdict
-from engine.position import STONES, HandTooLarge, Player, Position, PositionError, who
-from engine.tactics import JOKERS
+from engine.position import STONES, HandTooLarge, Player, Position, PositionError, who, whose
+from engine.tactics import ELITE_TROOPS, JOKERS, TACTICS_MASK, Tactic
 
 
 class UnprovableClaim(PositionError):
@@ -25,6 +26,15 @@ class GameAlreadyWon(PositionError):
 
 class UnplayedJoker(PositionError):
     """A Joker face up that no player can have played (one Joker a player, ever)."""
+
+
+class UnexplainedDiscard(PositionError):
+    """Discards that no ruse lying there can have made: a card with no Banshee or Strategist
+    to have put it there, or a Banshee without its victim."""
+
+
+class OverTheTacticLimit(PositionError):
+    """More Tactic cards played by one player than the tactic limit lets them play."""
 
 
 def has_won(held: set[int] | frozenset[int]) -> bool:
@@ -72,9 +82,10 @@ def reachability_problems(position: Position) -> list[PositionError]:
                     part="claimed_by",
                 )
             )
-    problem = joker_problem(position)
-    if problem is not None:
-        problems.append(problem)
+    for check in (joker_problem, discard_problem, tactic_limit_problem):
+        problem = check(position)
+        if problem is not None:
+            problems.append(problem)
     return problems
 
 
@@ -128,3 +139,62 @@ def joker_problem(position: Position) -> PositionError | None:
         " discards",
         part="jokers_played",
     )
+
+
+def discard_problem(position: Position) -> PositionError | None:
+    """A ruse goes to the discards once carried out; any other card only through a ruse there:
+    a Banshee discards one card of the opponent's side, a Strategist may discard one of its
+    player's own, and a Banshee always takes a card (a ruse needs a target)."""
+    discards = position.discards
+    banshees = discards.count(Tactic.BANSHEE)
+    strategists = discards.count(Tactic.STRATEGIST)
+    taken = [card for card in discards if card < len(CARDS) or card in ELITE_TROOPS]
+    if len(taken) > banshees + strategists:
+        names = ", ".join(card_name(card) for card in taken)
+        ruses = " and ".join(
+            name
+            for name, count in (("the Banshee", banshees), ("the Strategist", strategists))
+            if count
+        )
+        return UnexplainedDiscard(
+            f"{len(taken)} card{'s' if len(taken) != 1 else ''} in the discards ({names}) that"
+            " only a Banshee or a Strategist can put there, one card each, but the discards"
+            + (f" hold only {ruses}" if ruses else " hold neither"),
+            part="discards",
+        )
+    if banshees > len(taken):
+        return UnexplainedDiscard(
+            "the Banshee lies in the discards without its victim: it discards a card of the"
+            " opponent's side, which must lie there too",
+            part="discards",
+        )
+    return None
+
+
+def tactic_limit_problem(position: Position) -> PositionError | None:
+    """Whatever the case says of the counts, the Tactic cards face up were played under the
+    tactic limit, which keeps the two players' counts at most one apart. An elite troop on a
+    side was played by that side's player (the Traitor takes Clan cards only), and so was a
+    Joker that has left the border; the rest may be either player's."""
+    face_up = sum(TACTICS_MASK >> card & 1 for card in position.discards) + sum(
+        len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
+        for stone in position.stones
+    )
+    most = (face_up + 1) // 2
+    for player in Player:
+        troops = sum(
+            card in ELITE_TROOPS for stone in position.stones for card in stone.sides[player]
+        )
+        gone_joker = player in position.jokers_played and not position.jokers_on_border(player)
+        least = troops + gone_joker
+        if least > most:
+            return OverTheTacticLimit(
+                f"{who(player, position.viewer)} have played at least {least} Tactic cards"
+                f" (the elite troops on {whose(player, position.viewer)} side"
+                + (", and a Joker since gone" if gone_joker else "")
+                + f"), so {who(player.other, position.viewer)} have played at most"
+                f" {face_up - least} of the {face_up} face up: the tactic limit keeps the two"
+                " counts at most one apart",
+                part="tactics",
+            )
+    return None

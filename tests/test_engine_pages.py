@@ -71,7 +71,7 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     form["stones"][4] = {"you": "joker, yellow 9, yellow 8", "them": "pink 1, pink 2, pink 3"}
     form["stones"][4]["claim"] = True
     form["hand"] = "mud fight, green 5"
-    form["discards"] = "spy"
+    form["discards"] = "spy, strategist"
     answer = SESSION.ask_form({"form": form})
     assert answer["ok"], answer
     text = answer["case_text"]

@@ -463,3 +463,67 @@ def test_new_starts_an_impossible_board_as_a_draft_that_ask_judges(
     assert "draft: copy the refusal into impossible:" in out
     status = main(["new", "impossible-boards", "both", "--impossible", "--from-seed", "3"])
     assert status == 2 and "choose one" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("discards", "refused"),
+    [
+        ((), None),
+        (("recruiter", "traitor"), None),  # a ruse explains itself
+        (("banshee", "green 5"), None),  # the Banshee and its victim
+        (("strategist",), None),  # the Strategist may have moved a card instead
+        (("banshee", "strategist", "green 5", "joker"), None),
+        (("green 5",), "hold neither"),
+        (("banshee",), "without its victim"),
+        (("banshee", "strategist", "green 5", "joker", "spy"), "3 cards in the discards"),
+    ],
+)
+def test_the_discards_are_explained_by_the_ruses_lying_there(
+    discards: tuple[str, ...], refused: str | None
+) -> None:
+    from engine import Player, Position, StoneState, parse_card
+    from engine.reachable import discard_problem
+
+    jokers = [Player.B] if "joker" in discards else []
+    position = Position.from_stones(
+        {1: StoneState(sides=((parse_card("red 1"),), ()))},
+        discards=[parse_card(name) for name in discards],
+        variant="tactics",
+        jokers_played=jokers,
+    )
+    problem = discard_problem(position)
+    if refused is None:
+        assert problem is None
+    else:
+        assert problem is not None and refused in str(problem)
+
+
+@pytest.mark.parametrize(
+    ("yours", "theirs", "discards", "refused"),
+    [
+        (("joker", "spy"), (), ("recruiter",), None),  # two against one
+        (("joker", "spy"), (), (), "they have played at most 0 of the 2 face up"),
+        ((), ("spy", "shield-bearer"), ("recruiter",), None),
+        ((), ("spy", "shield-bearer"), (), "they have played at least 2"),
+        (("spy",), ("shield-bearer",), (), None),
+    ],
+)
+def test_the_tactic_limit_holds_for_what_the_board_shows(
+    yours: tuple[str, ...], theirs: tuple[str, ...], discards: tuple[str, ...], refused: str | None
+) -> None:
+    from engine import Position, StoneState, parse_card
+    from engine.reachable import tactic_limit_problem
+
+    position = Position.from_stones(
+        {
+            1: StoneState(sides=(tuple(map(parse_card, yours)), ())),
+            2: StoneState(sides=((), tuple(map(parse_card, theirs)))),
+        },
+        discards=[parse_card(name) for name in discards],
+        variant="tactics",
+    )
+    problem = tactic_limit_problem(position)
+    if refused is None:
+        assert problem is None
+    else:
+        assert problem is not None and refused in str(problem)

@@ -316,7 +316,7 @@ position:
   stones:
     - stone: 2
       you: [joker, red 8]
-  discards: [banshee]
+  discards: [recruiter]
   hand: [joker, green 3]
 table:
   their_hand: [blue 5]
