@@ -157,3 +157,61 @@ def test_a_verdict_that_names_a_witness_it_does_not_rest_on_cannot_pass_a_case(
     assert report.engine_error == (
         "stone 9: the engine names witness cards for no completion out of sight beats it"
     )
+
+
+def test_every_rule_is_pinned_in_each_version_of_the_game_it_holds_in(
+    catalogue: Catalogue,
+) -> None:
+    """A rule of both versions needs a case in each, unless its entry says why one cannot have
+    one: an engine may break a rule in one version only."""
+    pinned: dict[str, set[str]] = {}
+    for report in catalogue.published:
+        for rule in report.case.rules:
+            pinned.setdefault(rule, set()).add(report.case.variant)
+    missing = [
+        f"{entry.id} (line {entry.line}): no {variant} case"
+        for entry in catalogue.rules.entries
+        for variant in entry.must_be_pinned_in()
+        if variant not in pinned.get(entry.id, set())
+    ]
+    assert not missing, "\n".join(missing)
+
+
+def test_a_rule_left_unpinned_in_a_version_has_no_case_there_to_pin_it(
+    catalogue: Catalogue,
+) -> None:
+    """``unpinned_in`` says no case of that version can pin the rule; a case that does shows
+    the reason wrong."""
+    for entry in catalogue.rules.entries:
+        if entry.unpinned_in is None:
+            continue
+        variant = entry.unpinned_in[0]
+        pinning = [
+            report.case.id
+            for report in catalogue.published
+            if entry.id in report.case.rules and report.case.variant == variant
+        ]
+        assert not pinning, f"{entry.id} says no {variant} case can pin it, but {pinning} do"
+
+
+TURN_FACTS = ("winner", "ending", "held", "next_player")
+ENDINGS_OF_BOTH = ("none", "five stones", "three adjacent stones")
+
+
+def test_every_turn_fact_and_ending_is_pinned_in_both_versions(catalogue: Catalogue) -> None:
+    """Who won, how the game ended, the stones held and who is next, each pinned by a turn in
+    the base game and in the tactics variant; so are the endings both versions have (a
+    blocked game never arises in the base game: see the ruling on it)."""
+    seen: set[tuple[str, str]] = set()
+    for report in catalogue.published:
+        turn = report.case.turn
+        if turn is None:
+            continue
+        variant = report.case.variant
+        seen |= {(variant, fact) for fact in TURN_FACTS if getattr(turn.expect, fact) is not None}
+        if turn.expect.ending is not None:
+            seen.add((variant, f"ending: {turn.expect.ending}"))
+    wanted = {(v, f) for v in ("base", "tactics") for f in TURN_FACTS} | {
+        (v, f"ending: {ending}") for v in ("base", "tactics") for ending in ENDINGS_OF_BOTH
+    }
+    assert not wanted - seen, sorted(wanted - seen)

@@ -404,16 +404,30 @@ def test_every_problem_of_the_rules_index_is_reported_at_once(
 ) -> None:
     index = project_copy / "rules" / "index.yaml"
     broken = (
-        '\n  - id: zz.one\n    kind: rule\n    section: S\n    title: T\n    text: "\\a bell"\n'
-        "  - id: zz.two\n    kind: law\n    section: S\n    title: T\n    text: X\n"
-        "  - id: zz.three\n    kind: rule\n    section: ' '\n    title: T\n    text: X\n"
+        "\n  - id: zz.one\n    kind: rule\n    section: S\n    title: T\n    applies: both\n"
+        '    text: "\\a bell"\n'
+        "  - id: zz.two\n    kind: law\n    section: S\n    title: T\n    applies: both\n"
+        "    text: X\n"
+        "  - id: zz.three\n    kind: rule\n    section: ' '\n    title: T\n    applies: both\n"
+        "    text: X\n"
+        "  - id: zz.four\n    kind: rule\n    section: S\n    title: T\n    text: X\n"
+        "  - id: zz.five\n    kind: rule\n    section: S\n    title: T\n    applies: base\n"
+        "    text: X\n    unpinned_in: {variant: tactics, because: B}\n"
     )
     lines = len(index.read_text().splitlines())
     index.write_text(index.read_text() + broken)
     status, out = run(capsys, "check", "--root", str(project_copy))
     assert status == 2
     shown = [line for line in out.splitlines() if line.startswith("rules/index.yaml:")]
-    assert [int(line.split(":")[1]) for line in shown] == [lines + 6, lines + 8, lines + 14]
+    assert [int(line.split(":")[1]) for line in shown] == [
+        lines + 7,
+        lines + 9,
+        lines + 16,
+        lines + 20,
+        lines + 31,
+    ], out
+    assert "missing key 'applies'" in shown[3]
+    assert "rule 'zz.five' applies to the base game only" in shown[4]
 
 
 def test_a_record_seed_that_is_neither_a_number_nor_quoted_is_named(

@@ -103,7 +103,7 @@ def test_the_fields_come_from_the_schemas() -> None:
     assert {("turn", "expect", "log", "[]"), ("claims", "[]", "because")} <= case_fields
     assert {where for where, _ in RULE_FIELDS} == {
         ("rules", "[]", name) for name in ("section", "title", "text", "reason")
-    }
+    } | {("rules", "[]", "unpinned_in", "because")}
     assert all(hostile(limit) for _, limit in CASE_FIELDS + RULE_FIELDS)
 
 
@@ -206,9 +206,18 @@ class HostileCatalogue:
         shutil.rmtree(folder)
 
     def rule(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"id": HOSTILE_RULE, "kind": "ruling"}
+        entry: dict[str, Any] = {
+            "id": HOSTILE_RULE,
+            "kind": "ruling",
+            "applies": "both",
+            "unpinned_in": {"variant": "tactics"},
+        }
         for where, limit in RULE_FIELDS:
-            entry[where[-1]] = hostile(limit)
+            *parents, name = where[2:]  # below ("rules", "[]")
+            place = entry
+            for parent in parents:
+                place = place.setdefault(parent, {})
+            place[name] = hostile(limit)
         return entry
 
 
@@ -352,7 +361,10 @@ def test_no_hostile_text_is_live_on_any_page(
     rulings = " ".join(page.locator("article").inner_text().split())
     rule = hostile_catalogue.rule()
     for where, _ in RULE_FIELDS:
-        assert " ".join(rule[where[-1]].split()) in rulings, where
+        text: Any = rule
+        for name in where[2:]:  # below ("rules", "[]")
+            text = text[name]
+        assert " ".join(text.split()) in rulings, where
     context.close()
 
 

@@ -35,7 +35,8 @@ oracle_case_dirs = cases
 
 RULES = """
 rules:
-  - {id: case.reachable-board, kind: ruling, section: Boards in cases, title: T, text: X, reason: R}
+  - {id: case.reachable-board, kind: ruling, section: Boards in cases, title: T, applies: both,
+     text: X, reason: R}
 """
 
 

@@ -20,7 +20,8 @@ oracle_case_dirs = cases
 
 RULES = """
 rules:
-  - {id: claim.hand-is-no-proof, kind: rule, section: Claiming a stone, title: T, text: X}
+  - {id: claim.hand-is-no-proof, kind: rule, section: Claiming a stone, title: T, applies: both,
+     text: X}
 """
 
 # Stone 2: your red 5-6-7 (a colour run) against their complete sum of 9: granted.
@@ -1361,7 +1362,8 @@ BROKEN_INDEXES = [
         id="syntax-error",
     ),
     pytest.param(
-        "rules:\n  - id: claim.x\n    kind: law\n    section: S\n    title: T\n    text: X\n",
+        "rules:\n  - id: claim.x\n    kind: law\n    section: S\n    title: T\n    applies: both\n"
+        "    text: X\n",
         "rules/index.yaml:3: the rules index cannot be used:"
         " 'law' is not allowed for 'kind'; use one of 'rule', 'ruling'",
         id="schema-violation",

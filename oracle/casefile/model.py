@@ -233,6 +233,12 @@ class Case:
         return table.game_state(self.position)
 
     @property
+    def variant(self) -> str:
+        """The version of the game the case is set in: ``base`` or ``tactics`` (for a board the
+        engine refuses, the one its file names)."""
+        return self.impossible.board.variant if self.impossible else self.position.variant.name
+
+    @property
     def topic(self) -> str:
         """The folder the case file sits in (``claims`` for ``cases/claims/...``): its table."""
         return self.path.parent.name
@@ -264,6 +270,19 @@ class RuleEntry:
     text: str
     reason: str | None
     line: int
+    applies: str = "both"
+    """Where it holds: ``both`` versions of the game, or ``base`` or ``tactics`` only."""
+    unpinned_in: tuple[str, str] | None = None
+    """For an entry of both versions that no case of one of them can pin: that version and why."""
+
+    def variants(self) -> tuple[str, ...]:
+        """The versions of the game it holds in."""
+        return ("base", "tactics") if self.applies == "both" else (self.applies,)
+
+    def must_be_pinned_in(self) -> tuple[str, ...]:
+        """The versions in which a published case must pin it."""
+        unpinned = self.unpinned_in[0] if self.unpinned_in else None
+        return tuple(variant for variant in self.variants() if variant != unpinned)
 
     @property
     def is_ruling(self) -> bool:

@@ -38,6 +38,16 @@ def load_rules_index(path: Path) -> RulesIndex:
                 )
             )
         seen[raw["id"]] = line
+        unpinned = raw.get("unpinned_in")
+        if unpinned is not None and raw["applies"] != "both":
+            problems.append(
+                CaseError(
+                    path,
+                    document.line_of(("rules", index, "unpinned_in")),
+                    f"rule {raw['id']!r} applies to the {raw['applies']} game only, so no"
+                    " version is left unpinned: remove unpinned_in",
+                )
+            )
         entries.append(
             RuleEntry(
                 id=raw["id"],
@@ -47,6 +57,10 @@ def load_rules_index(path: Path) -> RulesIndex:
                 text=raw["text"].strip(),
                 reason=raw["reason"].strip() if "reason" in raw else None,
                 line=line,
+                applies=raw["applies"],
+                unpinned_in=(
+                    None if unpinned is None else (unpinned["variant"], unpinned["because"].strip())
+                ),
             )
         )
     if problems:

@@ -61,9 +61,17 @@ class _Ruling:
     title: str
     text: str
     reason: str
+    applies: str
+    """Where the ruling holds, in words."""
+    unpinned: tuple[str, str] | None
+    """The version no case can pin it in, in words, and why."""
     anchor: Markup
     checked_by: tuple[tuple[str, Markup], ...]
     """The situation of each case that pins the ruling, with the link to its page."""
+
+
+VERSION_WORDS = {"base": "the base game", "tactics": "the tactics variant"}
+APPLIES_WORDS = {"both": "the base game and the tactics variant", **VERSION_WORDS}
 
 
 def ruling_anchor(entry: RuleEntry) -> Markup:
@@ -89,6 +97,10 @@ def render_rulings(
                 entry.title,
                 entry.text,
                 entry.reason or "",
+                APPLIES_WORDS[entry.applies],
+                None
+                if entry.unpinned_in is None
+                else (VERSION_WORDS[entry.unpinned_in[0]], entry.unpinned_in[1]),
                 ruling_anchor(entry),
                 tuple(
                     (report.case.situation, link_from(page, case_page_uri(report.case)))
