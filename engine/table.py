@@ -128,8 +128,84 @@ def turn_so_far(
     play_done = state.phase is Phase.DRAW or (state.phase is Phase.CLAIM and not expert)
     claim_done = state.phase is Phase.DRAW or (state.phase is Phase.PLAY and expert)
     _played(state, played, play_done)
+    _hand_sizes(state, play_done)
+    _cards_laid(state, play_done)
     _could_claim(state, could_claim, claim_done, play_done)
     _idle_turns(state, idle, play_done)
+
+
+def _hand_sizes(state: PlayState, play_done: bool) -> None:
+    """Every turn ends with a draw up to the hand size while a deck holds a card, and decks
+    only shrink (but for a Recruiter, which puts cards back): so a hand below its size beside
+    a deck to draw from cannot be, save yours by the card you have just played."""
+    if not state.drawable() or (state.variant.has_tactics and Tactic.RECRUITER in state.discards):
+        return
+    me = state.current_player
+    size = state.variant.hand_size
+    decks = "the Clan deck holds" if not state.variant.has_tactics else "a deck holds"
+    for player in (me, me.other):
+        least = size - (player is me and play_done and state._played_this_turn)
+        held = len(state.hands[player])
+        if held < least:
+            after = " after the card you have just played" if least < size else ""
+            raise TableError(
+                f"{whose(player, me)} hand holds {held} card{'s' if held != 1 else ''}, but"
+                f" {decks} cards, so every turn has ended with a draw back to {size}: it holds"
+                f" at least {least}{after}",
+                part="hand" if player is me else "their_hand",
+            )
+
+
+def _cards_laid(state: PlayState, play_done: bool) -> None:
+    """In the base game cards never leave a side, so a player with room who holds a card never
+    passed: they laid a card on every turn. Turns alternate, so the cards each player has laid
+    can differ only as far as who started (and your play this turn) allows."""
+    if state.variant.has_tactics:
+        return
+    me = state.current_player
+    laid = {p: sum(len(stone.sides[p]) for stone in state.stones) for p in Player}
+    this_turn = int(play_done and state._played_this_turn)
+    never_passed = {p: bool(state.hands[p]) and bool(stones_with_room(state, p)) for p in Player}
+    problem: str | None
+    # Before this turn you have had as many turns as they, or one fewer if they started.
+    if never_passed[me.other] and laid[me] > laid[me.other] + this_turn:
+        problem = (
+            f"you have laid {laid[me]} cards and they {laid[me.other]}, but they hold cards"
+            " and have room, so they never passed: they laid a card on each of their turns,"
+            " and you have had no more turns than they"
+            + (" (this one included, one more)" if this_turn else "")
+        )
+    elif never_passed[me] and laid[me.other] > laid[me] - this_turn + 1:
+        problem = (
+            f"they have laid {laid[me.other]} cards and you {laid[me]}, but you hold cards and"
+            " have room, so you never passed: you laid a card on each of your turns, and they"
+            " have had at most one turn more than you"
+        )
+    else:
+        problem = _draws_problem(state, laid)
+    if problem is not None:
+        raise TableError(problem, part="stones")
+
+
+def _draws_problem(state: PlayState, laid: dict[Player, int]) -> str | None:
+    """A player with room now always had it (cards never leave a side in the base game), so
+    while the deck held cards they never passed: they drew on each of their turns, and the other
+    player, whose turns alternate with theirs, drew at most once more. What each has drawn is
+    on the board: the cards laid and held, less the six dealt."""
+    me = state.current_player
+    size = state.variant.hand_size
+    drawn = {p: laid[p] + len(state.hands[p]) - size for p in Player}
+    for player in (me, me.other):
+        other = player.other
+        if stones_with_room(state, player) and drawn[other] > drawn[player] + 1:
+            return (
+                f"{who(other, me)} have drawn {drawn[other]} cards and {who(player, me)}"
+                f" {drawn[player]} (the cards each has laid and holds, less the {size} dealt),"
+                f" but {who(player, me)} have room, so {who(player, me)} never passed while the"
+                f" deck held cards and drew on each turn: {who(other, me)} can have drawn at"
+                " most one card more"
+            )
+    return None
 
 
 def _played(state: PlayState, played: bool | None, play_done: bool) -> None:

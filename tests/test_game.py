@@ -524,7 +524,11 @@ def test_a_table_after_a_recruiter_may_say_they_passed(tmp_path: Path) -> None:
     """Review: a Recruiter that refilled the decks does not prove their last turn was a play."""
     text = (ROOT / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml").read_text()
     body = text[text.index("position:") :]
-    body = body.replace("  hand: [recruiter]\n", "  hand: [recruiter, pink 9]\n")
+    body = body.replace(
+        "  discards: [traitor, strategist, spy]\n  hand: [recruiter]\n",
+        "  discards: [traitor, strategist, spy, recruiter]\n  hand: [pink 9]\n",
+    )  # your Recruiter, played this turn, put two cards back into the decks
+    body = body.replace("{you: 4, them: 4}", "{you: 5, them: 4}")
     body = body.replace("their_hand: [pink 9, yellow 9, red 2, banshee]", "their_hand: []")
     body = body.replace("  clan_deck: []\n", "  clan_deck: [yellow 9, red 2]\n")
     body = body.replace("  tactic_deck: []\n", "  tactic_deck: [banshee]\n")
@@ -552,8 +556,9 @@ def test_a_claim_after_the_passed_claim_step_names_the_claim_rule_after_a_round_
     """Review: the explanation comes from the state, not from a log a table does not have."""
     body = (
         "position:\n  stones: [{stone: 2, you: [red 5, red 6], them: [blue 1, blue 2]}]\n"
-        "  hand: [red 7, green 1]\n"
-        "table:\n  their_hand: [pink 1, pink 2]\n  idle_turns: 0\nturn:\n  moves: []\n"
+        "  hand: [red 7, green 1, yellow 1, yellow 2, yellow 3, purple 1, purple 2]\n"
+        "table:\n  their_hand: [pink 1, pink 2, pink 3, pink 4, pink 5, purple 8, purple 9]\n"
+        "  idle_turns: 0\nturn:\n  moves: []\n"
     )
     state = table_state(tmp_path, body)
     state.apply_text("green 1 on 4")
@@ -577,12 +582,17 @@ def test_expert_timing_derives_whether_a_stone_was_provable_at_the_claim_step(
 ) -> None:
     provable = (
         "position:\n  stones: [{stone: 4, you: [red 1, red 2, red 3],"
-        " them: [blue 9, green 9, yellow 8], completed_first: them}]\n  hand: [pink 1]\n"
-        "table:\n  their_hand: [pink 2, pink 3]\n  expert: true\n  step: play\n"
+        " them: [blue 9, green 9, yellow 8], completed_first: them}]\n"
+        "  hand: [pink 1, purple 1, purple 2, purple 3, purple 4, purple 5]\n"
+        "table:\n  their_hand: [pink 2, pink 3, pink 4, pink 5, pink 6, pink 7]\n"
+        "  expert: true\n  step: play\n"
         "  idle_turns: 0\nturn:\n  moves: []\n"
     )
     assert table_state(tmp_path, provable, "base").could_claim_this_turn
-    nothing = provable.replace("them: [blue 9, green 9, yellow 8], completed_first: them", "")
+    nothing = provable.replace(
+        " them: [blue 9, green 9, yellow 8], completed_first: them}]",
+        "}, {stone: 6, them: [blue 9, green 9, yellow 8]}]",
+    )
     assert not table_state(tmp_path, nothing, "base").could_claim_this_turn
     given = provable.replace("  idle_turns: 0", "  could_claim: false\n  idle_turns: 0")
     provable_then = "the table says no stone was provable at this turn's claim step, but one is"
@@ -595,8 +605,11 @@ def test_a_table_says_nothing_of_a_claim_step_still_to_come(
     tmp_path: Path, expert: bool, step: str
 ) -> None:
     table = (
-        "position:\n  stones: [{stone: 4, you: [red 1, red 2]}]\n  hand: [pink 1]\n"
-        f"table:\n  their_hand: [pink 2, pink 3]\n  expert: {str(expert).lower()}\n"
+        "position:\n  stones: [{stone: 4, you: [red 1, red 2]},"
+        " {stone: 5, them: [blue 1, blue 2]}]\n"
+        "  hand: [pink 1, purple 1, purple 2, purple 3, purple 4, purple 5]\n"
+        "table:\n  their_hand: [pink 2, pink 3, pink 4, pink 5, pink 6, pink 7]\n"
+        f"  expert: {str(expert).lower()}\n"
         f"  step: {step}\n  could_claim: true\n  idle_turns: 0\nturn:\n  moves: []\n"
     )
     with pytest.raises(CaseError, match=r"claim step is still to come .* nothing to say"):
@@ -624,7 +637,11 @@ def test_a_clone_copies_every_field_and_shares_nothing_mutable() -> None:
 
 @pytest.mark.parametrize(
     "their_hand, may_have_passed",
-    [("[joker, red 5]", True), ("[red 5, red 6]", False), ("[joker]", True)],
+    [
+        ("[joker, red 5, spy, shield-bearer, mud fight, recruiter, strategist]", True),
+        ("[red 5, red 6, spy, shield-bearer, mud fight, recruiter, strategist]", False),
+        ("[joker, spy, shield-bearer, mud fight, recruiter, strategist, banshee]", True),
+    ],
 )
 def test_they_may_have_passed_holding_one_clan_card_beside_elite_troops(
     tmp_path: Path, their_hand: str, may_have_passed: bool
@@ -632,7 +649,8 @@ def test_they_may_have_passed_holding_one_clan_card_beside_elite_troops(
     """In the tactics variant a pass is followed by a draw, which may be the one Clan card they
     hold now; an elite troop in hand is not a Clan card."""
     body = (
-        "position:\n  stones: [{stone: 4, you: [red 1, red 2]}]\n  hand: [pink 1, pink 2]\n"
+        "position:\n  stones: [{stone: 4, you: [red 1, red 2]}]\n"
+        "  hand: [pink 1, pink 2, pink 3, pink 4, pink 5, purple 1, purple 2]\n"
         f"table:\n  their_hand: {their_hand}\n  idle_turns: 1\nturn:\n  moves: []\n"
     )
     if may_have_passed:
@@ -881,10 +899,17 @@ def test_a_table_must_be_a_game_still_going_and_its_idle_count_a_count() -> None
     )
     with pytest.raises(PositionError, match="you already hold three adjacent stones"):
         GameState.from_table(Game.named("base"), won)
-    open_board = Position.from_stones({1: StoneState(sides=(parse_cards("red 1"), ()))})
+    open_board = Position.from_stones(
+        {1: StoneState(sides=(parse_cards("red 1"), ())), 2: StoneState(sides=((), (13,)))},
+        hand=range(1, 7),
+    )
     with pytest.raises(TableError, match="there cannot be -1 idle turns"):
         GameState.from_table(
-            Game.named("base"), open_board, clan_deck=list(range(1, 54)), idle_turns=-1
+            Game.named("base"),
+            open_board,
+            their_hand=range(7, 13),
+            clan_deck=list(range(14, 54)),
+            idle_turns=-1,
         )
 
 

@@ -520,9 +520,9 @@ BAD_FILES = [
         variant: base
         position:
           stones: []
-          hand: [red 2]
+          hand: [red 2, red 3, red 4, red 5, red 6, red 7]
         table:
-          their_hand: []
+          their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]
           idle_turns: 0
         plays:
           - move: red 2 on 3
@@ -541,9 +541,9 @@ BAD_FILES = [
         variant: base
         position:
           stones: []
-          hand: [red 2]
+          hand: [red 2, red 3, red 4, red 5, red 6, red 7]
         table:
-          their_hand: []
+          their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]
           idle_turns: 0
         plays:
           - move: red 2 at 3
@@ -1161,9 +1161,9 @@ BAD_FILES = [
         variant: tactics
         position:
           stones: []
-          hand: [red 1]
+          hand: [red 1, red 2, red 3, red 4, red 5, red 6, red 7]
         table: #@
-          their_hand: [pink 9]
+          their_hand: [pink 9, joker, spy, shield-bearer, mud fight, recruiter, strategist]
         plays:
           - move: red 1 on 2
             expect: legal
@@ -1204,8 +1204,9 @@ BAD_FILES = [
               you: [red 7, red 8, red 9]
               them: [blue 1, blue 2, green 4]
               claimed_by: you
-          hand: [red 1]
+          hand: [red 1, red 2, red 3, red 4, red 5, red 6]
         table: #@
+          their_hand: [pink 1, pink 2, pink 3, pink 4, pink 5, pink 6]
           expert: true
           step: play
         plays:

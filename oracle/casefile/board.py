@@ -301,6 +301,8 @@ def _objection_place(
         return (*where, part) if part else where
     if part == "variant":
         return ("variant",)
+    if part == "their_hand":
+        return ("table", "their_hand")
     if part is None and fact is not None:
         return ("table", TABLE_KEYS[fact])
     return ("position", part) if part else ("position",)
