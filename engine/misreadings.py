@@ -344,6 +344,15 @@ class JokerOnlyNine(Reading):
         return (9,) if troop in JOKERS else super().wild_values(troop)
 
 
+class SecondJokerForAJokerPlayer(Reading):
+    name = "second-joker-for-a-joker-player"
+    title = "A player may play both Jokers"
+    belief = "a player who has played one Joker may still draw and play the other"
+
+    def troops(self, position: Position, player: Player) -> tuple[Card, ...]:
+        return rules.troops_a_player_could_add(self.out_of_sight(position), has_played_joker=False)
+
+
 class NoEarlyClaim(Reading):
     name = "no-early-claim"
     title = "No claim before both sides are complete"
@@ -436,6 +445,7 @@ MISREADINGS: Mapping[str, Reading] = {
         PairWithNeighbourIsRun(),
         ColourAndRunAboveThreeOfAKind(),
         JokerOnlyNine(),
+        SecondJokerForAJokerPlayer(),
         NoEarlyClaim(),
         TakenStonesStayOpen(),
         BlockedGamesNeverEnd(),

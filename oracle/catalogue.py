@@ -22,7 +22,7 @@ from oracle.casefile.loader import CaseCollection, load_cases
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
-from oracle.casefile.source import SourceError
+from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.misreadings.cache import MisreadingCache
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
@@ -134,7 +134,14 @@ class Catalogue:
         found += unmet_guards((report,), self.cache, self.root)
         found += unshown_topics((report,), self.shown_topics, self.root)
         found += [p for p in self.nav_problems if p.topic == case.topic and report.publishable]
+        found += [p for p in self.duplicates if p.file == case.path]
         return found
+
+    @cached_property
+    def duplicates(self) -> list[Problem]:
+        """A published case that gives the same answers as an earlier one, reasons included,
+        and catches the same misreadings: it checks nothing the first does not."""
+        return duplicate_cases(self.matrix, self.root)
 
     @cached_property
     def whole_problems(self) -> list[Problem]:
@@ -241,6 +248,33 @@ def unmet_guards(
                     f" misreading {why}",
                     file=report.case.path,
                     topic=report.case.topic,
+                )
+            )
+    return found
+
+
+def duplicate_cases(rows: Iterable[MatrixRow], root: Path | None = None) -> list[Problem]:
+    """A located line for each case whose answers (each verdict with its reason, each answer
+    about the game) and caught misreadings are those of an earlier case of its variant."""
+    first: dict[object, Case] = {}
+    found = []
+    for row in rows:
+        report, case = row.report, row.report.case
+        answers = (
+            case.variant,
+            tuple((c.claim.stone, c.verdict.verdict, c.verdict.explanation) for c in report.checks),
+            tuple((check.question, check.actual) for check in report.game_checks),
+            row.caught,
+        )
+        earlier = first.setdefault(answers, case)
+        if earlier is not case:
+            found.append(
+                Problem(
+                    f"{case.named_at(root)} gives the same answers as case {earlier.id!r}"
+                    f" ({shown_path(earlier.path, root)}:{earlier.line}) and catches the same"
+                    " misreadings: merge the two, or make one ask or catch what the other does not",
+                    file=case.path,
+                    topic=case.topic,
                 )
             )
     return found

@@ -107,10 +107,15 @@ def test_new_from_a_seed_writes_a_full_board_that_loads(
 def test_check_names_a_topic_that_no_page_shows(
     capsys: pytest.CaptureFixture[str], project_copy: Path
 ) -> None:
-    seed = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
     lonely = project_copy / "cases" / "openings" / "01-lonely.yaml"
     lonely.parent.mkdir()
-    lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
+    lonely.write_text(
+        "# yaml-language-server: $schema=../../oracle/schema/case.schema.json\n"
+        "id: lonely\nsituation: S\nwhy: W\nvariant: base\nposition:\n  stones:\n"
+        "    - stone: 2\n      you: [pink 5, pink 6, pink 7]\n"
+        "      them: [blue 2, green 3, yellow 4]\n      completed_first: them\n"
+        "claims:\n  - stone: 2\n    expect: granted\n"
+    )
     status, out = run(capsys, "check", "--root", str(project_copy))
     assert status == 1
     assert (
@@ -438,3 +443,20 @@ def test_a_record_seed_that_is_neither_a_number_nor_quoted_is_named(
     status, out = run(capsys, "replay", str(record))
     assert status == 1
     assert "seed: '44  # a comment' is neither a whole number nor a text in quotes" in out
+
+
+def test_check_flags_a_case_that_checks_nothing_another_does_not(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    """The same board under another id gives the same answers, reasons included, and catches
+    the same misreadings: a duplicate, named with the case it repeats."""
+    seed = project_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
+    twin = project_copy / "cases" / "claims" / "12-no-wrap-again.yaml"
+    twin.write_text(seed.read_text().replace("id: no-wrap-around", "id: no-wrap-again"))
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1
+    assert (
+        "cases/claims/12-no-wrap-again.yaml:2: case 'no-wrap-again' gives the same answers as"
+        " case 'no-wrap-around' (cases/claims/07-no-wrap-around.yaml:2) and catches the same"
+        " misreadings"
+    ) in out

@@ -624,7 +624,8 @@ BAD_FILES = [
         " hand-is-proof, runs-wrap-around, colour-beats-three-of-a-kind, tie-to-first-player,"
         " tie-to-claimant, tie-to-second-player, runs-in-rising-order,"
         " pair-with-neighbour-is-run, colour-and-run-above-three-of-a-kind, joker-only-nine,"
-        " no-early-claim, taken-stones-stay-open, blocked-games-never-end,"
+        " second-joker-for-a-joker-player, no-early-claim, taken-stones-stay-open,"
+        " blocked-games-never-end,"
         " tie-against-open-side-refused, unplayed-tactics-ignored, three-cards-under-mud-fight,"
         " formations-under-bluff, claims-before-playing)",
         id="unknown-misreading",
@@ -1431,7 +1432,8 @@ def test_a_case_in_a_topic_no_page_shows_fails_once_with_the_message_of_check(
     write_case(project, "01-run.yaml", PASSING)
     lonely = project.path / "cases" / "elsewhere"
     lonely.mkdir()
-    lonely.joinpath("01-lonely.yaml").write_text(clean(PASSING).replace("run-beats-sum", "lonely"))
+    lonely_case = clean(PASSING).replace("run-beats-sum", "lonely").replace("yellow 5", "yellow 4")
+    lonely.joinpath("01-lonely.yaml").write_text(lonely_case)  # not a duplicate: another sum
     result = project.runpytest()
     result.assert_outcomes(passed=3, failed=1)  # the lonely case's catalogue item fails
     result.stdout.fnmatch_lines(
