@@ -267,6 +267,14 @@ def test_a_misspelt_answer_or_unsupported_key_is_named(records: tuple[dict[str, 
     response = {"answers": {"claimz": {"3": "refused"}}, "unsupported": ["claim"]}
     results = {q.name: q.result for q in compare({"claims": {"3": "refused"}}, response)}
     assert results["answers.claimz"] is Result.FAIL and results["unsupported.claim"] is Result.FAIL
+    # A question that exists, but that this case does not ask, cannot be declared unsupported.
+    response = {"answers": {"claims": {"3": "refused"}}, "unsupported": ["claims.9", "claims.3"]}
+    results = {q.name: q.result for q in compare({"claims": {"3": "refused"}}, response)}
+    assert results["unsupported.claims.9"] is Result.FAIL
+    assert results["claims.3"] is Result.UNSUPPORTED and "unsupported.claims.3" not in results
+    response = {"answers": {}, "unsupported": ["claims", "turn.log"]}
+    results = {q.name: q.result for q in compare({"claims": {"3": "refused"}}, response)}
+    assert results == {"claims.3": Result.UNSUPPORTED, "unsupported.turn.log": Result.FAIL}
     [case] = run(
         FunctionEngine(lambda line: json.dumps({"id": json.loads(line)["id"], "answers": {}})),
         select(records, "last-three-in-your-hand"),

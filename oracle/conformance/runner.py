@@ -24,6 +24,7 @@ from oracle.protocol.compare import (
     NO_ANSWER,
     NOT_ASKED,
     UNKNOWN_KEY,
+    UNSUPPORTED_NOT_ASKED,
     QuestionResult,
     Result,
     compare,
@@ -68,6 +69,8 @@ def _describe_failure(question: QuestionResult) -> str:
         return f"{question.name}: no such question (the questions: {known})"
     if question.actual is NOT_ASKED:
         return f"{question.name}: an answer to a question the case does not ask"
+    if question.actual is UNSUPPORTED_NOT_ASKED:
+        return f"{question.name}: declared unsupported, but the case does not ask it"
     if question.actual is NO_ANSWER:
         return f"{question.name}: expected {shown(question.expected)}, the engine gave no answer"
     return (

@@ -12,8 +12,9 @@ The protocol (version 1), one JSON object a line each way:
   shaped like a case file's expectations: ``{"claims": {"3": "refused"}}``, ``{"plays": ["legal",
   "illegal"]}``, ``{"turn": {"winner": "you", "held": {"you": [1], "them": []}, ...}}``,
   ``{"deal": {...}}``, ``{"match": {...}}``. A question it does not handle goes in
-  ``unsupported`` (``"turn"``, or a single fact such as ``"turn.log"``). An engine that cannot
-  read a case may answer ``{"id": CASE_ID, "error": "why"}``.
+  ``unsupported`` (``"turn"``, or a single fact such as ``"turn.log"``); a name the case does
+  not ask (``"claims.9"`` when stone 9 is not claimed) fails, as a misspelt one would. An engine
+  that cannot read a case may answer ``{"id": CASE_ID, "error": "why"}``.
 
 Each question is then pass, fail (both answers shown) or unsupported; a case fails when any of
 its questions fails. No answer within the timeout, a crash or a line that is not an answer fails

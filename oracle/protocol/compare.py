@@ -23,6 +23,9 @@ UNKNOWN_KEY = object()
 NOT_ASKED = object()
 
 
+UNSUPPORTED_NOT_ASKED = object()
+
+
 class Result(Enum):
     """A question's or a case's result."""
 
@@ -65,11 +68,29 @@ def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[Questio
     answers = response.get("answers") or {}
     declared = {str(item) for item in response.get("unsupported") or ()}
     results = _unknown_questions(answers, declared)
+    asked: list[QuestionResult] = []
     for key, want in expected.items():
         got = answers.get(key) if isinstance(answers, dict) else None
         compare_shape = SHAPE_COMPARISONS[QuestionKind(key).shape]
-        results += compare_shape(key, want, got, declared)
-    return tuple(results)
+        asked += compare_shape(key, want, got, declared)
+    return tuple(results + _unasked_unsupported(declared, expected, asked) + asked)
+
+
+def _unasked_unsupported(
+    declared: set[str], expected: dict[str, Any], asked: list[QuestionResult]
+) -> list[QuestionResult]:
+    """A question declared unsupported that the case does not ask (``claims.9`` when stone 9
+    is not claimed): a misspelt name would otherwise hide nothing and pass unnoticed."""
+    names = {result.name for result in asked} | set(expected)
+    return [
+        QuestionResult(
+            f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNSUPPORTED_NOT_ASKED
+        )
+        for name in sorted(declared)
+        if name.split(".")[0] in QUESTION_KEYS
+        and name not in names
+        and not any(asked_name.startswith((f"{name}.", f"{name}/")) for asked_name in names)
+    ]
 
 
 def _unknown_questions(answers: Any, declared: set[str]) -> list[QuestionResult]:
