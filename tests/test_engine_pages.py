@@ -68,7 +68,11 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
 ) -> None:
     form = empty_form("tactics")
     form["stones"][3] = {"you": "red 5, red 6, red 7", "them": "blue 1", "claim": True}
-    form["stones"][4] = {"you": "joker, yellow 9, yellow 8", "them": "pink 1, pink 2, pink 3"}
+    form["stones"][4] = {
+        "you": "joker, yellow 9, yellow 8",
+        "them": "pink 1, pink 2, pink 3",
+        "completed_first": "them",  # both sides complete: the order is part of the board
+    }
     form["stones"][4]["claim"] = True
     form["hand"] = "mud fight, green 5"
     form["discards"] = "spy, strategist"

@@ -36,6 +36,7 @@ position:
     - stone: 2
       you: [red 5, red 6, red 7]
       them: [blue 2, green 2, yellow 5]
+      completed_first: you
 claims:
   - stone: 2
     expect: granted
@@ -75,6 +76,7 @@ position:
     - stone: 2
       you: [red 5, red 6, red 7]
       them: [blue 2, green 2, yellow 5]
+      completed_first: you
     - stone: 7
       you: [green 7, green 8, green 9]
   hand: [blue 4, purple 6, pink 8, yellow 3, red 1]
@@ -813,6 +815,7 @@ BAD_FILES = [
             - stone: 2
               you: [blue 2, green 2, yellow 5]
               them: [red 5, red 6, red 7]
+              completed_first: them
               claimed_by: them
         claims:
           - stone: 2 #@
@@ -833,6 +836,7 @@ BAD_FILES = [
             - stone: 2
               you: [red 5, red 6, red 7]
               them: [blue 2, green 2, yellow 5]
+              completed_first: you
             - stone: 4 #@
               you: [pink 1, pink 2, pink 3]
               them: [purple 1, purple 2, purple 3]
@@ -1204,6 +1208,7 @@ BAD_FILES = [
             - stone: 5
               you: [red 7, red 8, red 9]
               them: [blue 1, blue 2, green 4]
+              completed_first: you
               claimed_by: you
           hand: [red 1, red 2, red 3, red 4, red 5, red 6]
         table: #@

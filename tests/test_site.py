@@ -111,6 +111,7 @@ position:
     - stone: 2
       you: [red 5, red 6, red 7]
       them: [blue 2, green 2, yellow 5]
+      completed_first: you
 claims:
   - stone: 2
     expect: granted

@@ -126,6 +126,19 @@ def read_board(document: LocatedDocument) -> Board:
     board = Board(position, stones, stone_indexes, places)
     for problem in reachability_problems(position):
         raise board.error(document, problem)
+    # Open stones of a table are the engine's to demand (it names the fact to add).
+    demanded_by_the_table = "table" in data
+    for number, stone in stones.items():
+        complete = all(stone.is_complete(player) for player in Player)
+        left_to_the_table = demanded_by_the_table and stone.claimed_by is None
+        if complete and stone.completed_first is None and not left_to_the_table:
+            raise CaseError(
+                path,
+                stone_lines[number],
+                f"stone {number}: both sides are complete, so say who completed first"
+                " (completed_first: you or them): an engine that records the order of play"
+                " needs it, tie or not",
+            )
     return board
 
 
