@@ -15,7 +15,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from oracle.casefile.drafts import DraftRefused, draft_path, draft_text, seeded_draft_text
@@ -35,6 +35,7 @@ from oracle.catalogue import (
 )
 from oracle.conformance.engines import CommandEngine
 from oracle.conformance.export import (
+    catalogue_version,
     engine_version,
     export_json,
     export_jsonl,
@@ -42,8 +43,8 @@ from oracle.conformance.export import (
     published_records,
     read_export,
 )
-from oracle.conformance.reports import is_junit, junit_xml, report
-from oracle.conformance.runner import add_arguments, engine_command, run, select
+from oracle.conformance.reports import is_json_report, is_junit, json_report, junit_xml, report
+from oracle.conformance.runner import CaseResult, add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
 from oracle.protocol.compare import Result
@@ -258,37 +259,53 @@ def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
         raise CommandFailed(" conform", f"{shown}: {error}") from None
 
 
+def _run_stoppably(engine: CommandEngine, chosen: Sequence[dict[str, object]]) -> list[CaseResult]:
+    """The run, with a kill or a closed terminal turned into an interruption that stops it."""
+    ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+    previous = {number: signal.signal(number, _interrupted) for number in ending}
+    try:
+        return run(engine, chosen)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _report_files(args: argparse.Namespace) -> list[tuple[Path, Callable[[str], bool]]]:
+    """The reports a run writes (JUnit, JSON), each with the test that a file is one it wrote."""
+    asked = ((args.junit, is_junit), (args.json, is_json_report))
+    return [(target, written_here) for target, written_here in asked if target is not None]
+
+
 def conform(args: argparse.Namespace) -> int:
     """Run the catalogue through another engine; exit 1 if any case fails."""
     command = engine_command(args.engine)
     if not command:
         return _fail(" conform", "give the engine after --, e.g. conform -- ./my-engine")
     records = _conform_records(args)
-    if args.junit is not None:
-        try:  # before the run: a report that cannot be written must not cost a whole run
-            check_output(args.junit, is_junit, force=args.force, projects=_here())
-        except OutputRefused as error:
-            return _fail(" conform", str(error))
+    try:  # before the run: a report that cannot be written must not cost a whole run
+        for target, written_here in _report_files(args):
+            check_output(target, written_here, force=args.force, projects=_here())
+    except OutputRefused as error:
+        return _fail(" conform", str(error))
     chosen = select(records, args.keyword)
     if not chosen:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)
         return _fail(" conform", f"no case matches {shown}")
-    ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)  # a kill, a closed terminal
-    previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
-        results = run(CommandEngine(command, args.timeout), chosen)
+        results = _run_stoppably(CommandEngine(command, args.timeout), chosen)
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         return _fail(" conform", "interrupted; the engine was stopped", 130)
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
     report(results, args.quiet)
-    if args.junit is not None:
-        try:
-            report_text = junit_xml(results, " ".join(command))
-            write_output(args.junit, report_text, is_junit, force=args.force, projects=_here())
-        except OutputRefused as error:
-            return _fail(" conform", str(error))
+    engine = " ".join(command)
+    try:
+        for target, written_here in _report_files(args):
+            if written_here is is_junit:
+                text = junit_xml(results, engine)
+            else:
+                text = json_report(results, engine, catalogue_version(records))
+            write_output(target, text, written_here, force=args.force, projects=_here())
+    except OutputRefused as error:
+        return _fail(" conform", str(error))
     if any(result.result is Result.FAIL for result in results):
         return 1
     if not any(result.result is Result.PASS for result in results):

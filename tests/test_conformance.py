@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import textwrap
 import time
@@ -23,6 +24,7 @@ from oracle.conformance.engines import CommandEngine, FunctionEngine
 from oracle.conformance.export import (
     FORMAT,
     VERSION,
+    catalogue_version,
     export_json,
     export_jsonl,
     header,
@@ -54,7 +56,15 @@ def test_the_export_matches_its_schema_in_both_forms(records: tuple[dict[str, An
     assert document["format"] == FORMAT and document["version"] == VERSION
     lines = export_jsonl(records, "test").splitlines()
     head = json.loads(lines[0])
-    assert head == {"format": FORMAT, "version": VERSION, "engine": "test", "count": len(records)}
+    assert head == {
+        "format": FORMAT,
+        "version": VERSION,
+        "engine": "test",
+        "count": len(records),
+        "catalogue": document["catalogue"],
+    }
+    assert document["catalogue"] == catalogue_version(records)  # the same cases, the same version
+    assert catalogue_version(records[1:]) != document["catalogue"]
     case_schema = {**SCHEMA, "$ref": "#/definitions/case"}
     for line in lines[1:]:
         assert not list(jsonschema.Draft7Validator(case_schema).iter_errors(json.loads(line)))
@@ -404,7 +414,7 @@ def test_a_malformed_or_endless_catalogue_file_is_one_line(
 ) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text(
-        json.dumps({**header("x", 1), "cases": [{"id": "a", "topic": "t", "request": {}}]}),
+        json.dumps({**header("x", [{}]), "cases": [{"id": "a", "topic": "t", "request": {}}]}),
         encoding="utf-8",
     )
     fifo = tmp_path / "fifo.json"
@@ -510,3 +520,34 @@ def test_answers_to_questions_not_asked_fail_the_case(records: tuple[dict[str, A
     [result] = run(FunctionEngine(everything), [claims_case])
     assert result.result is Result.FAIL
     assert "an answer to a question the case does not ask" in result.describe()
+
+
+def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    exported = tmp_path / "catalogue.json"
+    assert main(["export", "-o", str(exported)]) == 0
+    version = json.loads(exported.read_text())["catalogue"]
+    assert re.fullmatch(r"sha256:[0-9a-f]{16}", version)
+    report = tmp_path / "results.json"
+    arguments = ["conform", "-q", "--catalogue", str(exported), "-k", "two-stones-at-once"]
+    misread = [*ADAPTER, "--misreading", "hand-is-proof"]
+    assert main([*arguments, "--json", str(report), "--", *misread]) in (0, 1)
+    capsys.readouterr()
+    document = json.loads(report.read_text())
+    assert document["catalogue"] == version and document["summary"]["cases"] == 1
+    [case] = document["cases"]
+    assert case["id"] == "two-stones-at-once"
+    by_name = {question["name"]: question for question in case["questions"]}
+    assert set(by_name) == {"claims.2", "claims.7"}
+    for question in by_name.values():
+        assert question["expected"] in ("granted", "refused") and "actual" in question
+    # Written again over its own report; never over a file it did not write.
+    assert main([*arguments, "--json", str(report), "--", *ADAPTER]) == 0
+    assert json.loads(report.read_text())["cases"][0]["result"] == "pass"
+    foreign = tmp_path / "notes.json"
+    foreign.write_text('{"mine": true}\n')
+    assert main([*arguments, "--json", str(foreign), "--", *ADAPTER]) == 2
+    assert foreign.read_text() == '{"mine": true}\n'
+    assert "notes.json" in capsys.readouterr().err

@@ -72,20 +72,34 @@ def engine_version() -> str:
     )
 
 
-def header(engine_version: str, count: int) -> dict[str, Any]:
-    """What the export is: its format, version, the engine that answered, how many cases."""
-    return {"format": FORMAT, "version": VERSION, "engine": engine_version, "count": count}
+def catalogue_version(records: Sequence[dict[str, Any]]) -> str:
+    """The catalogue's version: a digest of its records, the same for the same cases whoever
+    exports them and whenever, so that a report names the catalogue it was run against."""
+    canonical = json.dumps(list(records), sort_keys=True, ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def header(engine_version: str, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What the export is: its format, version, the engine that answered, how many cases and
+    the catalogue's version."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "engine": engine_version,
+        "count": len(records),
+        "catalogue": catalogue_version(records),
+    }
 
 
 def export_json(records: Sequence[dict[str, Any]], engine_version: str) -> str:
     """The whole export as one JSON document."""
-    document = {**header(engine_version, len(records)), "cases": list(records)}
+    document = {**header(engine_version, records), "cases": list(records)}
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
 def export_jsonl(records: Sequence[dict[str, Any]], engine_version: str) -> str:
     """The export as JSON Lines: a header line, then one case a line."""
-    lines = [json.dumps(header(engine_version, len(records)), ensure_ascii=False)]
+    lines = [json.dumps(header(engine_version, records), ensure_ascii=False)]
     lines += [json.dumps(record, ensure_ascii=False) for record in records]
     return "\n".join(lines) + "\n"
 

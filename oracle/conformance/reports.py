@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from oracle.conformance.runner import CaseResult
-from oracle.protocol.compare import Result
+from oracle.protocol.compare import NO_ANSWER, NOT_ASKED, UNKNOWN_KEY, UNSUPPORTED_NOT_ASKED, Result
 
 
 def summary(results: Sequence[CaseResult]) -> str:
@@ -65,3 +66,55 @@ def report(results: Sequence[CaseResult], quiet: bool, out: Any = None) -> None:
         if result.result is Result.FAIL or not quiet:
             print(result.describe(), file=out)
     print(summary(results), file=out)
+
+
+JSON_FORMAT = "schotten-totten-oracle-conformance-report"
+"""The ``format`` of a JSON report, which also tells a report this runner wrote from others."""
+
+_NO_VALUE = {
+    id(NO_ANSWER): "no answer",
+    id(UNKNOWN_KEY): "no such question",
+    id(NOT_ASKED): "a question the case does not ask",
+    id(UNSUPPORTED_NOT_ASKED): "declared unsupported, but not asked",
+}
+
+
+def is_json_report(head: str) -> bool:
+    """Whether a file's first characters are those of a JSON report this runner wrote."""
+    return head.lstrip().startswith("{") and f'"format": "{JSON_FORMAT}"' in head[:200]
+
+
+def json_report(results: Sequence[CaseResult], engine: str, catalogue: str) -> str:
+    """The results for tools: the catalogue's version, the engine, and every case with each of
+    its questions, the catalogue's answer and the engine's side by side, so that a case only
+    partly answered shows what passed, what failed and what was left out."""
+    counts = {result.value: sum(r.result is result for r in results) for result in Result}
+    document = {
+        "format": JSON_FORMAT,
+        "version": 1,
+        "catalogue": catalogue,
+        "engine": engine,
+        "summary": {"cases": len(results), **counts},
+        "cases": [_case(result) for result in results],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _case(result: CaseResult) -> dict[str, Any]:
+    return {
+        "id": result.case_id,
+        "topic": result.topic,
+        "result": result.result.value,
+        "problem": result.problem,
+        "seconds": round(result.seconds, 3),
+        "questions": [
+            {
+                "name": question.name,
+                "result": question.result.value,
+                "expected": question.expected,
+                "actual": None if id(question.actual) in _NO_VALUE else question.actual,
+                "note": _NO_VALUE.get(id(question.actual)),
+            }
+            for question in result.questions
+        ],
+    }

@@ -180,6 +180,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--junit", type=Path, help="also write a JUnit XML report here")
     parser.add_argument(
+        "--json",
+        type=Path,
+        help="also write a JSON report here: every question's result and both answers",
+    )
+    parser.add_argument(
         "--timeout",
         type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
@@ -189,7 +194,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--force",
         action="store_true",
-        help="replace the --junit file even if conform did not write it",
+        help="replace the --junit or --json file even if conform did not write it",
     )
     parser.add_argument("engine", nargs=argparse.REMAINDER, help="-- COMMAND ... (the engine)")
 
