@@ -110,15 +110,23 @@ def test_the_fields_come_from_the_schemas() -> None:
 # ------------------------------------------------------------------------- the hostile cases
 
 
-def templates() -> dict[str, dict[str, Any]]:
-    """A published case asking each question kind, as plain data."""
-    found: dict[str, dict[str, Any]] = {}
+def template_files() -> dict[str, Path]:
+    """A published case file asking each question kind."""
+    found: dict[str, Path] = {}
     for path in publishable_case_files():
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for kind in QUESTIONS:
             if kind in data and kind not in found:
-                found[kind] = data
+                found[kind] = path
     return found
+
+
+def templates() -> dict[str, dict[str, Any]]:
+    """A published case asking each question kind, as plain data."""
+    return {
+        kind: yaml.safe_load(path.read_text(encoding="utf-8"))
+        for kind, path in template_files().items()
+    }
 
 
 def _set(data: Any, where: Path_, value: str) -> None:
@@ -266,6 +274,10 @@ def hostile_site(
 
     def prepare(folder: Path) -> Path:
         root = project_copier(folder)
+        for template in template_files().values():
+            # The hostile copy asks what its template asks: the template gives way to it, so
+            # that the build does not refuse the two as duplicates.
+            (root / template.resolve().relative_to(ROOT)).unlink(missing_ok=True)
         for kind, case in hostile_catalogue.cases.items():
             topic = PLACES.get(kind, "turns")
             text = yaml.safe_dump(case, sort_keys=False, allow_unicode=True)
