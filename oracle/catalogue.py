@@ -140,8 +140,14 @@ class Catalogue:
     @cached_property
     def duplicates(self) -> list[Problem]:
         """A published case that gives the same answers as an earlier one, reasons included,
-        and catches the same misreadings: it checks nothing the first does not."""
-        return duplicate_cases(self.matrix, self.root)
+        and catches the same misreadings: it checks nothing the first does not. Only cases
+        whose answers match another's are run under the misreadings (most match none)."""
+        groups: dict[object, list[CaseReport]] = {}
+        for report in self.published:
+            if report.case.impossible is None:
+                groups.setdefault(same_answers(report), []).append(report)
+        alike = tuple(report for group in groups.values() if len(group) > 1 for report in group)
+        return duplicate_cases(misreading_matrix(alike, self.cache), self.root) if alike else []
 
     @cached_property
     def whole_problems(self) -> list[Problem]:
@@ -253,20 +259,25 @@ def unmet_guards(
     return found
 
 
+def same_answers(report: CaseReport) -> tuple[object, ...]:
+    """What two cases share when they answer alike: the variant, each claim's verdict and
+    reason, each answer about the game."""
+    case = report.case
+    return (
+        case.variant,
+        tuple((c.claim.stone, c.verdict.verdict, c.verdict.explanation) for c in report.checks),
+        tuple((check.question, check.actual) for check in report.game_checks),
+    )
+
+
 def duplicate_cases(rows: Iterable[MatrixRow], root: Path | None = None) -> list[Problem]:
     """A located line for each case whose answers (each verdict with its reason, each answer
     about the game) and caught misreadings are those of an earlier case of its variant."""
     first: dict[object, Case] = {}
     found = []
     for row in rows:
-        report, case = row.report, row.report.case
-        answers = (
-            case.variant,
-            tuple((c.claim.stone, c.verdict.verdict, c.verdict.explanation) for c in report.checks),
-            tuple((check.question, check.actual) for check in report.game_checks),
-            row.caught,
-        )
-        earlier = first.setdefault(answers, case)
+        case = row.report.case
+        earlier = first.setdefault((same_answers(row.report), row.caught), case)
         if earlier is not case:
             found.append(
                 Problem(
