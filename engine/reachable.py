@@ -15,6 +15,22 @@ from engine.claims import claim_verdict
 from engine.position import STONES, HandTooLarge, Player, Position, PositionError, who, whose
 from engine.tactics import ELITE_TROOPS, JOKERS, TACTICS_MASK, Tactic
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    from engine.cards import Card
+    from engine.position import _Stone
+
+    class _Board(Protocol):
+        """A board as both a position and a game state show it."""
+
+        @property
+        def stones(self) -> Sequence[_Stone]: ...
+        @property
+        def discards(self) -> Sequence[Card]: ...
+
 
 class UnprovableClaim(PositionError):
     """A stone held by a player who could never have proved it."""
@@ -171,20 +187,30 @@ def discard_problem(position: Position) -> PositionError | None:
     return None
 
 
+def tactic_cards_face_up(board: _Board) -> int:
+    """The Tactic cards a board shows: ruses and elite troops in the discards, combat modes on
+    their stones, elite troops on the sides. Each was played, and stays face up."""
+    return sum(TACTICS_MASK >> card & 1 for card in board.discards) + sum(
+        len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
+        for stone in board.stones
+    )
+
+
+def elite_troops_on_side(board: _Board, player: Player) -> int:
+    """The elite troops on ``player``'s side of the border: each one theirs, since the Traitor
+    takes Clan cards only."""
+    return sum(card in ELITE_TROOPS for stone in board.stones for card in stone.sides[player])
+
+
 def tactic_limit_problem(position: Position) -> PositionError | None:
     """Whatever the case says of the counts, the Tactic cards face up were played under the
     tactic limit, which keeps the two players' counts at most one apart. An elite troop on a
     side was played by that side's player (the Traitor takes Clan cards only), and so was a
     Joker that has left the border; the rest may be either player's."""
-    face_up = sum(TACTICS_MASK >> card & 1 for card in position.discards) + sum(
-        len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
-        for stone in position.stones
-    )
+    face_up = tactic_cards_face_up(position)
     most = (face_up + 1) // 2
     for player in Player:
-        troops = sum(
-            card in ELITE_TROOPS for stone in position.stones for card in stone.sides[player]
-        )
+        troops = elite_troops_on_side(position, player)
         gone_joker = player in position.jokers_played and not position.jokers_on_border(player)
         least = troops + gone_joker
         if least > most:

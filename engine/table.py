@@ -26,8 +26,13 @@ from engine.position import (
     who,
     whose,
 )
-from engine.reachable import joker_problem, reachability_problems
-from engine.tactics import ELITE_TROOPS, TACTICS_MASK, Tactic
+from engine.reachable import (
+    elite_troops_on_side,
+    joker_problem,
+    reachability_problems,
+    tactic_cards_face_up,
+)
+from engine.tactics import Tactic
 
 
 class TableFact(Enum):
@@ -363,7 +368,7 @@ def tactics_played_problem(state: PlayState, viewer: Player) -> str | None:
             " most one apart"
         )
     for player in (viewer, viewer.other):
-        troops = sum(card in ELITE_TROOPS for stone in state.stones for card in stone.sides[player])
+        troops = elite_troops_on_side(state, player)
         played = state.tactics_played[player]
         if troops > played:
             lie = "elite troops lie" if troops != 1 else "elite troop lies"
@@ -372,10 +377,7 @@ def tactics_played_problem(state: PlayState, viewer: Player) -> str | None:
                 f"{troops} {lie} on {whose(player, viewer)} side, but {who(player, viewer)} have"
                 f" played {played} {cards}"
             )
-    face_up = sum(TACTICS_MASK >> card & 1 for card in state.discards) + sum(
-        len(stone.modes) + sum(card in ELITE_TROOPS for side in stone.sides for card in side)
-        for stone in state.stones
-    )
+    face_up = tactic_cards_face_up(state)
     if face_up != mine + theirs:
         lie = "s lie" if face_up != 1 else " lies"
         counted = "is counted" if mine + theirs == 1 else "are counted"
