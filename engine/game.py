@@ -161,10 +161,10 @@ class GameState(PlayState):
         written onto the board as a float.
         """
         asked = self._as_listed(move)
-        listed = self._listed()
+        self._listed()
         try:
-            found: Move | None = listed[listed.index(asked)]
-        except (ValueError, TypeError):
+            found = self._legal[2].get(asked)  # type: ignore[index]
+        except TypeError:  # a move holding a list, say: equal to no listed move
             found = None
         # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
         if found is None or (found is not asked and str(found) != str(asked)):
@@ -257,10 +257,13 @@ class GameState(PlayState):
     # ------------------------------------------------------------------ helpers
 
     def _listed(self) -> tuple[Move, ...]:
-        """The legal moves, in order, kept until the state changes."""
+        """The legal moves, in order, kept until the state changes (with each move by itself,
+        so that :meth:`apply` finds a move without going through the list; the first of equal
+        moves, as :meth:`tuple.index` would)."""
         key = self._cache_key(self.current_player)
         if self._legal is None or self._legal[0] != key:
-            self._legal = (key, tuple(legal_moves(self)))
+            listed = tuple(legal_moves(self))
+            self._legal = (key, listed, {move: move for move in reversed(listed)})
         return self._legal[1]
 
     def _as_listed(self, move: Move) -> Move:

@@ -17,6 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, pairwise, product
 from math import comb
+from typing import Any
 
 from engine import reference_rules as rules
 from engine.cards import ALL_CARDS_MASK, Card, cards_in
@@ -133,11 +134,11 @@ class Reading:
     def side_strength(self, side: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
         """A complete side's strength, each elite troop at its best identity.
 
-        Remembered per reading: the judge scores the same sides again and again, across the
-        completions of one claim and across claims.
+        Remembered (:func:`_shared_memo`): the judge scores the same sides again and again,
+        across the completions of one claim, across claims and across readings.
         """
         key = (tuple(side), frozenset(modes))
-        memo = self.__dict__.setdefault("_strengths", {})
+        memo = _shared_memo(self, "side_strength")
         if key not in memo:
             clan = tuple(card for card in side if rules.is_clan_card(card))
             troops = [card for card in side if not rules.is_clan_card(card)]
@@ -199,7 +200,29 @@ class Reading:
         wilds: Sequence[Card],
         capacity: int,
     ) -> Standing | None:
-        """The strongest side reachable from ``placed``; :class:`_TooLarge` past :data:`LIMIT`."""
+        """The strongest side reachable from ``placed``; :class:`_TooLarge` past :data:`LIMIT`.
+
+        Remembered (:func:`_shared_memo`): every reading that sees the same cards out of sight
+        asks the same question of a board.
+        """
+        key = (tuple(placed), pool, frozenset(modes), tuple(wilds), capacity)
+        memo = _shared_memo(self, "_best_completion")
+        if key not in memo:
+            memo[key] = self._enumerate_completions(placed, pool, modes, wilds, capacity)
+        best: Standing | _TooLarge | None = memo[key]
+        if isinstance(best, _TooLarge):
+            raise _TooLarge
+        return best
+
+    def _enumerate_completions(
+        self,
+        placed: Sequence[Card],
+        pool: int,
+        modes: Collection[CombatMode],
+        wilds: Sequence[Card],
+        capacity: int,
+    ) -> Standing | _TooLarge | None:
+        """:meth:`_best_completion` worked out, or the :class:`_TooLarge` it raises."""
         missing = capacity - len(placed)
         cards = tuple(cards_in(pool))
         work = sum(
@@ -207,7 +230,7 @@ class Reading:
             for used in range(min(len(wilds), missing) + 1)
         ) * max(1, 54 ** sum(not rules.is_clan_card(card) for card in placed))
         if work > LIMIT:
-            raise _TooLarge
+            return _TooLarge()
         best: Standing | None = None
         for used in range(min(len(wilds), missing) + 1):
             for extra in combinations(wilds, used):
@@ -224,6 +247,30 @@ class Reading:
 
 class _TooLarge(Exception):
     """Too many completions to enumerate."""
+
+
+SCORING_HOOKS = (
+    "rank",
+    "consecutive",
+    "is_run",
+    "wild_values",
+    "identities",
+    "totals_only",
+    "strength",
+    "side_strength",
+    "_enumerate_completions",
+)
+"""The methods that decide how a reading scores a side and finds the strongest completion."""
+
+_MEMOS: dict[tuple[object, ...], dict[object, Any]] = {}
+
+
+def _shared_memo(reading: Reading, kind: str) -> dict[object, Any]:
+    """The memo of ``kind`` shared by every reading that scores sides alike (the same
+    :data:`SCORING_HOOKS`): most misreadings change another rule, and score every side as the
+    rules do, so their enumerations are the rules' own, worked out once."""
+    key = (kind, *(getattr(type(reading), hook) for hook in SCORING_HOOKS))
+    return _MEMOS.setdefault(key, {})
 
 
 @lru_cache(maxsize=4096)

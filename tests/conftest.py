@@ -34,6 +34,21 @@ SEED_ROWS: list[tuple[str, Verdict]] = [
 """The seed page's eleven rows, in order, with its verdicts: the table opens with them."""
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Spread over workers (``-n``), work the misreadings' answers out once, before the workers
+    start, when no earlier run has kept them for this code: otherwise each worker would work
+    the whole matrix out at once (about 12 s of CPU each), and keep the same answers."""
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from oracle.misreadings.cache import MisreadingCache
+
+    cache = MisreadingCache()
+    if not cache.store.exists():
+        build_catalogue(ROOT, cache).matrix  # noqa: B018 (worked out for its answers)
+        cache.save()
+
+
 @pytest.fixture
 def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """pytest's own, with the hypothesis plugin left out of the runs it starts: none of them
@@ -84,9 +99,6 @@ def copy_project(tmp_path: Path) -> Path:
     for name in ("package.json", "package-lock.json"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")  # the browser runtime
-    shutil.copytree(
-        ROOT / "oracle", tmp_path / "oracle", ignore=shutil.ignore_patterns("__pycache__")
-    )
     return tmp_path
 
 

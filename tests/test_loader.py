@@ -406,3 +406,28 @@ def test_combining_marks_alone_and_hiding_controls_are_not_text(tmp_path: Path, 
     path.write_text(TEXT_START + f"situation: {text}\n", encoding="utf-8")
     with pytest.raises(CaseError, match=":4: this text holds"):
         load_case(path)
+
+
+def test_a_case_read_before_is_read_again_when_its_text_or_place_changes(tmp_path: Path) -> None:
+    """The loader keeps the cases it has read by their text: a changed file is read afresh, a
+    file that turns bad is an error again, and the same text elsewhere names its own path."""
+    folder = tmp_path / "cases" / "claims"
+    folder.mkdir(parents=True)
+    body = HEADER.format(variant="base") + "    - stone: 3\n      you: [red 1]\n" + CLAIM
+    path = folder / "01-a.yaml"
+    path.write_text(body)
+    [first] = load_cases(tmp_path / "cases").cases
+    [again] = load_cases(tmp_path / "cases").cases
+    assert again == first and again.path == path
+    path.write_text(body.replace("situation: S", "situation: Changed"))
+    [changed] = load_cases(tmp_path / "cases").cases
+    assert changed.situation == "Changed"
+    path.write_text(body.replace("stone: 3\n      you", "stone: 30\n      you"))
+    [error] = load_cases(tmp_path / "cases").errors
+    assert error.path == path and error.line is not None
+    elsewhere = tmp_path / "copy" / "cases" / "more-claims"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "02-b.yaml").write_text(body)
+    [copied] = load_cases(tmp_path / "copy" / "cases").cases
+    assert copied.path == elsewhere / "02-b.yaml" and copied.topic == "more-claims"
+    assert copied.position == first.position

@@ -81,6 +81,7 @@ def _build_report(root: Path) -> str:
     return str(stopped.value)
 
 
+@pytest.mark.slow  # pytest and a site build in subprocesses: CI runs it
 def test_check_pytest_and_the_build_report_the_same_problems(
     broken: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,7 +1,8 @@
 """The real site build: strict mkdocs, the verified table in the HTML, no request leaving the site.
 
 The tests run ``mkdocs build`` in a subprocess on a copy of the project (a whole build takes about
-three seconds of CPU; one stopped by the catalogue, half a second). The flipped verdict and the
+ten seconds of CPU, so it runs with ``-m slow``, as CI does; one stopped by the catalogue, about a
+second). The flipped verdict and the
 malformed case share one stopped build, whose report must name both.
 """
 
@@ -33,6 +34,7 @@ def build(root: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a whole build, about ten seconds of CPU: CI runs it, and builds the site itself
 def test_the_site_builds_with_the_verified_table_and_nothing_external(
     project_copy: Path, seed_rows: list[tuple[str, Verdict]]
 ) -> None:

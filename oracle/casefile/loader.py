@@ -11,7 +11,7 @@ conformance adapter use): the same checks, the same messages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import Position, PositionError, variant_named
@@ -197,10 +197,28 @@ def load_cases(
     )
 
 
+_READ_BEFORE: dict[tuple[str, frozenset[str] | None], Case] = {}
+"""The cases :func:`load_cases` has read in this process, by their text and the rule ids they
+were checked against. A case depends on nothing else but its path, which only names it, so a
+catalogue built again (``mkdocs serve`` after an edit, several commands in one process, a copy of
+the project) reads again only the files that changed."""
+
+READ_BEFORE_LIMIT = 20_000
+"""How many cases :data:`_READ_BEFORE` keeps (a few KB each) before it starts afresh."""
+
+
 def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
     """The case in the file at ``path``, or why it cannot be read, located."""
     try:
-        return load_case(path, rules)
+        text = read_text(path)
+        key = (text, rules.ids() if rules else None)
+        case = _READ_BEFORE.get(key)
+        if case is None:
+            case = load_case_text(text, path, rules)
+            if len(_READ_BEFORE) >= READ_BEFORE_LIMIT:
+                _READ_BEFORE.clear()
+            _READ_BEFORE[key] = case
+        return case if case.path == path else replace(case, path=path)
     except PositionError as error:  # an engine objection the loader did not locate
         return CaseError(path, None, str(error))
     except SourceError as error:

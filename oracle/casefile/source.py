@@ -8,6 +8,7 @@ written twice are errors, each with its line, rather than surprises later.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Sequence
@@ -149,6 +150,14 @@ HIDING_CONTROLS = frozenset("\ufff9\ufffa\ufffb")
 """The interlinear annotation characters: what lies between them may be shown, or hidden."""
 
 
+_SUSPECT = re.compile(
+    "[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f"
+    + "".join(sorted(BIDI_CONTROLS | HIDING_CONTROLS))
+    + "]"
+)
+"""The first character :func:`text_problem` must look at (most texts have none)."""
+
+
 def character_name(character: str) -> str:
     """``U+001B ESCAPE``: a character as a message names it (control characters have no
     Unicode name, so the usual one is given)."""
@@ -161,7 +170,8 @@ def text_problem(text: str) -> str | None:
     """Why a string of a case cannot be text for readers, or None: a lone surrogate (no
     character at all), a control character other than tab and newline, a bidirectional
     control, or nothing but invisible and blank characters."""
-    for character in text:
+    found = _SUSPECT.search(text)
+    for character in text[found.start() :] if found else ():
         code = ord(character)
         if 0xD800 <= code <= 0xDFFF:
             return f"holds {character_name(character)}, a lone surrogate, which is no character"

@@ -44,10 +44,15 @@ class MisreadingCache:
         self.store = (folder or cache_folder()) / f"misreadings-{answers_digest()}.json"
         self.answers: dict[str, Any] = load_json(self.store)
         self.unsaved = False
+        self._requests: dict[int, tuple[Case, str]] = {}
+        """Each case's request as the key writes it, by the case (asked once per reading)."""
 
     def misread(self, case: Case, reading: Reading) -> dict[str, Any] | None:
         """:func:`oracle.misreadings.answers.misread`, kept when this code has answered it."""
-        request = json.dumps(request_of(case), sort_keys=True)
+        known = self._requests.get(id(case))
+        if known is None or known[0] is not case:
+            known = self._requests[id(case)] = (case, json.dumps(request_of(case), sort_keys=True))
+        request = known[1]
         key = hashlib.sha256(f"{reading.name}\0{request}".encode()).hexdigest()
         if key not in self.answers:
             self.answers[key] = {"response": misread(case, reading)}
