@@ -259,12 +259,14 @@ def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
         raise CommandFailed(" conform", f"{shown}: {error}") from None
 
 
-def _run_stoppably(engine: CommandEngine, chosen: Sequence[dict[str, object]]) -> list[CaseResult]:
+def _run_stoppably(
+    engine: CommandEngine, chosen: Sequence[dict[str, object]], catalogue: str
+) -> list[CaseResult]:
     """The run, with a kill or a closed terminal turned into an interruption that stops it."""
     ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
     previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
-        return run(engine, chosen)
+        return run(engine, chosen, catalogue)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -291,8 +293,9 @@ def conform(args: argparse.Namespace) -> int:
     if not chosen:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)
         return _fail(" conform", f"no case matches {shown}")
+    version = catalogue_version(records)
     try:
-        results = _run_stoppably(CommandEngine(command, args.timeout), chosen)
+        results = _run_stoppably(CommandEngine(command, args.timeout), chosen, version)
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         return _fail(" conform", "interrupted; the engine was stopped", 130)
     report(results, args.quiet)
@@ -302,7 +305,7 @@ def conform(args: argparse.Namespace) -> int:
             if written_here is is_junit:
                 text = junit_xml(results, engine)
             else:
-                text = json_report(results, engine, catalogue_version(records))
+                text = json_report(results, engine, version)
             write_output(target, text, written_here, force=args.force, projects=_here())
     except OutputRefused as error:
         return _fail(" conform", str(error))

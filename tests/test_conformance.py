@@ -92,7 +92,49 @@ def test_our_engine_passes_every_case_through_the_protocol_as_a_subprocess(
         result.describe() for result in results if result.result is not Result.PASS
     ]
     report = ElementTree.fromstring(junit_xml(results, "reference"))
-    assert report.get("tests") == str(len(records)) and report.get("failures") == "0"
+    questions = sum(len(result.questions) for result in results)
+    assert report.get("tests") == str(questions) and report.get("failures") == "0"
+    assert len(report.findall("testcase")) == questions > len(records)
+
+
+def test_junit_has_a_test_case_per_question_and_each_request_names_the_catalogue(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """A case answered in part shows in JUnit what passed, what failed and what was left out;
+    every request carries the catalogue's version."""
+    [record] = [record for record in records if record["id"] == "two-stones-at-once"]
+    expected = record["answers"]["claims"]
+    first, second = sorted(expected)
+    seen: list[object] = []
+
+    def partly(wrong: bool) -> FunctionEngine:
+        def answer(line: str) -> str:
+            request = json.loads(line)
+            seen.append(request.get("catalogue"))
+            flipped = "refused" if expected[first] == "granted" else "granted"
+            claims = {first: flipped if wrong else expected[first]}
+            response = {"id": request["id"], "answers": {"claims": claims}}
+            return json.dumps({**response, "unsupported": [f"claims.{second}"]})
+
+        return FunctionEngine(answer)
+
+    for wrong, kinds in ((False, ["pass", "skipped"]), (True, ["failure", "skipped"])):
+        results = run(partly(wrong), [record], "sha256:0123456789abcdef")
+        report = ElementTree.fromstring(junit_xml(results, "partly"))
+        cases = report.findall("testcase")
+        assert [(case.get("classname"), case.get("name")) for case in cases] == [
+            (f"{record['topic']}.two-stones-at-once", f"claims.{first}"),
+            (f"{record['topic']}.two-stones-at-once", f"claims.{second}"),
+        ]
+        found = [next((child.tag for child in case), "pass") for case in cases]
+        assert found == kinds
+        assert report.get("tests") == "2" and report.get("skipped") == "1"
+        assert report.get("failures") == str(kinds.count("failure"))
+    failure = report.find("testcase/failure")
+    assert failure is not None and f'expected "{expected[first]}"' in (failure.text or ""), (
+        failure.text if failure is not None else None
+    )
+    assert seen == ["sha256:0123456789abcdef"] * 2
 
 
 def test_each_misreading_fails_exactly_the_cases_the_matrix_says(

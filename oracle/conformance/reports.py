@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from oracle.conformance.runner import CaseResult
+from oracle.conformance.runner import CaseResult, describe_question
 from oracle.protocol.compare import NO_ANSWER, NOT_ASKED, UNKNOWN_KEY, UNSUPPORTED_NOT_ASKED, Result
 
 
@@ -31,32 +31,57 @@ def is_junit(head: str) -> bool:
 
 
 def junit_xml(results: Sequence[CaseResult], suite: str) -> str:
-    """The results as a JUnit XML report, a test case per catalogue case."""
-    failures = sum(r.result is Result.FAIL for r in results)
-    skipped = sum(r.result is Result.UNSUPPORTED for r in results)
+    """The results as a JUnit XML report: a test case per question of each catalogue case
+    (``claims.3``, ``turn.winner``: class ``TOPIC.CASE_ID``), so that a case answered in part
+    shows what passed, what failed and what was left out (skipped); a case the engine gave no
+    usable answer to is one failed test case, named by the case."""
+    cases = [_junit_cases(result) for result in results]
+    flat = [case for group in cases for case in group]
+    failures = sum(kind == "failure" for _, _, kind, _ in flat)
+    skipped = sum(kind == "skipped" for _, _, kind, _ in flat)
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         JUNIT_MARK,
-        f'<testsuite name={quoteattr(suite)} tests="{len(results)}" failures="{failures}"'
+        f'<testsuite name={quoteattr(suite)} tests="{len(flat)}" failures="{failures}"'
         f' errors="0" skipped="{skipped}">',
     ]
-    for result in results:
-        head = (
-            f"  <testcase classname={quoteattr(result.topic)} name={quoteattr(result.case_id)}"
-            f' time="{result.seconds:.3f}"'
-        )
-        if result.result is Result.PASS:
-            lines.append(head + "/>")
-        elif result.result is Result.UNSUPPORTED:
-            lines.append(head + '><skipped message="unsupported"/></testcase>')
-        else:
-            message = result.describe()
-            lines.append(
-                head + f"><failure message={quoteattr(message[:500])}>{escape(message)}</failure>"
-                "</testcase>"
+    for result, group in zip(results, cases, strict=True):
+        seconds = result.seconds / max(1, len(group))
+        for classname, name, kind, message in group:
+            head = (
+                f"  <testcase classname={quoteattr(classname)} name={quoteattr(name)}"
+                f' time="{seconds:.3f}"'
             )
+            if kind == "pass":
+                lines.append(head + "/>")
+            elif kind == "skipped":
+                lines.append(head + f"><skipped message={quoteattr(message)}/></testcase>")
+            else:
+                lines.append(
+                    head + f"><failure message={quoteattr(message[:500])}>{escape(message)}"
+                    "</failure></testcase>"
+                )
     lines.append("</testsuite>")
     return "\n".join(lines) + "\n"
+
+
+def _junit_cases(result: CaseResult) -> list[tuple[str, str, str, str]]:
+    """The JUnit test cases of one case: (class, name, pass/failure/skipped, message)."""
+    classname = f"{result.topic}.{result.case_id}"
+    if result.problem is not None or not result.questions:
+        kind = "pass" if result.result is Result.PASS else "failure"
+        if result.result is Result.UNSUPPORTED:
+            kind = "skipped"
+        return [(classname, result.case_id, kind, result.describe())]
+    cases = []
+    for question in result.questions:
+        if question.result is Result.PASS:
+            cases.append((classname, question.name, "pass", ""))
+        elif question.result is Result.UNSUPPORTED:
+            cases.append((classname, question.name, "skipped", "unsupported by the engine"))
+        else:
+            cases.append((classname, question.name, "failure", describe_question(question)))
+    return cases
 
 
 def report(results: Sequence[CaseResult], quiet: bool, out: Any = None) -> None:

@@ -59,11 +59,12 @@ class CaseResult:
         failed = [q for q in self.questions if q.result is Result.FAIL]
         if not failed:
             return f"{self.case_id}: {self.result.value}"
-        parts = [_describe_failure(q) for q in failed]
+        parts = [describe_question(q) for q in failed]
         return f"{self.case_id}: fail: " + "; ".join(parts)
 
 
-def _describe_failure(question: QuestionResult) -> str:
+def describe_question(question: QuestionResult) -> str:
+    """Why one question failed, in one line: both answers, or what was wrong with the answer."""
     if question.actual is UNKNOWN_KEY:
         known = ", ".join(kind.key for kind in EXPORTED_KINDS)
         return f"{question.name}: no such question (the questions: {known})"
@@ -79,10 +80,13 @@ def _describe_failure(question: QuestionResult) -> str:
     )
 
 
-def run_case(engine: Engine, record: dict[str, Any]) -> CaseResult:
-    """Ask ``engine`` one case of the export and judge its answers."""
+def run_case(engine: Engine, record: dict[str, Any], catalogue: str | None = None) -> CaseResult:
+    """Ask ``engine`` one case of the export and judge its answers; the request names the
+    ``catalogue`` (its version) when it is known."""
     started = time.monotonic()
-    request = {"protocol": PROTOCOL, "id": record["id"], "case": record["request"]}
+    request: dict[str, Any] = {"protocol": PROTOCOL, "id": record["id"], "case": record["request"]}
+    if catalogue is not None:
+        request["catalogue"] = catalogue
     try:
         response = engine.ask(request)
     except EngineProblem as problem:
@@ -108,8 +112,12 @@ def run_case(engine: Engine, record: dict[str, Any]) -> CaseResult:
     return CaseResult(record["id"], record["topic"], result, questions, seconds=seconds)
 
 
-def run(engine: Engine, records: Sequence[dict[str, Any]]) -> list[CaseResult]:
-    """Every case through ``engine``, in order; the engine is closed afterwards.
+def run(
+    engine: Engine, records: Sequence[dict[str, Any]], catalogue: str | None = None
+) -> list[CaseResult]:
+    """Every case through ``engine``, in order, each request naming the ``catalogue`` (its
+    version: :func:`oracle.conformance.export.catalogue_version`); the engine is closed
+    afterwards.
 
     After :data:`GIVE_UP_AFTER` engine problems in a row the remaining cases fail unasked, so an
     engine that cannot start does not cost a timeout per case.
@@ -126,7 +134,7 @@ def run(engine: Engine, records: Sequence[dict[str, Any]]) -> list[CaseResult]:
                     CaseResult(record["id"], record["topic"], Result.FAIL, problem=problem)
                 )
                 continue
-            result = run_case(engine, record)
+            result = run_case(engine, record, catalogue)
             in_a_row = in_a_row + 1 if result.engine_problem else 0
             results.append(result)
     except BaseException:  # interrupted: stop the engine at once, without its grace to finish

@@ -2,7 +2,10 @@
 
 The protocol (version 1), one JSON object a line each way:
 
-- The runner writes ``{"protocol": 1, "id": CASE_ID, "case": CASE}``. ``CASE`` holds a case
+- The runner writes ``{"protocol": 1, "catalogue": VERSION, "id": CASE_ID, "case": CASE}``.
+  ``VERSION`` names the catalogue the case comes from (the export's ``catalogue``, a digest of
+  its cases: ``"sha256:..."``), for an engine that logs what it was run against; an engine
+  ignores the keys of a request it does not know. ``CASE`` holds a case
   file's keys without its expectations: ``variant``, ``position`` (``stones``, ``hand``,
   ``discards``, ``jokers_played``; cards by name, "you" is the player to answer for), ``table``
   when the case has one, and its questions: ``claims`` (stones claimed in one step), ``plays``

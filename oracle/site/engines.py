@@ -11,7 +11,13 @@ from engine.misreadings import MISREADINGS
 from oracle.casefile.model import Case
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.conformance.adapter import adapter_engine
-from oracle.conformance.export import engine_version, export_json, export_jsonl, published_records
+from oracle.conformance.export import (
+    catalogue_version,
+    engine_version,
+    export_json,
+    export_jsonl,
+    published_records,
+)
 from oracle.conformance.runner import CaseResult, run
 from oracle.misreadings.matrix import Outcome
 from oracle.protocol.compare import Result
@@ -67,8 +73,9 @@ def conformance(catalogue: Catalogue) -> Conformance:
     records = tuple(published_records(catalogue.published, matrix))
     cache = catalogue.cache
     read: dict[str, Case] = {}  # every engine is asked about the same cases
+    version = catalogue_version(records)
     ours = EngineRun(
-        REFERENCE, "This engine", tuple(run(adapter_engine(None, cache, read), records))
+        REFERENCE, "This engine", tuple(run(adapter_engine(None, cache, read), records, version))
     )
     problems = [
         f"the export of case {result.case_id!r} does not replay: {result.describe()}"
@@ -79,7 +86,7 @@ def conformance(catalogue: Catalogue) -> Conformance:
         raise CatalogueError(problems)
     runs = [ours]
     for name, reading in MISREADINGS.items():
-        answers = tuple(run(adapter_engine(name, cache, read), records))
+        answers = tuple(run(adapter_engine(name, cache, read), records, version))
         runs.append(EngineRun(name, reading.title, answers))
     flips = {
         name: {row.report.case.id for row in matrix if row.outcomes[name] is Outcome.FLIPS}
