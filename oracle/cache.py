@@ -70,3 +70,23 @@ def save_json(path: Path, data: object) -> None:
                 other.unlink()
     except OSError:
         pass  # no cache: the data is worked out again next time
+
+
+def code_in_use(packages: Iterable[str]) -> tuple[int, ...]:
+    """The identity of every name bound in the loaded modules of ``packages`` and in the
+    classes they define: equal while the code is the same objects, different as soon as
+    anything is replaced (a test that patches the engine, say). What is worked out from a case
+    may be kept within a process for as long as this stays the same."""
+    import sys
+
+    wanted = tuple(packages)
+    found: list[int] = []
+    for name in sorted(sys.modules):
+        if not any(name == package or name.startswith(package + ".") for package in wanted):
+            continue
+        module = sys.modules[name]
+        for value in list(vars(module).values()):
+            found.append(id(value))
+            if isinstance(value, type) and value.__module__ == name:
+                found.extend(id(member) for member in list(vars(value).values()))
+    return tuple(found)

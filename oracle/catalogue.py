@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.misreadings import MISREADINGS
+from oracle.cache import code_in_use
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, load_cases
 from oracle.casefile.model import Case, RulesIndex
@@ -93,6 +94,7 @@ class Catalogue:
         self._whole_problems = list(whole_problems)
         self.shown_topics = topic_pages(site_pages(root / PAGES_DIR))
         self._reports: dict[Path, CaseReport] = {}
+        _forget_reports_if_the_code_changed()
 
     @property
     def index_readable(self) -> bool:
@@ -100,9 +102,13 @@ class Catalogue:
         return self.index_error is None
 
     def report_of(self, case: Case) -> CaseReport:
-        """``case`` replayed through the engine (once)."""
+        """``case`` replayed through the engine (once, and once a process for the same case
+        read by the loader: see :data:`_REPLAYED`)."""
         if case.path not in self._reports:
-            self._reports[case.path] = verify_case(case)
+            known = _REPLAYED.get(id(case))
+            if known is None or known[0] is not case:
+                known = _REPLAYED[id(case)] = (case, verify_case(case))
+            self._reports[case.path] = known[1]
         return self._reports[case.path]
 
     @cached_property
@@ -177,6 +183,21 @@ class Catalogue:
     def problem_lines(self) -> list[str]:
         """Every problem, as printed."""
         return [line for problem in self.problems for line in problem.lines]
+
+
+_REPLAYED: dict[int, tuple[Case, CaseReport]] = {}
+"""Each case replayed in this process, by the case the loader read (the loader gives the very
+same case for a file read again unchanged): a catalogue built again replays only what changed."""
+
+_REPLAYED_WITH: list[tuple[int, ...]] = [()]
+"""The code the reports kept were made with: when any of it is replaced, they are made afresh."""
+
+
+def _forget_reports_if_the_code_changed() -> None:
+    code = code_in_use(("engine", "oracle.casefile", "oracle.verify"))
+    if code != _REPLAYED_WITH[0] or len(_REPLAYED) >= 20_000:
+        _REPLAYED.clear()
+        _REPLAYED_WITH[0] = code
 
 
 def build_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalogue:

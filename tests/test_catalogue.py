@@ -215,3 +215,22 @@ def test_every_turn_fact_and_ending_is_pinned_in_both_versions(catalogue: Catalo
         (v, f"ending: {ending}") for v in ("base", "tactics") for ending in ENDINGS_OF_BOTH
     }
     assert not wanted - seen, sorted(wanted - seen)
+
+
+def test_a_catalogue_built_again_replays_again_once_the_engine_is_patched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cases and reports are kept within a process only while the code that made them is the
+    same: a catalogue built after a patch of the engine replays its cases with the patch."""
+    from engine import ClaimVerdict
+
+    def witnessed(catalogue_case: str) -> bool:
+        [report] = [r for r in build_catalogue(ROOT).reports if r.case.id == catalogue_case]
+        return report.verified
+
+    assert witnessed("one-card-left-for-their-side")
+    assert build_catalogue(ROOT).reports[0] is build_catalogue(ROOT).reports[0]  # kept
+    with monkeypatch.context() as patched:
+        patched.setattr(ClaimVerdict, "witness", property(lambda self: (self.stone,)))
+        assert not witnessed("one-card-left-for-their-side")
+    assert witnessed("one-card-left-for-their-side")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import Position, PositionError, variant_named
+from oracle.cache import code_in_use
 from oracle.casefile.board import read_board, read_table, written_board
 from oracle.casefile.entries import case_entries, case_file_problem
 from oracle.casefile.errors import CaseError, EngineObjection
@@ -176,6 +177,7 @@ def load_cases(
 
     An id used by several files is an error on each of them, naming the others.
     """
+    _forget_if_the_code_changed()
     results = [
         (entry.path, entry.error or _loaded_or_error(entry.path, rules))
         for entry in case_entries(directory)
@@ -203,8 +205,23 @@ were checked against. A case depends on nothing else but its path, which only na
 catalogue built again (``mkdocs serve`` after an edit, several commands in one process, a copy of
 the project) reads again only the files that changed."""
 
+_PLACED: dict[tuple[str, frozenset[str] | None, Path], Case] = {}
+"""The same cases by their path too, so that a file read again is the very same case."""
+
+_READ_WITH: list[tuple[int, ...]] = [()]
+"""The code the cases kept were read with (:func:`oracle.cache.code_in_use`): when any of it
+is replaced (a test patching the engine), they are read afresh."""
+
 READ_BEFORE_LIMIT = 20_000
-"""How many cases :data:`_READ_BEFORE` keeps (a few KB each) before it starts afresh."""
+"""How many cases are kept (a few KB each, less for a copy elsewhere) before starting afresh."""
+
+
+def _forget_if_the_code_changed() -> None:
+    code = code_in_use(("engine", "oracle.casefile"))
+    if code != _READ_WITH[0] or len(_PLACED) >= READ_BEFORE_LIMIT:
+        _READ_BEFORE.clear()
+        _PLACED.clear()
+        _READ_WITH[0] = code
 
 
 def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
@@ -212,13 +229,15 @@ def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
     try:
         text = read_text(path)
         key = (text, rules.ids() if rules else None)
-        case = _READ_BEFORE.get(key)
+        case = _PLACED.get((*key, path))
         if case is None:
-            case = load_case_text(text, path, rules)
-            if len(_READ_BEFORE) >= READ_BEFORE_LIMIT:
-                _READ_BEFORE.clear()
-            _READ_BEFORE[key] = case
-        return case if case.path == path else replace(case, path=path)
+            case = _READ_BEFORE.get(key)
+            if case is None:
+                case = _READ_BEFORE[key] = load_case_text(text, path, rules)
+            elif case.path != path:
+                case = replace(case, path=path)
+            _PLACED[(*key, path)] = case
+        return case
     except PositionError as error:  # an engine objection the loader did not locate
         return CaseError(path, None, str(error))
     except SourceError as error:

@@ -33,6 +33,7 @@ PYODIDE_FILES = (
 
 ORACLE_PARTS = (
     "__init__.py",
+    "cache.py",
     "casefile/",
     "schema/",
     "verify/",
