@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
 from engine.misreadings import MISREADINGS
 from oracle.cache import code_in_use
 from oracle.casefile.errors import CaseError
-from oracle.casefile.loader import CaseCollection, load_cases
+from oracle.casefile.loader import CaseCollection, first_read, load_cases
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
@@ -103,12 +103,14 @@ class Catalogue:
 
     def report_of(self, case: Case) -> CaseReport:
         """``case`` replayed through the engine (once, and once a process for the same case
-        read by the loader: see :data:`_REPLAYED`)."""
+        read by the loader, wherever its file lies: see :data:`_REPLAYED`)."""
         if case.path not in self._reports:
-            known = _REPLAYED.get(id(case))
-            if known is None or known[0] is not case:
-                known = _REPLAYED[id(case)] = (case, verify_case(case))
-            self._reports[case.path] = known[1]
+            first = first_read(case)
+            known = _REPLAYED.get(id(first))
+            if known is None or known[0] is not first:
+                known = _REPLAYED[id(first)] = (first, verify_case(first))
+            report = known[1]
+            self._reports[case.path] = report if first is case else replace(report, case=case)
         return self._reports[case.path]
 
     @cached_property

@@ -208,6 +208,9 @@ the project) reads again only the files that changed."""
 _PLACED: dict[tuple[str, frozenset[str] | None, Path], Case] = {}
 """The same cases by their path too, so that a file read again is the very same case."""
 
+_FIRST_READ: dict[int, Case] = {}
+"""For a case read from a copy of a file read before elsewhere: the case first read."""
+
 _READ_WITH: list[tuple[int, ...]] = [()]
 """The code the cases kept were read with (:func:`oracle.cache.code_in_use`): when any of it
 is replaced (a test patching the engine), they are read afresh."""
@@ -221,6 +224,7 @@ def _forget_if_the_code_changed() -> None:
     if code != _READ_WITH[0] or len(_PLACED) >= READ_BEFORE_LIMIT:
         _READ_BEFORE.clear()
         _PLACED.clear()
+        _FIRST_READ.clear()
         _READ_WITH[0] = code
 
 
@@ -235,7 +239,9 @@ def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
             if case is None:
                 case = _READ_BEFORE[key] = load_case_text(text, path, rules)
             elif case.path != path:
+                first = case
                 case = replace(case, path=path)
+                _FIRST_READ[id(case)] = first
             _PLACED[(*key, path)] = case
         return case
     except PositionError as error:  # an engine objection the loader did not locate
@@ -244,6 +250,13 @@ def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
         if isinstance(error, CaseError):
             return error
         return CaseError(error.path, error.line, error.problem, error.others)
+
+
+def first_read(case: Case) -> Case:
+    """The case this one was read as before, from another path (the same text, so the same
+    case but for its path), or ``case`` itself: what is worked out from the one holds for the
+    other, once its path is put in."""
+    return _FIRST_READ.get(id(case), case)
 
 
 def load_case_file(path: Path, directory: Path, rules: RulesIndex | None = None) -> Case:
