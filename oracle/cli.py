@@ -12,6 +12,7 @@ loader, the verifier, the catalogue, the conformance runner) and prints what it 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import signal
 import sys
@@ -44,6 +45,7 @@ from oracle.conformance.export import (
     read_export,
 )
 from oracle.conformance.reports import is_json_report, is_junit, json_report, junit_xml, report
+from oracle.conformance.results import load_results, submission, submission_problem
 from oracle.conformance.runner import CaseResult, add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
@@ -119,10 +121,15 @@ def check(args: argparse.Namespace) -> int:
     catalogue = build_catalogue(root)
     for line in catalogue.problem_lines:
         print(line)
+    published, unreadable = load_results(root)
+    for line in unreadable:
+        print(line)
     print(_summary(catalogue, root))
+    if published or unreadable:
+        print(f"{len(published)} published results of other engines, {len(unreadable)} unreadable")
     if not catalogue.index_readable:
         return 2
-    return 1 if catalogue.problems else 0
+    return 1 if catalogue.problems or unreadable else 0
 
 
 def _summary(catalogue: Catalogue, root: Path) -> str:
@@ -278,11 +285,29 @@ def _report_files(args: argparse.Namespace) -> list[tuple[Path, Callable[[str], 
     return [(target, written_here) for target, written_here in asked if target is not None]
 
 
+def _submission(args: argparse.Namespace) -> dict[str, str] | None:
+    """The ``submitted`` block the engine's flags ask for (all three, with ``--json``), or None."""
+    given = (args.engine_name, args.engine_version, args.engine_link)
+    if not any(value is not None for value in given):
+        return None
+    if any(value is None for value in given) or args.json is None:
+        raise CommandFailed(
+            " conform",
+            "--engine-name, --engine-version and --engine-link go together, with --json FILE",
+        )
+    block = submission(*given, date=datetime.date.today().isoformat())
+    problem = submission_problem(block)
+    if problem is not None:
+        raise CommandFailed(" conform", problem)
+    return block
+
+
 def conform(args: argparse.Namespace) -> int:
     """Run the catalogue through another engine; exit 1 if any case fails."""
     command = engine_command(args.engine)
     if not command:
         return _fail(" conform", "give the engine after --, e.g. conform -- ./my-engine")
+    submitted = _submission(args)
     records = _conform_records(args)
     try:  # before the run: a report that cannot be written must not cost a whole run
         for target, written_here in _report_files(args):
@@ -305,7 +330,7 @@ def conform(args: argparse.Namespace) -> int:
             if written_here is is_junit:
                 text = junit_xml(results, engine)
             else:
-                text = json_report(results, engine, version)
+                text = json_report(results, engine, version, submitted)
             write_output(target, text, written_here, force=args.force, projects=_here())
     except OutputRefused as error:
         return _fail(" conform", str(error))

@@ -460,3 +460,16 @@ def test_check_flags_a_case_that_checks_nothing_another_does_not(
         " case 'no-wrap-around' (cases/claims/07-no-wrap-around.yaml:2) and catches the same"
         " misreadings"
     ) in out
+
+
+def test_check_reads_every_file_of_the_published_results(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    results = project_copy / "results"
+    results.mkdir()
+    (results / "README.md").write_text("how to publish\n")
+    assert run(capsys, "check", "--root", str(project_copy))[0] == 0
+    (results / "mine.json").write_text("not json\n")
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1 and "results/mine.json: not JSON" in out
+    assert "0 published results of other engines, 1 unreadable" in out

@@ -593,3 +593,71 @@ def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answe
     assert main([*arguments, "--json", str(foreign), "--", *ADAPTER]) == 2
     assert foreign.read_text() == '{"mine": true}\n'
     assert "notes.json" in capsys.readouterr().err
+
+
+def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """An engine's author publishes a run with conform --json and the engine's name, version
+    and link; the conformance page shows it when it ran this catalogue, lists it as stale when
+    it ran another, and a file of results/ that is no such report stops the build."""
+    from oracle.conformance.results import load_results
+    from oracle.site.engines import Conformance, render_conformance
+
+    monkeypatch.chdir(ROOT)
+    results = tmp_path / "results"
+    results.mkdir()
+    hostile = "<script>alert(1)</script> | **engine**"
+    submit = ["--engine-name", hostile, "--engine-version", "2.0", "--engine-link"]
+    misread = [*ADAPTER, "--misreading", "runs-wrap-around"]
+    report = results / "wrapping-engine.json"
+    arguments = ["conform", "-q", "-k", "claims", "--json", str(report)]
+    assert main([*arguments, *submit, "https://example.org/engine?a=1&b=2", "--", *misread]) == 1
+    document = json.loads(report.read_text())
+    assert document["submitted"]["name"] == hostile and document["submitted"]["version"] == "2.0"
+    stale = dict(document, catalogue="sha256:0000000000000000")
+    stale["submitted"] = dict(document["submitted"], name="Old engine")
+    (results / "old-engine.json").write_text(json.dumps(stale))
+    capsys.readouterr()
+    # All three flags or none, with --json; a link goes to http(s) only.
+    assert main([*arguments, "--engine-name", "x", "--", *ADAPTER]) == 2
+    assert "go together" in capsys.readouterr().err
+    assert main([*arguments, *submit, "javascript:alert(1)", "--", *ADAPTER]) == 2
+    assert "link" in capsys.readouterr().err
+
+    published, unreadable = load_results(tmp_path)
+    assert unreadable == [] and [found.name for found in published] == ["Old engine", hostile]
+    version = catalogue_version(records)
+    page = render_conformance(
+        Conformance(records, (), "test", version, tuple(published)),
+        ROOT / "site_src" / "_templates",
+        "conformance.md",
+    )
+    [row] = [line for line in page.splitlines() if line.startswith("| <a ")]
+    assert "<script>" not in page and "&#60;script&#62;" in row
+    assert 'href="https&#58;&#47;&#47;example&#46;org&#47;engine&#63;a&#61;1&#38;b&#61;2"' in row
+    assert "fail" in row and "not run" in row  # only the claims were run
+    assert "[runs-wrap-around" not in row  # a case id is linked, not the engine
+    stale_line = next(line for line in page.splitlines() if "Old engine" in line)
+    assert "(stale)" in stale_line and "sha256&#58;0000000000000000" in stale_line
+    assert page.count("Old engine") == 1  # never a row of the table
+
+    from oracle.site.engines import _published_results
+
+    bogus = dict(document, cases=[dict(document["cases"][0], id="no-such-case")])
+    (results / "bogus.json").write_text(json.dumps(bogus))
+    with pytest.raises(CatalogueError, match="bogus.json: case 'no-such-case' of topic"):
+        _published_results(tmp_path, records, version)
+    (results / "bogus.json").unlink()
+    (results / "notes.txt").write_text("hello\n")
+    (results / "broken.json").write_text('{"format": "something else"}\n')
+    _, unreadable = load_results(tmp_path)
+    assert len(unreadable) == 2 and all(line.startswith("results/") for line in unreadable)
+    assert "results/broken.json: not a report of schotten-oracle conform --json" in unreadable
+    document["cases"][0]["result"] = "maybe"
+    (results / "broken.json").write_text(json.dumps(document))
+    _, unreadable = load_results(tmp_path)
+    assert any("broken.json: cases/0/result: 'maybe' is not one of" in line for line in unreadable)

@@ -109,12 +109,18 @@ def is_json_report(head: str) -> bool:
     return head.lstrip().startswith("{") and f'"format": "{JSON_FORMAT}"' in head[:200]
 
 
-def json_report(results: Sequence[CaseResult], engine: str, catalogue: str) -> str:
+def json_report(
+    results: Sequence[CaseResult],
+    engine: str,
+    catalogue: str,
+    submitted: dict[str, str] | None = None,
+) -> str:
     """The results for tools: the catalogue's version, the engine, and every case with each of
     its questions, the catalogue's answer and the engine's side by side, so that a case only
-    partly answered shows what passed, what failed and what was left out."""
+    partly answered shows what passed, what failed and what was left out; with ``submitted``
+    (the engine's name, version, link and the date), a report to publish in ``results/``."""
     counts = {result.value: sum(r.result is result for r in results) for result in Result}
-    document = {
+    document: dict[str, Any] = {
         "format": JSON_FORMAT,
         "version": 1,
         "catalogue": catalogue,
@@ -122,6 +128,8 @@ def json_report(results: Sequence[CaseResult], engine: str, catalogue: str) -> s
         "summary": {"cases": len(results), **counts},
         "cases": [_case(result) for result in results],
     }
+    if submitted is not None:
+        document["submitted"] = submitted
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 

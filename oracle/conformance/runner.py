@@ -192,6 +192,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="also write a JSON report here: every question's result and both answers",
     )
+    for flag, what in (
+        ("--engine-name", "the engine's name"),
+        ("--engine-version", "its version"),
+        ("--engine-link", "its home page (http or https)"),
+    ):
+        parser.add_argument(
+            flag, help=f"with --json: {what}, to publish the report in results/ (all three)"
+        )
     parser.add_argument(
         "--timeout",
         type=timeout_seconds,

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.misreadings import MISREADINGS
 from oracle.casefile.model import Case
+from oracle.casefile.source import shown_path
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.conformance.adapter import adapter_engine
 from oracle.conformance.export import (
@@ -18,11 +19,12 @@ from oracle.conformance.export import (
     export_jsonl,
     published_records,
 )
+from oracle.conformance.results import PublishedResult, load_results
 from oracle.conformance.runner import CaseResult, run
 from oracle.misreadings.matrix import Outcome
 from oracle.protocol.compare import Result
 from oracle.site.casepages import link_from
-from oracle.site.markup import rendered, template_environment
+from oracle.site.markup import Markup, external_link, rendered, template_environment, text
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,10 @@ class Conformance:
     records: tuple[dict[str, Any], ...]
     runs: tuple[EngineRun, ...]
     version: str
+    catalogue: str = ""
+    """The catalogue's version (:func:`catalogue_version` of the records)."""
+    published: tuple[PublishedResult, ...] = ()
+    """Other engines' runs from ``results/``, current or stale."""
 
     def texts(self) -> dict[str, str]:
         """The export's files, by name."""
@@ -101,30 +107,53 @@ def conformance(catalogue: Catalogue) -> Conformance:
             )
     if problems:
         raise CatalogueError(problems)
-    return Conformance(records, tuple(runs), engine_version())
+    published = _published_results(catalogue.root, records, version)
+    return Conformance(records, tuple(runs), engine_version(), version, tuple(published))
+
+
+def _published_results(
+    root: Path, records: tuple[dict[str, Any], ...], version: str
+) -> list[PublishedResult]:
+    """The published results of ``results/``; :class:`CatalogueError` for a file that is not
+    one, or that names a case the catalogue of its own version does not hold."""
+    published, problems = load_results(root)
+    known = {record["id"]: record["topic"] for record in records}
+    for found in published:
+        if found.is_current(version):
+            problems += [
+                f"{shown_path(found.path, root)}: case {r.case_id!r} of topic {r.topic!r} is not"
+                f" in the catalogue of version {version}"
+                for r in found.results
+                if known.get(r.case_id) != r.topic
+            ][:1]
+    if problems:
+        raise CatalogueError(problems)
+    return published
 
 
 def render_conformance(result: Conformance, templates: Path, page: str) -> str:
-    """The conformance matrix: engines down, topics across; counts, and links to failures."""
+    """The conformance matrix: engines down (ours, the misreadings, then the published results
+    of the catalogue's version), topics across; counts, and links to failures; then the stale
+    published results, apart."""
     topics = list(dict.fromkeys(record["topic"] for record in result.records))
     links = {
         record["id"]: link_from(page, f"cases/{record['topic']}/{record['id']}.md")
         for record in result.records
     }
-    rows = []
-    for engine_run in result.runs:
-        cells = []
-        for topic in topics:
-            mine = [r for r in engine_run.results if r.topic == topic]
-            counts = {outcome: sum(r.result is outcome for r in mine) for outcome in Result}
-            failing = [(r.case_id, links[r.case_id]) for r in mine if r.result is Result.FAIL]
-            cells.append(
-                (counts[Result.PASS], counts[Result.FAIL], counts[Result.UNSUPPORTED], failing)
-            )
-        totals = {
-            outcome: sum(r.result is outcome for r in engine_run.results) for outcome in Result
-        }
-        rows.append((engine_run, cells, totals))
+    submitted = [
+        EngineRun(found.name, _submitted_title(found), found.results)
+        for found in result.published
+        if found.is_current(result.catalogue)
+    ]
+    rows = [
+        (engine_run, _cells(engine_run, topics, links), *_totals(engine_run, result.records))
+        for engine_run in (*result.runs, *submitted)
+    ]
+    stale = [
+        (external_link(f"{found.name} {found.version}", found.link), found.date, found.catalogue)
+        for found in result.published
+        if not found.is_current(result.catalogue)
+    ]
     return rendered(
         template_environment(templates),
         "conformance_matrix.md.j2",
@@ -132,4 +161,37 @@ def render_conformance(result: Conformance, templates: Path, page: str) -> str:
         rows=rows,
         cases=len(result.records),
         Result=Result,
+        submitted=len(submitted),
+        stale=stale,
+        catalogue=result.catalogue,
     )
+
+
+def _submitted_title(found: PublishedResult) -> Markup:
+    """A published result's row title: its name and version linked to its page, and its date."""
+    link = external_link(f"{found.name} {found.version}", found.link)
+    return Markup(f"{link} ({text(found.date)})")
+
+
+def _cells(
+    engine_run: EngineRun, topics: list[str], links: dict[str, Markup]
+) -> list[tuple[int, int, int, list[tuple[str, Markup]]]]:
+    """Per topic: how many cases pass, fail and go unsupported, and each failing case linked."""
+    cells = []
+    for topic in topics:
+        mine = [r for r in engine_run.results if r.topic == topic]
+        counts = {outcome: sum(r.result is outcome for r in mine) for outcome in Result}
+        failing = [(r.case_id, links[r.case_id]) for r in mine if r.result is Result.FAIL]
+        cells.append(
+            (counts[Result.PASS], counts[Result.FAIL], counts[Result.UNSUPPORTED], failing)
+        )
+    return cells
+
+
+def _totals(
+    engine_run: EngineRun, records: tuple[dict[str, Any], ...]
+) -> tuple[dict[Result, int], int]:
+    """The counts over every case, and how many cases of the catalogue the run did not ask."""
+    totals = {outcome: sum(r.result is outcome for r in engine_run.results) for outcome in Result}
+    asked = {r.case_id for r in engine_run.results}
+    return totals, sum(record["id"] not in asked for record in records)
