@@ -649,7 +649,7 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
 
     bogus = dict(document, cases=[dict(document["cases"][0], id="no-such-case")])
     (results / "bogus.json").write_text(json.dumps(bogus))
-    with pytest.raises(CatalogueError, match="bogus.json: case 'no-such-case' of topic"):
+    with pytest.raises(CatalogueError, match=r"bogus\.json: case 'no-such-case' of topic"):
         _published_results(tmp_path, records, version)
     (results / "bogus.json").unlink()
     (results / "notes.txt").write_text("hello\n")
@@ -661,3 +661,28 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     (results / "broken.json").write_text(json.dumps(document))
     _, unreadable = load_results(tmp_path)
     assert any("broken.json: cases/0/result: 'maybe' is not one of" in line for line in unreadable)
+
+
+def test_a_refused_turn_is_reported_as_a_refusal_not_as_no_answer(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """An engine that refuses a move the case carries out has answered, wrongly: the report
+    gives its reason, not "no answer"; declared unsupported, the turn is left out as usual."""
+    carried = next(r for r in records if "turn" in r["answers"])
+
+    def refuses(unsupported: list[str]) -> FunctionEngine:
+        def answer(line: str) -> str:
+            request = json.loads(line)
+            answers = dict(carried["answers"], turn={"refused": "no <such> move here"})
+            return json.dumps({"id": request["id"], "answers": answers, "unsupported": unsupported})
+
+        return FunctionEngine(answer)
+
+    [wrong] = run(refuses([]), [carried])
+    assert wrong.result is Result.FAIL
+    assert "turn: the case carries every move out, the engine refused one:" in wrong.describe()
+    assert '"no <such> move here"' in wrong.describe() and "no answer" not in wrong.describe()
+    [turn] = [q for q in wrong.questions if q.name.startswith("turn")]
+    assert turn.name == "turn" and turn.actual == {"refused": "no <such> move here"}
+    [left_out] = run(refuses(["turn"]), [carried])
+    assert left_out.result is Result.UNSUPPORTED

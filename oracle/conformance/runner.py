@@ -72,6 +72,11 @@ def describe_question(question: QuestionResult) -> str:
         return f"{question.name}: an answer to a question the case does not ask"
     if question.actual is UNSUPPORTED_NOT_ASKED:
         return f"{question.name}: declared unsupported, but the case does not ask it"
+    if isinstance(question.actual, dict) and set(question.actual) == {"refused"}:
+        return (
+            f"{question.name}: the case carries every move out, the engine refused one:"
+            f" {shown(question.actual['refused'])}"
+        )
     if question.actual is NO_ANSWER:
         return f"{question.name}: expected {shown(question.expected)}, the engine gave no answer"
     return (

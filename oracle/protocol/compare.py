@@ -151,6 +151,8 @@ def _facts(key: str, want: Any, got: Any, declared: set[str]) -> list[QuestionRe
     if not isinstance(want, dict) or "refused" in want:  # a refusal is one answer
         return _whole(key, want, got, declared)
     facts = got if isinstance(got, dict) else {}
+    if "refused" in facts and not _unsupported(key, declared):  # an answer, and a wrong one
+        return [QuestionResult(key, Result.FAIL, want, {"refused": facts["refused"]})]
     return [
         _judged(f"{key}.{fact}", value, facts.get(fact), fact in facts, declared)
         for fact, value in want.items()
