@@ -90,3 +90,29 @@ def code_in_use(packages: Iterable[str]) -> tuple[int, ...]:
             if isinstance(value, type) and value.__module__ == name:
                 found.extend(id(member) for member in list(vars(value).values()))
     return tuple(found)
+
+
+class ProcessMemos:
+    """Dictionaries of what a process has worked out from cases, kept while the code that
+    worked it out is the same objects (:func:`code_in_use` of ``packages``): :meth:`check`
+    empties them all when any of it was replaced, or when one has grown to ``limit`` entries."""
+
+    def __init__(self, packages: Iterable[str], limit: int = 20_000) -> None:
+        self.packages = tuple(packages)
+        self.limit = limit
+        self.code: tuple[int, ...] = ()
+        self.memos: list[dict[Any, Any]] = []
+
+    def memo(self) -> dict[Any, Any]:
+        """A new dictionary, emptied with the others."""
+        made: dict[Any, Any] = {}
+        self.memos.append(made)
+        return made
+
+    def check(self) -> None:
+        """Empty every dictionary if the code changed since the last check, or one is full."""
+        code = code_in_use(self.packages)
+        if code != self.code or any(len(memo) >= self.limit for memo in self.memos):
+            for memo in self.memos:
+                memo.clear()
+            self.code = code

@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.misreadings import MISREADINGS
-from oracle.cache import code_in_use
+from oracle.cache import ProcessMemos
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, first_read, load_cases
 from oracle.casefile.model import Case, RulesIndex
@@ -94,7 +94,7 @@ class Catalogue:
         self._whole_problems = list(whole_problems)
         self.shown_topics = topic_pages(site_pages(root / PAGES_DIR))
         self._reports: dict[Path, CaseReport] = {}
-        _forget_reports_if_the_code_changed()
+        _KEPT.check()
 
     @property
     def index_readable(self) -> bool:
@@ -187,19 +187,12 @@ class Catalogue:
         return [line for problem in self.problems for line in problem.lines]
 
 
-_REPLAYED: dict[int, tuple[Case, CaseReport]] = {}
+_KEPT = ProcessMemos(("engine", "oracle.casefile", "oracle.verify"))
+"""What catalogues keep in this process, for as long as the code that made it is the same."""
+
+_REPLAYED: dict[int, tuple[Case, CaseReport]] = _KEPT.memo()
 """Each case replayed in this process, by the case the loader read (the loader gives the very
 same case for a file read again unchanged): a catalogue built again replays only what changed."""
-
-_REPLAYED_WITH: list[tuple[int, ...]] = [()]
-"""The code the reports kept were made with: when any of it is replaced, they are made afresh."""
-
-
-def _forget_reports_if_the_code_changed() -> None:
-    code = code_in_use(("engine", "oracle.casefile", "oracle.verify"))
-    if code != _REPLAYED_WITH[0] or len(_REPLAYED) >= 20_000:
-        _REPLAYED.clear()
-        _REPLAYED_WITH[0] = code
 
 
 def build_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalogue:

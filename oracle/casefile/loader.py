@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import Position, PositionError, variant_named
-from oracle.cache import code_in_use
+from oracle.cache import ProcessMemos
 from oracle.casefile.board import read_board, read_table, written_board
 from oracle.casefile.entries import case_entries, case_file_problem
 from oracle.casefile.errors import CaseError, EngineObjection
@@ -177,7 +177,7 @@ def load_cases(
 
     An id used by several files is an error on each of them, naming the others.
     """
-    _forget_if_the_code_changed()
+    _KEPT.check()
     results = [
         (entry.path, entry.error or _loaded_or_error(entry.path, rules))
         for entry in case_entries(directory)
@@ -199,33 +199,21 @@ def load_cases(
     )
 
 
-_READ_BEFORE: dict[tuple[str, frozenset[str] | None], Case] = {}
+_KEPT = ProcessMemos(("engine", "oracle.casefile"))
+"""What the loader keeps in this process, for as long as its code and the engine's are the same
+objects (a test patching the engine gets cases read afresh)."""
+
+_READ_BEFORE: dict[tuple[str, frozenset[str] | None], Case] = _KEPT.memo()
 """The cases :func:`load_cases` has read in this process, by their text and the rule ids they
 were checked against. A case depends on nothing else but its path, which only names it, so a
 catalogue built again (``mkdocs serve`` after an edit, several commands in one process, a copy of
 the project) reads again only the files that changed."""
 
-_PLACED: dict[tuple[str, frozenset[str] | None, Path], Case] = {}
+_PLACED: dict[tuple[str, frozenset[str] | None, Path], Case] = _KEPT.memo()
 """The same cases by their path too, so that a file read again is the very same case."""
 
-_FIRST_READ: dict[int, Case] = {}
+_FIRST_READ: dict[int, Case] = _KEPT.memo()
 """For a case read from a copy of a file read before elsewhere: the case first read."""
-
-_READ_WITH: list[tuple[int, ...]] = [()]
-"""The code the cases kept were read with (:func:`oracle.cache.code_in_use`): when any of it
-is replaced (a test patching the engine), they are read afresh."""
-
-READ_BEFORE_LIMIT = 20_000
-"""How many cases are kept (a few KB each, less for a copy elsewhere) before starting afresh."""
-
-
-def _forget_if_the_code_changed() -> None:
-    code = code_in_use(("engine", "oracle.casefile"))
-    if code != _READ_WITH[0] or len(_PLACED) >= READ_BEFORE_LIMIT:
-        _READ_BEFORE.clear()
-        _PLACED.clear()
-        _FIRST_READ.clear()
-        _READ_WITH[0] = code
 
 
 def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
