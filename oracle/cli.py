@@ -45,7 +45,13 @@ from oracle.conformance.export import (
     read_export,
 )
 from oracle.conformance.reports import is_json_report, is_junit, json_report, junit_xml, report
-from oracle.conformance.results import load_results, submission, submission_problem
+from oracle.conformance.results import (
+    RESULTS_DIR,
+    PublishedResult,
+    published_results,
+    submission,
+    submission_problem,
+)
 from oracle.conformance.runner import CaseResult, add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
@@ -121,7 +127,7 @@ def check(args: argparse.Namespace) -> int:
     catalogue = build_catalogue(root)
     for line in catalogue.problem_lines:
         print(line)
-    published, unreadable = load_results(root)
+    published, unreadable = _results_of(catalogue)
     for line in unreadable:
         print(line)
     print(_summary(catalogue, root))
@@ -130,6 +136,15 @@ def check(args: argparse.Namespace) -> int:
     if not catalogue.index_readable:
         return 2
     return 1 if catalogue.problems or unreadable else 0
+
+
+def _results_of(catalogue: Catalogue) -> tuple[list[PublishedResult], list[str]]:
+    """The published results of ``results/`` and what is wrong with them, as the build finds
+    them (against the export of the published catalogue, made only when there are any)."""
+    if not (catalogue.root / RESULTS_DIR).is_dir():
+        return [], []
+    records = published_records(catalogue.published, catalogue.matrix)
+    return published_results(catalogue.root, records, catalogue_version(records))
 
 
 def _summary(catalogue: Catalogue, root: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -473,3 +474,26 @@ def test_check_reads_every_file_of_the_published_results(
     status, out = run(capsys, "check", "--root", str(project_copy))
     assert status == 1 and "results/mine.json: not JSON" in out
     assert "0 published results of other engines, 1 unreadable" in out
+    # A report of this catalogue naming a case it does not hold: check says so, as the build does.
+    exported = project_copy / "catalogue.json"
+    assert run(capsys, "export", "--root", str(project_copy), "-o", str(exported))[0] == 0
+    version = json.loads(exported.read_text())["catalogue"]
+    case = {"id": "no-such-case", "topic": "claims", "result": "pass"}
+    report = {
+        "format": "schotten-totten-oracle-conformance-report",
+        "version": 1,
+        "catalogue": version,
+        "engine": "./mine",
+        "summary": {},
+        "cases": [case],
+        "submitted": {
+            "name": "Mine",
+            "version": "1",
+            "link": "https://example.org",
+            "date": "2026-12-02",
+        },
+    }
+    (results / "mine.json").write_text(json.dumps(report))
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1, out
+    assert "results/mine.json: case 'no-such-case' of topic 'claims' is not in the catalogue" in out

@@ -107,3 +107,22 @@ def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path
         "cases/claims/08-three-twos-beat-a-colour.yaml:2: case 'three-twos-beat-a-colour' says it"
         " guards against 'hand-is-proof', but that misreading gives the same answer",
     ]
+
+
+def test_readings_share_what_they_score_alike_and_only_that() -> None:
+    """The judge remembers side strengths and best completions across readings that score sides
+    with the same methods; one that scores differently never gets another's answer."""
+    from engine import parse_cards
+    from engine.misreadings import _shared_memo
+
+    wrapped = parse_cards("red 8, red 9, red 1")
+    wraps, plain, hand = (
+        MISREADINGS["runs-wrap-around"],
+        RULES,
+        MISREADINGS["hand-is-proof"],
+    )
+    for first, second in ((plain, wraps), (wraps, plain)):
+        assert first.side_strength(wrapped, ()) != second.side_strength(wrapped, ())
+    assert hand.side_strength(wrapped, ()) == plain.side_strength(wrapped, ())
+    assert _shared_memo(hand, "side_strength") is _shared_memo(plain, "side_strength")
+    assert _shared_memo(wraps, "side_strength") is not _shared_memo(plain, "side_strength")

@@ -13,6 +13,7 @@ build and ``check`` with one located line: nothing in the folder is skipped.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -128,3 +129,22 @@ def load_results(root: Path) -> tuple[list[PublishedResult], list[str]]:
         except ValueError as error:
             problems.append(str(error))
     return found, problems
+
+
+def published_results(
+    root: Path, records: Sequence[dict[str, Any]], version: str
+) -> tuple[list[PublishedResult], list[str]]:
+    """The published results of the project at ``root``, and a located line for each file of
+    ``results/`` that is not one, or that names a case the catalogue of its own version (the
+    export ``records`` of ``version``) does not hold: what ``check`` and the build both report."""
+    published, problems = load_results(root)
+    known = {record["id"]: record["topic"] for record in records}
+    for found in published:
+        if found.is_current(version):
+            problems += [
+                f"{shown_path(found.path, root)}: case {r.case_id!r} of topic {r.topic!r} is not"
+                f" in the catalogue of version {version}"
+                for r in found.results
+                if known.get(r.case_id) != r.topic
+            ][:1]
+    return published, problems

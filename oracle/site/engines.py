@@ -9,7 +9,6 @@ from typing import Any
 
 from engine.misreadings import MISREADINGS
 from oracle.casefile.model import Case
-from oracle.casefile.source import shown_path
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.conformance.adapter import adapter_engine
 from oracle.conformance.export import (
@@ -19,7 +18,7 @@ from oracle.conformance.export import (
     export_jsonl,
     published_records,
 )
-from oracle.conformance.results import PublishedResult, load_results
+from oracle.conformance.results import PublishedResult, published_results
 from oracle.conformance.runner import CaseResult, run
 from oracle.misreadings.matrix import Outcome
 from oracle.protocol.compare import Result
@@ -107,28 +106,10 @@ def conformance(catalogue: Catalogue) -> Conformance:
             )
     if problems:
         raise CatalogueError(problems)
-    published = _published_results(catalogue.root, records, version)
+    published, unreadable = published_results(catalogue.root, records, version)
+    if unreadable:
+        raise CatalogueError(unreadable)
     return Conformance(records, tuple(runs), engine_version(), version, tuple(published))
-
-
-def _published_results(
-    root: Path, records: tuple[dict[str, Any], ...], version: str
-) -> list[PublishedResult]:
-    """The published results of ``results/``; :class:`CatalogueError` for a file that is not
-    one, or that names a case the catalogue of its own version does not hold."""
-    published, problems = load_results(root)
-    known = {record["id"]: record["topic"] for record in records}
-    for found in published:
-        if found.is_current(version):
-            problems += [
-                f"{shown_path(found.path, root)}: case {r.case_id!r} of topic {r.topic!r} is not"
-                f" in the catalogue of version {version}"
-                for r in found.results
-                if known.get(r.case_id) != r.topic
-            ][:1]
-    if problems:
-        raise CatalogueError(problems)
-    return published
 
 
 def render_conformance(result: Conformance, templates: Path, page: str) -> str:
