@@ -282,13 +282,13 @@ def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
 
 
 def _run_stoppably(
-    engine: CommandEngine, chosen: Sequence[dict[str, object]], catalogue: str
+    engine: CommandEngine, chosen: Sequence[dict[str, object]], catalogue: str, protocol: int
 ) -> list[CaseResult]:
     """The run, with a kill or a closed terminal turned into an interruption that stops it."""
     ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
     previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
-        return run(engine, chosen, catalogue)
+        return run(engine, chosen, catalogue, protocol)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -335,7 +335,9 @@ def conform(args: argparse.Namespace) -> int:
         return _fail(" conform", f"no case matches {shown}")
     version = catalogue_version(records)
     try:
-        results = _run_stoppably(CommandEngine(command, args.timeout), chosen, version)
+        results = _run_stoppably(
+            CommandEngine(command, args.timeout), chosen, version, args.protocol
+        )
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         return _fail(" conform", "interrupted; the engine was stopped", 130)
     report(results, args.quiet)
@@ -345,7 +347,7 @@ def conform(args: argparse.Namespace) -> int:
             if written_here is is_junit:
                 text = junit_xml(results, engine)
             else:
-                text = json_report(results, engine, version, submitted)
+                text = json_report(results, engine, version, submitted, args.protocol)
             write_output(target, text, written_here, force=args.force, projects=_here())
     except OutputRefused as error:
         return _fail(" conform", str(error))

@@ -31,11 +31,13 @@ from oracle.conformance.export import (
     published_records,
     read_export,
 )
-from oracle.conformance.reports import junit_xml, summary
-from oracle.conformance.runner import GIVE_UP_AFTER, run, select
+from oracle.conformance.reports import junit_xml
+from oracle.conformance.runner import GIVE_UP_AFTER, request_line, run, select
 from oracle.misreadings.matrix import Outcome, misreading_matrix
 from oracle.protocol.compare import Result, compare
+from oracle.protocol.schema import PROTOCOL_SCHEMA, VERSIONS, request_problem, schema_text
 from oracle.site.engines import EXAMPLE_ADAPTER, conformance
+from oracle.site.plugin import EXPORT_SCHEMA, PROTOCOL_SCHEMA_FILE
 from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,15 +249,44 @@ def test_unsupported_questions_are_reported_apart_from_failures() -> None:
     assert results["claims.3"] is Result.FAIL  # neither answered nor declared unsupported
 
 
-def test_the_example_adapter_on_the_page_answers_claims_and_leaves_the_rest_out(
+def test_the_example_adapter_on_the_page_speaks_protocol_2_answers_claims_and_leaves_the_rest_out(
     records: tuple[dict[str, Any], ...],
 ) -> None:
-    adapter = ROOT / "site_src" / EXAMPLE_ADAPTER
-    results = run(CommandEngine([sys.executable, str(adapter)], timeout=30), records)
+    adapter = [sys.executable, str(ROOT / "site_src" / EXAMPLE_ADAPTER)]
+    results = run(CommandEngine(adapter, timeout=30), records, catalogue_version(records))
     assert not [result.describe() for result in results if result.result is Result.FAIL]
     claims_only = [r for r in records if set(r["answers"]) == {"claims"}]
     assert sum(result.result is Result.PASS for result in results) == len(claims_only)
-    assert "fail" not in summary(results).split(", ")[1] or " 0 fail" in summary(results)
+    [refused] = run(CommandEngine(adapter, timeout=30), records[:1], protocol=1)
+    assert refused.describe().endswith("could not read the case: this adapter speaks protocol 2")
+
+
+def test_every_request_the_runner_writes_is_one_the_protocol_schema_allows(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    version = catalogue_version(records)
+    for record in records:
+        for protocol in VERSIONS:
+            assert request_problem(request_line(record, version, protocol)) is None, record["id"]
+    assert request_problem({"protocol": 3, "id": "a", "case": records[0]["request"]})
+    assert request_problem({"protocol": 2, "id": "a", "case": {"variant": "base"}})
+
+
+def test_an_engine_of_protocol_1_runs_unchanged(records: tuple[dict[str, Any], ...]) -> None:
+    """An engine written for version 1 answers without naming a version and may insist on
+    being sent version 1: ``conform --protocol 1`` sends it that, and its answers are judged as
+    before."""
+    reference = adapter_engine()
+
+    def version_1(line: str) -> str:
+        if json.loads(line)["protocol"] != 1:
+            return json.dumps({"id": json.loads(line)["id"], "error": "protocol 1 only"})
+        answer = json.loads(reference.answer_line(line))
+        del answer["protocol"]
+        return json.dumps(answer)
+
+    results = run(FunctionEngine(version_1), records, catalogue_version(records), protocol=1)
+    assert {result.result for result in results} == {Result.PASS}
 
 
 def test_the_command_line_exports_and_runs_an_engine_with_a_selection(
@@ -315,11 +346,39 @@ def test_k_selects_whole_words_of_the_topic_or_id_whatever_the_case(
     assert {"deal", "match", "claims"} <= kinds
 
 
-def test_a_misspelt_answer_or_unsupported_key_is_named(records: tuple[dict[str, Any], ...]) -> None:
-    response = {"answers": {"claimz": {"3": "refused"}}, "unsupported": ["claim"]}
-    results = {q.name: q.result for q in compare({"claims": {"3": "refused"}}, response)}
-    assert results["answers.claimz"] is Result.FAIL and results["unsupported.claim"] is Result.FAIL
-    # A question that exists, but that this case does not ask, cannot be declared unsupported.
+REFUSED_BY_THE_SCHEMA = {
+    '"answers": {"claimz": {"3": "refused"}}': (
+        'answers: "claimz" is no key here (the keys: claims, deal, match, plays, turn)'
+    ),
+    '"unsupported": ["claim"]': 'unsupported.0: "claim" is not a question of the protocol',
+    '"unsupported": 5': "unsupported: 5 is not of type 'array'",
+    '"answers": {"claims": {"3": "maybe"}}': (
+        "answers.claims.3: 'maybe' is not one of ['granted', 'refused']"
+    ),
+    '"answers": {"claims": {"3": "refused"}}, "protocol": 3': "protocol: 3 is not one of [1, 2]",
+    '"answers": {"turn": {"refused": "no", "winner": "you"}}': (
+        'answers.turn: {"refused": "no", "winner": "you"} is neither the facts asked nor a refusal'
+    ),
+    '"error": {"why": 1}': "error: {'why': 1} is not of type 'string'",
+}
+
+
+@pytest.mark.parametrize("answer", sorted(REFUSED_BY_THE_SCHEMA))
+def test_an_answer_the_protocol_schema_refuses_fails_its_case_saying_where(
+    answer: str, records: tuple[dict[str, Any], ...]
+) -> None:
+    def engine(line: str) -> str:
+        return f'{{"id": {json.dumps(json.loads(line)["id"])}, {answer}}}'
+
+    [case] = run(FunctionEngine(engine), select(records, "last-three-in-your-hand"))
+    assert case.result is Result.FAIL
+    prefix = "last-three-in-your-hand: fail: an answer the protocol does not allow: "
+    assert case.describe().startswith(prefix + REFUSED_BY_THE_SCHEMA[answer]), case.describe()
+
+
+def test_a_question_the_case_does_not_ask_cannot_be_declared_unsupported(
+    records: tuple[dict[str, Any], ...],
+) -> None:
     response = {"answers": {"claims": {"3": "refused"}}, "unsupported": ["claims.9", "claims.3"]}
     results = {q.name: q.result for q in compare({"claims": {"3": "refused"}}, response)}
     assert results["unsupported.claims.9"] is Result.FAIL
@@ -686,3 +745,14 @@ def test_a_refused_turn_is_reported_as_a_refusal_not_as_no_answer(
     assert turn.name == "turn" and turn.actual == {"refused": "no <such> move here"}
     [left_out] = run(refuses(["turn"]), [carried])
     assert left_out.result is Result.UNSUPPORTED
+
+
+def test_the_published_protocol_schema_finds_the_catalogue_schema_beside_it() -> None:
+    """The protocol's schema names the catalogue's for a case and its answers: by the file name
+    the site publishes it under, resolved against the same base."""
+    protocol = json.loads(schema_text(PROTOCOL_SCHEMA))
+    references: list[str] = re.findall(r'"\$ref": "([^"#][^"]*)"', schema_text(PROTOCOL_SCHEMA))
+    assert references and {ref.split("#")[0] for ref in references} == {EXPORT_SCHEMA}
+    base = protocol["$id"].rsplit("/", 1)[0]
+    assert SCHEMA["$id"] == f"{base}/{EXPORT_SCHEMA}"
+    assert PROTOCOL_SCHEMA_FILE != EXPORT_SCHEMA and protocol["$id"].endswith(PROTOCOL_SCHEMA_FILE)

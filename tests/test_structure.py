@@ -5,6 +5,7 @@ every stage covers. The direction of imports and the absence of cycles are check
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ import oracle
 from oracle.casefile.questions import EXPORTED_KINDS, AnswerShape, QuestionKind
 from oracle.protocol.answers import PROTOCOL_QUESTIONS
 from oracle.protocol.compare import SHAPE_COMPARISONS
+from oracle.protocol.schema import PROTOCOL_SCHEMA, schema_text
 from oracle.verify.replay import GAME_QUESTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +63,11 @@ def test_every_stage_covers_every_kind_of_question() -> None:
     assert set(GAME_QUESTIONS) == set(QuestionKind) - apart
     assert set(SHAPE_COMPARISONS) == set(AnswerShape)
     assert list(PROTOCOL_QUESTIONS) == list(EXPORTED_KINDS)  # the order of a request
+    protocol = json.loads(schema_text(PROTOCOL_SCHEMA))["definitions"]
+    keys = [kind.key for kind in EXPORTED_KINDS]
+    assert set(protocol["answers"]["properties"]) == set(keys)
+    names = protocol["answer"]["properties"]["unsupported"]["items"]["pattern"]
+    assert names.startswith(f"^({'|'.join(keys)})")
 
 
 def test_no_module_keeps_state_of_its_own() -> None:

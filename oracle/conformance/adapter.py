@@ -24,6 +24,7 @@ from oracle.conformance.engines import FunctionEngine
 from oracle.misreadings.answers import asked_questions
 from oracle.misreadings.cache import MisreadingCache
 from oracle.protocol.answers import engine_answers
+from oracle.protocol.schema import VERSIONS
 
 ASKED = Path("asked") / "conformance-question.yaml"
 """Where a request's case is said to come from, in messages (it is never written)."""
@@ -86,13 +87,16 @@ class Adapter:
         if not isinstance(request, dict):
             return {"id": None, "error": "the request is not a JSON object"}
         identifier = request.get("id")
+        if request.get("protocol") not in VERSIONS:
+            spoken = " and ".join(map(str, VERSIONS))
+            return {"id": identifier, "error": f"this engine speaks protocol {spoken}"}
         key = json.dumps(request.get("case"), sort_keys=True)
         try:
             if key not in self.read:
                 self.read[key] = case_from_request(request.get("case"))
         except RequestError as error:
             return {"id": identifier, "error": str(error)}
-        return {"id": identifier, **self.answer(self.read[key])}
+        return {"protocol": request["protocol"], "id": identifier, **self.answer(self.read[key])}
 
 
 def adapter_engine(

@@ -376,18 +376,3 @@ def _parsed(line: str, expected_id: str) -> dict[str, Any]:
 def _named(value: Any) -> str:
     """An id from an engine's answer, quoted as ids are, or as JSON if it is not a text."""
     return echoed(printable(value)) if isinstance(value, str) else shown(value, 60)
-
-
-def malformed(response: dict[str, Any]) -> str | None:
-    """What is wrong with the shape of an answer line, or None: ``answers`` is an object,
-    ``unsupported`` a list of question names, ``error`` a text."""
-    if "answers" in response and not isinstance(response["answers"], dict | None):
-        return f"'answers' must be an object, not {shown(response['answers'], 60)}"
-    unsupported = response.get("unsupported")
-    if unsupported is not None and not (
-        isinstance(unsupported, list) and all(isinstance(name, str) for name in unsupported)
-    ):
-        return f"'unsupported' must be a list of question names, not {shown(unsupported, 60)}"
-    if "error" in response and not isinstance(response["error"], str):
-        return f"'error' must be a text, not {shown(response['error'], 60)}"
-    return None

@@ -11,7 +11,6 @@ import hashlib
 import importlib.metadata
 import json
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import jsonschema
 import engine
 from oracle.misreadings.matrix import MatrixRow, misreading_matrix
 from oracle.protocol.answers import expected_answers, request_of
+from oracle.protocol.schema import CATALOGUE_SCHEMA, schema_text
 from oracle.verify.report import CaseReport
 
 FORMAT = "schotten-totten-oracle-catalogue"
@@ -139,8 +139,7 @@ def read_export(text: str) -> list[dict[str, Any]]:
 
 def _record_schema() -> dict[str, Any]:
     """The export schema's definition of one case record, with the definitions it refers to."""
-    text = resources.files("oracle").joinpath("schema/export.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = json.loads(schema_text(CATALOGUE_SCHEMA))
     return {**schema["definitions"]["case"], "definitions": schema["definitions"]}
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from oracle.conformance.runner import CaseResult, describe_question
-from oracle.protocol.compare import NO_ANSWER, NOT_ASKED, UNKNOWN_KEY, UNSUPPORTED_NOT_ASKED, Result
+from oracle.protocol.compare import NO_ANSWER, NOT_ASKED, UNSUPPORTED_NOT_ASKED, Result
 
 
 def summary(results: Sequence[CaseResult]) -> str:
@@ -98,7 +98,6 @@ JSON_FORMAT = "schotten-totten-oracle-conformance-report"
 
 _NO_VALUE = {
     id(NO_ANSWER): "no answer",
-    id(UNKNOWN_KEY): "no such question",
     id(NOT_ASKED): "a question the case does not ask",
     id(UNSUPPORTED_NOT_ASKED): "declared unsupported, but not asked",
 }
@@ -114,16 +113,19 @@ def json_report(
     engine: str,
     catalogue: str,
     submitted: dict[str, str] | None = None,
+    protocol: int | None = None,
 ) -> str:
     """The results for tools: the catalogue's version, the engine, and every case with each of
     its questions, the catalogue's answer and the engine's side by side, so that a case only
     partly answered shows what passed, what failed and what was left out; with ``submitted``
-    (the engine's name, version, link and the date), a report to publish in ``results/``."""
+    (the engine's name, version, link and the date), a report to publish in ``results/``; the
+    ``protocol`` version the run spoke, when it is known."""
     counts = {result.value: sum(r.result is result for r in results) for result in Result}
     document: dict[str, Any] = {
         "format": JSON_FORMAT,
         "version": 1,
         "catalogue": catalogue,
+        **({"protocol": protocol} if protocol is not None else {}),
         "engine": engine,
         "summary": {"cases": len(results), **counts},
         "cases": [_case(result) for result in results],

@@ -12,18 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oracle.casefile.questions import EXPORTED_KINDS
 from oracle.conformance.engines import (
     DEFAULT_TIMEOUT,
     Engine,
     EngineProblem,
-    malformed,
     timeout_seconds,
 )
 from oracle.protocol.compare import (
     NO_ANSWER,
     NOT_ASKED,
-    UNKNOWN_KEY,
     UNSUPPORTED_NOT_ASKED,
     QuestionResult,
     Result,
@@ -31,9 +28,7 @@ from oracle.protocol.compare import (
     printable,
     shown,
 )
-
-PROTOCOL = 1
-
+from oracle.protocol.schema import VERSIONS, answer_problem
 
 GIVE_UP_AFTER = 5
 """Engine problems in a row (crashes, silences, garbage) after which the run stops asking."""
@@ -65,9 +60,6 @@ class CaseResult:
 
 def describe_question(question: QuestionResult) -> str:
     """Why one question failed, in one line: both answers, or what was wrong with the answer."""
-    if question.actual is UNKNOWN_KEY:
-        known = ", ".join(kind.key for kind in EXPORTED_KINDS)
-        return f"{question.name}: no such question (the questions: {known})"
     if question.actual is NOT_ASKED:
         return f"{question.name}: an answer to a question the case does not ask"
     if question.actual is UNSUPPORTED_NOT_ASKED:
@@ -85,13 +77,24 @@ def describe_question(question: QuestionResult) -> str:
     )
 
 
-def run_case(engine: Engine, record: dict[str, Any], catalogue: str | None = None) -> CaseResult:
-    """Ask ``engine`` one case of the export and judge its answers; the request names the
-    ``catalogue`` (its version) when it is known."""
-    started = time.monotonic()
-    request: dict[str, Any] = {"protocol": PROTOCOL, "id": record["id"], "case": record["request"]}
+def request_line(record: dict[str, Any], catalogue: str | None, protocol: int) -> dict[str, Any]:
+    """What an engine is sent for a case of the export: its request, naming the ``catalogue``
+    (its version) when it is known, in the given ``protocol`` version."""
+    request: dict[str, Any] = {"protocol": protocol, "id": record["id"], "case": record["request"]}
     if catalogue is not None:
         request["catalogue"] = catalogue
+    return request
+
+
+def run_case(
+    engine: Engine,
+    record: dict[str, Any],
+    catalogue: str | None = None,
+    protocol: int = VERSIONS[-1],
+) -> CaseResult:
+    """Ask ``engine`` one case of the export and judge its answers."""
+    started = time.monotonic()
+    request = request_line(record, catalogue, protocol)
     try:
         response = engine.ask(request)
     except EngineProblem as problem:
@@ -99,10 +102,13 @@ def run_case(engine: Engine, record: dict[str, Any], catalogue: str | None = Non
             record["id"], record["topic"], Result.FAIL, problem=str(problem), engine_problem=True
         )
     seconds = time.monotonic() - started
-    shape = malformed(response)
+    shape = answer_problem(response)
     if shape is not None:
         return CaseResult(
-            record["id"], record["topic"], Result.FAIL, problem=f"a malformed answer: {shape}"
+            record["id"],
+            record["topic"],
+            Result.FAIL,
+            problem=f"an answer the protocol does not allow: {printable(shape)}",
         )
     if "error" in response:
         unread = f"the engine could not read the case: {printable(response['error'][:300])}"
@@ -118,11 +124,14 @@ def run_case(engine: Engine, record: dict[str, Any], catalogue: str | None = Non
 
 
 def run(
-    engine: Engine, records: Sequence[dict[str, Any]], catalogue: str | None = None
+    engine: Engine,
+    records: Sequence[dict[str, Any]],
+    catalogue: str | None = None,
+    protocol: int = VERSIONS[-1],
 ) -> list[CaseResult]:
-    """Every case through ``engine``, in order, each request naming the ``catalogue`` (its
-    version: :func:`oracle.conformance.export.catalogue_version`); the engine is closed
-    afterwards.
+    """Every case through ``engine``, in order, each request in the ``protocol`` version and
+    naming the ``catalogue`` (its version: :func:`oracle.conformance.export.catalogue_version`);
+    the engine is closed afterwards.
 
     After :data:`GIVE_UP_AFTER` engine problems in a row the remaining cases fail unasked, so an
     engine that cannot start does not cost a timeout per case.
@@ -139,7 +148,7 @@ def run(
                     CaseResult(record["id"], record["topic"], Result.FAIL, problem=problem)
                 )
                 continue
-            result = run_case(engine, record, catalogue)
+            result = run_case(engine, record, catalogue, protocol)
             in_a_row = in_a_row + 1 if result.engine_problem else 0
             results.append(result)
     except BaseException:  # interrupted: stop the engine at once, without its grace to finish
@@ -210,6 +219,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         help=f"seconds to wait for each answer ({DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=VERSIONS,
+        default=VERSIONS[-1],
+        help=f"the protocol version to speak ({VERSIONS[-1]}; 1 for an engine that wants it)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print failures only")
     parser.add_argument(

@@ -9,15 +9,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.casefile.questions import EXPORTED_KINDS, AnswerShape, QuestionKind
-
-QUESTION_KEYS = tuple(kind.key for kind in EXPORTED_KINDS)
-"""The questions another engine is asked, by their keys in a request and in its answers."""
+from oracle.casefile.questions import AnswerShape, QuestionKind
 
 NO_ANSWER = object()
-
-
-UNKNOWN_KEY = object()
 
 
 NOT_ASKED = object()
@@ -64,16 +58,16 @@ def _unsupported(name: str, declared: set[str]) -> bool:
 
 
 def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[QuestionResult, ...]:
-    """Each expected answer against the engine's response, question by question."""
+    """Each expected answer against the engine's response (an answer the protocol's schema
+    allows: :func:`oracle.protocol.schema.answer_problem`), question by question."""
     answers = response.get("answers") or {}
     declared = {str(item) for item in response.get("unsupported") or ()}
-    results = _unknown_questions(answers, declared)
     asked: list[QuestionResult] = []
     for key, want in expected.items():
         got = answers.get(key) if isinstance(answers, dict) else None
         compare_shape = SHAPE_COMPARISONS[QuestionKind(key).shape]
         asked += compare_shape(key, want, got, declared)
-    return tuple(results + _unasked_unsupported(declared, expected, asked) + asked)
+    return tuple(_unasked_unsupported(declared, expected, asked) + asked)
 
 
 def _unasked_unsupported(
@@ -87,25 +81,9 @@ def _unasked_unsupported(
             f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNSUPPORTED_NOT_ASKED
         )
         for name in sorted(declared)
-        if name.split(".")[0] in QUESTION_KEYS
-        and name not in names
+        if name not in names
         and not any(asked_name.startswith((f"{name}.", f"{name}/")) for asked_name in names)
     ]
-
-
-def _unknown_questions(answers: Any, declared: set[str]) -> list[QuestionResult]:
-    """An answer, or a question declared unsupported, that no question of the protocol has."""
-    results = [
-        QuestionResult(f"answers.{printable(key[:60])}", Result.FAIL, None, UNKNOWN_KEY)
-        for key in sorted(set(answers) if isinstance(answers, dict) else set())
-        if key not in QUESTION_KEYS
-    ]
-    results += [
-        QuestionResult(f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNKNOWN_KEY)
-        for name in sorted(declared)
-        if name.split(".")[0] not in QUESTION_KEYS
-    ]
-    return results
 
 
 def _judged(name: str, want: Any, got: Any, present: bool, declared: set[str]) -> QuestionResult:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, refresh_editor_schema
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.catalogue import Catalogue, CatalogueError, verified_catalogue
+from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
 from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
 from oracle.site.casepages import case_page_uri
@@ -38,6 +38,8 @@ from oracle.site.render import render_case_pages, unplaced_cases
 
 DOWNLOADS = "downloads"
 EXPORT_SCHEMA = "schotten-totten-catalogue.schema.json"
+PROTOCOL_SCHEMA_FILE = "schotten-totten-protocol.schema.json"
+"""The protocol's schema as published; it refers to the catalogue's by this name."""
 
 log = logging.getLogger("mkdocs.plugins.oracle")
 
@@ -237,5 +239,10 @@ def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> N
     files.append(File.generated(config, archive_uri, content=archive.content))
     for name, content in build.conformance.texts().items():
         files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
-    schema = resources.files("oracle").joinpath("schema/export.schema.json").read_text("utf-8")
-    files.append(File.generated(config, f"{DOWNLOADS}/{EXPORT_SCHEMA}", content=schema))
+    for source, published in (
+        (CATALOGUE_SCHEMA, EXPORT_SCHEMA),
+        (PROTOCOL_SCHEMA, PROTOCOL_SCHEMA_FILE),
+    ):
+        files.append(
+            File.generated(config, f"{DOWNLOADS}/{published}", content=schema_text(source))
+        )

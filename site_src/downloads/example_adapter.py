@@ -1,4 +1,5 @@
-"""A claim-only engine behind the conformance protocol: it judges stone claims, nothing else.
+"""A claim-only engine behind the conformance protocol, version 2: it judges stone claims and
+leaves every other question out.
 
 Run it from the project folder: schotten-oracle conform -- python example_adapter.py
 To test your own engine, replace judge_claims() with a call into it.
@@ -39,13 +40,23 @@ def judge_claims(case):
     return {str(verdict.stone): verdict.verdict.value for verdict in verdicts}
 
 
-for line in sys.stdin:
-    request = json.loads(line)
+def answer(request):
+    """The answer line to one request line: claims judged, the other questions left out."""
+    if request.get("protocol") != 2:
+        return {"id": request["id"], "error": "this adapter speaks protocol 2"}
     case = request["case"]
-    answer = {"id": request["id"], "answers": {}, "unsupported": []}
+    answer = {"protocol": 2, "id": request["id"], "answers": {}, "unsupported": []}
     for question in ("plays", "turn", "deal", "match"):
         if question in case:
             answer["unsupported"].append(question)
     if "claims" in case:
-        answer["answers"]["claims"] = judge_claims(case)
-    print(json.dumps(answer), flush=True)
+        try:
+            answer["answers"]["claims"] = judge_claims(case)
+        except ValueError as error:  # a board this engine cannot read: say so, and go on
+            return {"id": request["id"], "error": str(error)}
+    return answer
+
+
+for line in sys.stdin:
+    if line.strip():
+        print(json.dumps(answer(json.loads(line))), flush=True)
