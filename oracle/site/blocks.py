@@ -14,6 +14,7 @@ from oracle.site.engines import EXAMPLE_ADAPTER, Conformance, conformance, rende
 from oracle.site.figures import (
     render_formation_odds,
     render_misreading_matrix,
+    render_opening_grid,
     render_rank_grid,
     render_tactic_coverage,
 )
@@ -85,6 +86,10 @@ def generated_blocks(
             set(),
         ),
         "rank-grid": lambda argument, page: (render_rank_grid(catalogue, templates, page), set()),
+        "opening-grid": lambda argument, page: (
+            render_opening_grid(catalogue, templates, page),
+            set(),
+        ),
         "conformance-matrix": conformance_matrix,
         "example-adapter": example_adapter,
         "engine-app": app,

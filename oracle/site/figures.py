@@ -1,14 +1,27 @@
-"""The site's figures made from the catalogue: the rank grid of formations, the Tactic cards'
-coverage, the formation odds and the misreading matrix."""
+"""The site's figures made from the catalogue: the rank grid of formations, the grid of early
+claims against each opening, the Tactic cards' coverage, the formation odds and the misreading
+matrix."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
-from engine import Formation, Tactic, card_name, formation_of, parse_cards
+from engine import (
+    Formation,
+    Tactic,
+    card_colour,
+    card_name,
+    card_value,
+    formation_of,
+    parse_cards,
+    strongest_completion,
+)
 from engine.cards import CARDS
 from engine.misreadings import MISREADINGS
 from oracle.catalogue import Catalogue
@@ -57,6 +70,95 @@ def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
             (pair.verdict, pair.report.case.id, link)
         )
     return rendered(template_environment(templates), "rank_grid.md.j2", order=order, cells=cells)
+
+
+class Opening(Enum):
+    """The shape of an incomplete side of Clan cards that a complete side is claimed against."""
+
+    EMPTY = "an empty side"
+    ONE_CARD = "one card"
+    PAIR_ONE_COLOUR = "a pair of one colour"
+    PAIR_TWO_COLOURS = "a pair of two colours and values"
+    PAIR_EQUAL_VALUES = "a pair of equal values"
+
+
+def opening_of(cards: Sequence[int]) -> Opening | None:
+    """The opening an incomplete side of Clan cards shows, or None (elite troops, three cards)."""
+    if any(card >= len(CARDS) for card in cards) or len(cards) > 2:
+        return None
+    if len(cards) < 2:
+        return Opening.ONE_CARD if cards else Opening.EMPTY
+    first, second = cards
+    if card_value(first) == card_value(second):
+        return Opening.PAIR_EQUAL_VALUES
+    if card_colour(first) == card_colour(second):
+        return Opening.PAIR_ONE_COLOUR
+    return Opening.PAIR_TWO_COLOURS
+
+
+@cache
+def opening_ceiling(opening: Opening) -> Formation:
+    """The strongest formation any side showing ``opening`` can still become, every other Clan
+    card being out of sight: asked of the engine for every such side."""
+    everything = (1 << len(CARDS)) - 1
+    best = Formation.SUM
+    for size in (0, 1, 2):
+        for placed in itertools.combinations(range(len(CARDS)), size):
+            if opening_of(placed) is not opening:
+                continue
+            pool = everything & ~sum(1 << card for card in placed)
+            completion = strongest_completion(placed, pool)
+            if completion is not None:
+                best = max(best, formation_of((*placed, *completion.added)))
+    return best
+
+
+@dataclass(frozen=True)
+class EarlyClaim:
+    """A claim of a complete side of Clan cards, with no combat mode, against an opening."""
+
+    mine: Formation
+    opening: Opening
+    report: CaseReport
+    verdict: str
+
+
+def early_claims_by_opening(reports: Iterable[CaseReport]) -> list[EarlyClaim]:
+    """Every claim of the catalogue of a plain formation against a plain incomplete side."""
+    claims = []
+    for report in reports:
+        if report.case.impossible is not None:
+            continue
+        position = report.case.position
+        for check in report.checks:
+            stone = position.stone(check.verdict.stone)
+            mine, theirs = stone.sides[position.viewer], stone.sides[position.viewer.other]
+            opening = opening_of(theirs)
+            if len(mine) == 3 and max(mine) < len(CARDS) and not stone.modes and opening:
+                verdict = check.verdict.verdict.label
+                claims.append(EarlyClaim(formation_of(mine), opening, report, verdict))
+    return claims
+
+
+def render_opening_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
+    """The grid of formations claimed early against each opening, each cell linking its cases;
+    a cell that can never be refused says so, with the best the opening can become."""
+    order = sorted(Formation, reverse=True)
+    cells: dict[tuple[Formation, Opening], dict[str, list[tuple[str, str]]]] = {}
+    for claim in early_claims_by_opening(catalogue.published):
+        link = link_from(page, case_page_uri(claim.report.case))
+        found = cells.setdefault((claim.mine, claim.opening), {})
+        if claim.report.case.id not in {case_id for case_id, _ in found.get(claim.verdict, [])}:
+            found.setdefault(claim.verdict, []).append((claim.report.case.id, link))
+    ceilings = {opening: opening_ceiling(opening) for opening in Opening}
+    return rendered(
+        template_environment(templates),
+        "opening_grid.md.j2",
+        order=order,
+        openings=list(Opening),
+        cells=cells,
+        ceilings=ceilings,
+    )
 
 
 TACTIC_USES = ("legal", "illegal", "proof")
