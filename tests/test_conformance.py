@@ -695,11 +695,16 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
         ROOT / "site_src" / "_templates",
         "conformance.md",
     )
-    [row] = [line for line in page.splitlines() if line.startswith("| <a ")]
-    assert "<script>" not in page and "&#60;script&#62;" in row
-    assert 'href="https&#58;&#47;&#47;example&#46;org&#47;engine&#63;a&#61;1&#38;b&#61;2"' in row
-    assert "fail" in row and "not run" in row  # only the claims were run
-    assert "[runs-wrap-around" not in row  # a case id is linked, not the engine
+    header = next(line for line in page.splitlines() if line.startswith("| Topic | "))
+    assert "<script>" not in page and "&#60;script&#62;" in header
+    assert 'href="https&#58;&#47;&#47;example&#46;org&#47;engine&#63;a&#61;1&#38;b&#61;2"' in header
+    [claims] = [line for line in page.splitlines() if line.startswith("| claims | ")]
+    assert "**1 fail**" in claims  # wrapping runs fail a claims case, in the engine's column
+    [turns] = [line for line in page.splitlines() if line.startswith("| turns | ")]
+    assert "21 not run |" in turns  # only the cases about claims were run
+    wrap_case = "| [no&#45;wrap&#45;around]("  # ids reach the page escaped, as all text does
+    [wrapped] = [line for line in page.splitlines() if line.startswith(wrap_case)]
+    assert "| **fail** |" in wrapped  # a case links its page; the engine's cell says fail
     stale_line = next(line for line in page.splitlines() if "Old engine" in line)
     assert "(stale)" in stale_line and "sha256&#58;0000000000000000" in stale_line
     assert page.count("Old engine") == 1  # never a row of the table

@@ -73,7 +73,7 @@ def generated_blocks(
 
     def conformance_matrix(argument: str | None, page: str) -> tuple[str, set[str]]:
         runs = conformance_runs if conformance_runs is not None else conformance(catalogue)
-        return render_conformance(runs, templates, page), set()
+        return render_conformance(runs, templates, page, catalogue.rules), set()
 
     def example_adapter(argument: str | None, page: str) -> tuple[str, set[str]]:
         source = (templates.parent / EXAMPLE_ADAPTER).read_text(encoding="utf-8")

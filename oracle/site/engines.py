@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.misreadings import MISREADINGS
-from oracle.casefile.model import Case
+from oracle.casefile.model import Case, RuleEntry, RulesIndex
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.conformance.adapter import adapter_engine
 from oracle.conformance.export import (
@@ -24,6 +24,7 @@ from oracle.misreadings.matrix import Outcome
 from oracle.protocol.compare import Result
 from oracle.site.casepages import link_from
 from oracle.site.markup import Markup, external_link, rendered, template_environment, text
+from oracle.site.render import ruling_anchor
 
 
 @dataclass(frozen=True)
@@ -112,67 +113,128 @@ def conformance(catalogue: Catalogue) -> Conformance:
     return Conformance(records, tuple(runs), engine_version(), version, tuple(published))
 
 
-def render_conformance(result: Conformance, templates: Path, page: str) -> str:
-    """The conformance matrix: engines down (ours, the misreadings, then the published results
-    of the catalogue's version), topics across; counts, and links to failures; then the stale
-    published results, apart."""
-    topics = list(dict.fromkeys(record["topic"] for record in result.records))
-    links = {
-        record["id"]: link_from(page, f"cases/{record['topic']}/{record['id']}.md")
-        for record in result.records
-    }
+def render_conformance(
+    result: Conformance, templates: Path, page: str, rules: RulesIndex | None = None
+) -> str:
+    """The conformance results, one column per engine (ours, then the published results of the
+    catalogue's version): by topic, by rule of ``rules``, and case by case, each case linked and
+    with the misreadings that fail it; then the stale published results, apart."""
+    records = result.records
+    topics = list(dict.fromkeys(record["topic"] for record in records))
+    columns = _columns(result)
+    outcomes = [{r.case_id: r.result for r in column.results} for column in columns]
+    failing = _failing_readings(result.runs)
+
+    def counts(chosen: list[dict[str, Any]]) -> list[tuple[int, int, int, int]]:
+        return [_counts(outcome, chosen) for outcome in outcomes]
+
+    def of_topic(topic: str) -> list[dict[str, Any]]:
+        return [record for record in records if record["topic"] == topic]
+
+    entries = rules.entries if rules is not None else ()
+    pinning = {entry: [r for r in records if entry.id in r["rules"]] for entry in entries}
+    return rendered(
+        template_environment(templates),
+        "conformance_matrix.md.j2",
+        columns=[column.title for column in columns],
+        total=counts(list(records)),
+        by_topic=[(topic, counts(of_topic(topic))) for topic in topics],
+        by_rule=[
+            (_rule_title(entry, page), counts(cases)) for entry, cases in pinning.items() if cases
+        ],
+        cases=[
+            (topic, [_case_row(r, page, outcomes, failing) for r in of_topic(topic)])
+            for topic in topics
+        ],
+        readings=[
+            (MISREADINGS[name].title, link_from(page, f"misreadings.md#{name}"), len(failed))
+            for name, failed in failing.items()
+        ],
+        count=len(records),
+        submitted=len(columns) - 1,
+        stale=_stale(result),
+        catalogue=result.catalogue,
+    )
+
+
+def _columns(result: Conformance) -> list[EngineRun]:
+    """The engines shown as columns: ours, then each published result of this catalogue."""
     submitted = [
         EngineRun(found.name, _submitted_title(found), found.results)
         for found in result.published
         if found.is_current(result.catalogue)
     ]
-    rows = [
-        (engine_run, _cells(engine_run, topics, links), *_totals(engine_run, result.records))
-        for engine_run in (*result.runs, *submitted)
-    ]
-    stale = [
+    return [run for run in result.runs if run.name == REFERENCE] + submitted
+
+
+def _failing_readings(runs: tuple[EngineRun, ...]) -> dict[str, set[str]]:
+    """The cases each misreading fails, by its name."""
+    return {
+        engine_run.name: {r.case_id for r in engine_run.results if r.result is Result.FAIL}
+        for engine_run in runs
+        if engine_run.name in MISREADINGS
+    }
+
+
+def _stale(result: Conformance) -> list[tuple[Markup, str, str]]:
+    """The published results of another catalogue: each linked, with its date and version."""
+    return [
         (external_link(f"{found.name} {found.version}", found.link), found.date, found.catalogue)
         for found in result.published
         if not found.is_current(result.catalogue)
     ]
-    return rendered(
-        template_environment(templates),
-        "conformance_matrix.md.j2",
-        topics=topics,
-        rows=rows,
-        cases=len(result.records),
-        Result=Result,
-        submitted=len(submitted),
-        stale=stale,
-        catalogue=result.catalogue,
+
+
+def _case_row(
+    record: dict[str, Any],
+    page: str,
+    outcomes: list[dict[str, Result]],
+    failing_readings: dict[str, set[str]],
+) -> tuple[str, Markup, list[str | Markup], list[tuple[str, Markup]]]:
+    """One case, linked, with its result in each engine's column and the misreadings that fail
+    it, each linked to its place on the misreadings page."""
+    return (
+        record["id"],
+        link_from(page, f"cases/{record['topic']}/{record['id']}.md"),
+        [_OUTCOME_WORDS[outcome.get(record["id"])] for outcome in outcomes],
+        [
+            (MISREADINGS[name].title, link_from(page, f"misreadings.md#{name}"))
+            for name, failed in failing_readings.items()
+            if record["id"] in failed
+        ],
     )
 
 
+_OUTCOME_WORDS: dict[Result | None, str | Markup] = {
+    Result.PASS: "pass",
+    Result.FAIL: Markup("**fail**"),
+    Result.UNSUPPORTED: "unsupported",
+    None: "not run",
+}
+"""A case's result in one engine's column; a failure stands out without colour."""
+
+
+def _counts(outcome: dict[str, Result], chosen: list[dict[str, Any]]) -> tuple[int, int, int, int]:
+    """How many of the ``chosen`` cases pass, fail, go unsupported and were not run."""
+    found = [outcome.get(record["id"]) for record in chosen]
+    return (
+        found.count(Result.PASS),
+        found.count(Result.FAIL),
+        found.count(Result.UNSUPPORTED),
+        found.count(None),
+    )
+
+
+def _rule_title(entry: RuleEntry, page: str) -> Markup:
+    """A rule's title, linked to its place on the rulings page when it is one of our rulings."""
+    if entry.is_ruling:
+        target = link_from(page, f"rulings.md#{ruling_anchor(entry)}")
+        return Markup(f"[{text(entry.title)}]({target})")
+    return text(entry.title)
+
+
 def _submitted_title(found: PublishedResult) -> Markup:
-    """A published result's row title: its name and version linked to its page, and its date."""
+    """A published result's column title: its name and version linked to its page, and its
+    date."""
     link = external_link(f"{found.name} {found.version}", found.link)
     return Markup(f"{link} ({text(found.date)})")
-
-
-def _cells(
-    engine_run: EngineRun, topics: list[str], links: dict[str, Markup]
-) -> list[tuple[int, int, int, list[tuple[str, Markup]]]]:
-    """Per topic: how many cases pass, fail and go unsupported, and each failing case linked."""
-    cells = []
-    for topic in topics:
-        mine = [r for r in engine_run.results if r.topic == topic]
-        counts = {outcome: sum(r.result is outcome for r in mine) for outcome in Result}
-        failing = [(r.case_id, links[r.case_id]) for r in mine if r.result is Result.FAIL]
-        cells.append(
-            (counts[Result.PASS], counts[Result.FAIL], counts[Result.UNSUPPORTED], failing)
-        )
-    return cells
-
-
-def _totals(
-    engine_run: EngineRun, records: tuple[dict[str, Any], ...]
-) -> tuple[dict[Result, int], int]:
-    """The counts over every case, and how many cases of the catalogue the run did not ask."""
-    totals = {outcome: sum(r.result is outcome for r in engine_run.results) for outcome in Result}
-    asked = {r.case_id for r in engine_run.results}
-    return totals, sum(record["id"] not in asked for record in records)
