@@ -761,3 +761,49 @@ def test_the_published_protocol_schema_finds_the_catalogue_schema_beside_it() ->
     base = protocol["$id"].rsplit("/", 1)[0]
     assert SCHEMA["$id"] == f"{base}/{EXPORT_SCHEMA}"
     assert PROTOCOL_SCHEMA_FILE != EXPORT_SCHEMA and protocol["$id"].endswith(PROTOCOL_SCHEMA_FILE)
+
+
+def test_reports_of_our_adapter_and_of_a_misreading_become_columns_of_the_page(
+    tmp_path: Path, records: tuple[dict[str, Any], ...]
+) -> None:
+    """Published as engines' authors would: the reference adapter's report passes every case in
+    its column; a misreading's fails exactly the cases it changes, each marked in its column."""
+    from oracle.conformance.reports import json_report
+    from oracle.conformance.results import published_results
+    from oracle.site.engines import Conformance, render_conformance
+
+    version = catalogue_version(records)
+    (tmp_path / "results").mkdir()
+    for name, reading in (("Reference", None), ("Wrapping", "runs-wrap-around")):
+        results = run(adapter_engine(reading), records, version)
+        submitted = {
+            "name": name,
+            "version": "1",
+            "link": "https://example.org",
+            "date": "2026-12-02",
+        }
+        text = json_report(results, "adapter", version, submitted, protocol=2)
+        (tmp_path / "results" / f"{name.lower()}.json").write_text(text, encoding="utf-8")
+    published, problems = published_results(tmp_path, records, version)
+    assert problems == [] and [found.name for found in published] == ["Reference", "Wrapping"]
+    page = render_conformance(
+        Conformance(records, (), "test", version, tuple(published)),
+        ROOT / "site_src" / "_templates",
+        "conformance.md",
+    )
+    header = next(line for line in page.splitlines() if line.startswith("| Topic | "))
+    assert header.count("example&#46;org") == 2
+    every = len(records)
+    [total] = [line for line in page.splitlines() if line.startswith("| **All** | ")]
+    assert total.startswith(f"| **All** | {every} pass | ")
+    flipped = {
+        r.case_id
+        for r in run(adapter_engine("runs-wrap-around"), records)
+        if r.result is Result.FAIL
+    }
+    assert flipped and f"**{len(flipped)} fail**" in total
+    case_rows = [
+        line for line in page.splitlines() if line.startswith("| [") and "| pass |" in line
+    ]
+    assert len(case_rows) == every
+    assert sum("| pass | **fail** |" in line for line in case_rows) == len(flipped)
