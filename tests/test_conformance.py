@@ -44,6 +44,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "oracle/schema/export.schema.json").read_text(encoding="utf-8"))
 ADAPTER = [sys.executable, "-m", "oracle.conformance.adapter"]
 
+PROCESS_CONTROL = pytest.mark.slow
+"""The runner against engines that misbehave as processes (signals, floods, an engine that never
+reads, children left behind): seconds of real time each, and nothing a case edit can change, so
+CI runs them with the soaks (``-m slow``) rather than the editor's loop."""
+
 
 @pytest.fixture(scope="session")
 def records(published: tuple[CaseReport, ...]) -> tuple[dict[str, Any], ...]:
@@ -393,6 +398,7 @@ def test_a_question_the_case_does_not_ask_cannot_be_declared_unsupported(
     assert case.describe().endswith('claims.3: expected "refused", the engine gave no answer')
 
 
+@PROCESS_CONTROL
 def test_an_engine_that_keeps_failing_is_given_up_on_and_its_children_do_not_outlive_it(
     records: tuple[dict[str, Any], ...], tmp_path: Path
 ) -> None:
@@ -451,6 +457,7 @@ FLOODS = {
 }
 
 
+@PROCESS_CONTROL
 @pytest.mark.parametrize("kind", sorted(FLOODS))
 def test_an_engine_that_writes_without_end_fails_within_the_timeout_in_bounded_memory(
     kind: str, records: tuple[dict[str, Any], ...], tmp_path: Path
@@ -543,6 +550,7 @@ def _alive(marker: str) -> list[int]:
     return found
 
 
+@PROCESS_CONTROL
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_an_interrupted_run_leaves_nothing_the_engine_started(
     signal_name: str, tmp_path: Path, records: tuple[dict[str, Any], ...]
@@ -585,6 +593,7 @@ def test_an_interrupted_run_leaves_nothing_the_engine_started(
     assert _alive(marker) == []
 
 
+@PROCESS_CONTROL
 def test_an_engine_that_never_reads_its_requests_cannot_hold_the_run(
     records: tuple[dict[str, Any], ...], tmp_path: Path
 ) -> None:
@@ -772,6 +781,7 @@ def test_reports_of_our_adapter_and_of_a_misreading_become_columns_of_the_page(
     from oracle.conformance.results import published_results
     from oracle.site.engines import Conformance, render_conformance
 
+    records = tuple(select(records, "claims"))  # the three topics of claims: enough, and quick
     version = catalogue_version(records)
     (tmp_path / "results").mkdir()
     for name, reading in (("Reference", None), ("Wrapping", "runs-wrap-around")):
