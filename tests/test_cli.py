@@ -116,6 +116,8 @@ def test_check_names_a_topic_that_no_page_shows(
         "    - stone: 2\n      you: [pink 5, pink 6, pink 7]\n"
         "      them: [blue 2, green 3, yellow 4]\n      completed_first: them\n"
         "claims:\n  - stone: 2\n    expect: granted\n"
+        "    because: your colour run pink 5, pink 6, pink 7 (total 18) beats their run blue 2,"
+        " green 3, yellow 4 (total 9), since a colour run outranks a run\n"
     )
     status, out = run(capsys, "check", "--root", str(project_copy))
     assert status == 1

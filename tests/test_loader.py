@@ -36,6 +36,7 @@ CLAIM = """\
 claims:
   - stone: 3
     expect: refused
+    because: a reason, pinned
 """
 
 
@@ -190,6 +191,9 @@ position:
 claims:
   - stone: 2
     expect: granted
+    because: >-
+      your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
+      (total 9), since a colour run outranks a sum
 """
 
 

@@ -40,6 +40,9 @@ position:
 claims:
   - stone: 2
     expect: granted
+    because: >-
+      your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
+      (total 9), since a colour run outranks a sum
 """
 
 # The last unseen 3 is in your hand: refused, and the engine names pink 3 as the witness.
@@ -63,6 +66,10 @@ position:
 claims:
   - stone: 3 #@
     expect: granted
+    because: >-
+      they could still add pink 3, making three of a kind red 3, blue 3, pink 3 (total 9), which
+      beats your three of a kind red 1, blue 1, green 1 (total 3), since a total of 9 beats 3;
+      pink 3 is in your hand, and your hand is out of sight too, so that proves nothing
 """
 
 # Two stones proved at once; the case wrongly expects stone 7 to be refused.
@@ -83,8 +90,15 @@ position:
 claims:
   - stone: 2
     expect: granted
+    because: >-
+      your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
+      (total 9), since a colour run outranks a sum
   - stone: 7 #@
     expect: refused
+    because: >-
+      no completion from the cards out of sight beats your colour run green 7, green 8, green 9
+      (total 24): their best, adding blue 7, blue 8 and blue 9, makes colour run blue 7, blue 8,
+      blue 9 (total 24) and would only tie, and they would complete after you
 """
 
 DRAFT = """
@@ -211,15 +225,17 @@ def test_drifted_case_fails_at_its_claim(project: pytest.Pytester) -> None:
 
 
 # The verdict is right but the pinned reason is not the engine's: pink 3 is the witness, not red 9.
+DRIFTED_CLAIM = DRIFTED[DRIFTED.index("  - stone: 3 #@") :]
+
 REASON_DRIFTED = DRIFTED.replace(
-    "  - stone: 3 #@\n    expect: granted\n",
+    DRIFTED_CLAIM,
     "  - stone: 3 #@\n    expect: refused\n    because: >-\n"
     "      they could still add red 9, and nothing in sight stops them\n",
 )
 
 # The right reason, folded over lines as an editor writes a long one.
 REASON_PINNED = DRIFTED.replace(
-    "  - stone: 3 #@\n    expect: granted\n",
+    DRIFTED_CLAIM,
     "  - stone: 3 #@\n    expect: refused\n    because: >-\n"
     "      they could still add pink 3, making three of a kind red 3, blue 3, pink 3 (total 9),\n"
     "      which beats your three of a kind red 1, blue 1, green 1 (total 3), since a total of 9\n"
@@ -436,11 +452,16 @@ def test_a_move_pinned_as_unreadable_must_be_text_the_engine_cannot_read(
         "\nplays:\n"
         "  - move: green 3 at 5\n"
         "    expect: unreadable\n"
+        "    because: >-\n"
+        "      'green 3 at 5' is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass',\n"
+        "      'recruiter', 'return red 5', 'strategist: red 5 from 3 to 4', 'banshee: red 5 at\n"
+        "      3' or 'traitor: red 5 from 3 to 4'\n"
         "  - move: green 3 on five\n"
         "    expect: unreadable\n"
         "    because: \"'green 3 on five': 'five' is not a stone number\"\n"
         "  - move: green 3 on 5 #@\n"
         "    expect: unreadable\n"
+        "    because: it is no move\n"
     )
     line = write_case(project, "06-notation.yaml", text)["line"]
     result = project.runpytest()
@@ -448,7 +469,7 @@ def test_a_move_pinned_as_unreadable_must_be_text_the_engine_cannot_read(
     result.stdout.fnmatch_lines(
         [
             f"cases/t/06-notation.yaml:{line}: case 'joker-twice', move 'green 3 on 5': expected"
-            " unreadable, the engine says legal",
+            " unreadable: it is no move, the engine says legal",
         ]
     )
     assert_no_traceback(result)
@@ -1437,7 +1458,12 @@ def test_a_case_in_a_topic_no_page_shows_fails_once_with_the_message_of_check(
     write_case(project, "01-run.yaml", PASSING)
     lonely = project.path / "cases" / "elsewhere"
     lonely.mkdir()
-    lonely_case = clean(PASSING).replace("run-beats-sum", "lonely").replace("yellow 5", "yellow 4")
+    lonely_case = (
+        clean(PASSING)
+        .replace("run-beats-sum", "lonely")
+        .replace("yellow 5", "yellow 4")
+        .replace("yellow 4 (total 9)", "yellow 4 (total 8)")
+    )
     lonely.joinpath("01-lonely.yaml").write_text(lonely_case)  # not a duplicate: another sum
     result = project.runpytest()
     result.assert_outcomes(passed=3, failed=1)  # the lonely case's catalogue item fails

@@ -22,6 +22,7 @@ from oracle.casefile.errors import CaseError, EngineObjection
 from oracle.casefile.model import Case, ImpossibleBoard, RulesIndex, Table
 from oracle.casefile.questions import (
     QuestionKind,
+    check_reasons_pinned,
     pinned_words,
     read_claims,
     read_deal,
@@ -63,6 +64,10 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     plays = read_plays(document)
     guards = read_guards(document)
     pinned = read_rules(document, rules)
+    turn = read_turn(document, board.places) if "turn" in data else None
+    deal = read_deal(document) if "deal" in data else None
+    match = read_match(document) if "match" in data else None
+    check_reasons_pinned(document)
     return Case(
         id=data["id"],
         path=path,
@@ -75,9 +80,9 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
         rules=pinned,
         table=table,
         plays=plays,
-        turn=read_turn(document, board.places) if "turn" in data else None,
-        deal=read_deal(document) if "deal" in data else None,
-        match=read_match(document) if "match" in data else None,
+        turn=turn,
+        deal=deal,
+        match=match,
         guards_against=guards,
         played_first=tuple(
             (raw["stone"], PLAYERS[raw["played_first"]])

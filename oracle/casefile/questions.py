@@ -85,6 +85,32 @@ def read_plays(document: LocatedDocument) -> tuple[PlayQuestion, ...]:
     return tuple(plays)
 
 
+def check_reasons_pinned(document: LocatedDocument) -> None:
+    """Refuse a published claim, or illegal or unreadable move, that does not pin its reason:
+    the engine's words would be published unchecked, and a change of them would pass unseen.
+    A draft may leave them open. Checked once the rest of the case has read well."""
+    if document.data.get("draft") is True:
+        return
+    unpinned = [
+        (("claims", index), "claim")
+        for index, raw in enumerate(document.data.get("claims", ()))
+        if "expect" in raw and "because" not in raw
+    ]
+    unpinned += [
+        (("plays", index), f"{raw['expect']} move")
+        for index, raw in enumerate(document.data.get("plays", ()))
+        if raw.get("expect") in ("illegal", "unreadable") and "because" not in raw
+    ]
+    if unpinned:
+        where, what = unpinned[0]
+        raise CaseError(
+            document.path,
+            document.line_of(where),
+            f"a published {what} pins its reason: add because: with the engine's words"
+            " (schotten-oracle pin writes them), or mark the case draft: true",
+        )
+
+
 def pinned_words(text: str | None) -> str | None:
     """An explanation pinned by a case, its spaces as the engine writes them (a folded YAML
     string may end in a newline)."""
