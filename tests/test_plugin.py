@@ -362,7 +362,8 @@ def test_drifted_game_case_names_the_move_the_rule_and_the_turn(
     result.stdout.fnmatch_lines(
         [
             f"cases/t/03-joker.yaml:{lines['line']}: case 'joker-twice', move 'joker on 5':"
-            " expected legal, the engine says illegal",
+            " expected legal, the engine says illegal under tactics.one-joker-per-player: you have"
+            " already played a Joker",
             "  refused: you have already played a Joker (tactics.one-joker-per-player)",
         ],
         consecutive=True,

@@ -5,6 +5,9 @@ match, a board the engine must refuse (the claims are judged by the claim proof 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from engine import (
     Game,
@@ -16,7 +19,15 @@ from engine import (
 )
 from engine.game import GameState
 from engine.moves import Deck
-from oracle.casefile.model import Case, DealQuestion, MatchQuestion, PlayQuestion, TurnQuestion
+from oracle.casefile.model import (
+    Case,
+    DealQuestion,
+    MatchQuestion,
+    PlayQuestion,
+    TurnExpectation,
+    TurnQuestion,
+)
+from oracle.casefile.source import DataPath
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.verify.moves import Unjudgeable, agrees, keeps_its_invariants, make_move
 from oracle.verify.report import BOARD, GameCheck, words
@@ -40,9 +51,27 @@ def check_board(case: Case) -> GameCheck:
     return GameCheck("the board", board.line, expected, actual, label, detail, BOARD)
 
 
-def check_play(state: GameState, play: PlayQuestion) -> GameCheck:
+def check_play(state: GameState, play: PlayQuestion, index: int = 0) -> GameCheck:
     """One move from the case's moment ``state`` (after the moves it names): legal, illegal
-    under the rule the engine names, or unreadable."""
+    under the rule the engine names, or unreadable; the play is ``plays[index]`` of its file."""
+    check = _judged_play(state, play)
+    return replace(check, repin=_play_repin(play, index, check.actual))
+
+
+def _play_repin(play: PlayQuestion, index: int, actual: str) -> tuple[tuple[DataPath, Any], ...]:
+    """What the case file pins for the move, as the engine now judges it: the kind, and for a
+    refusal the rule (where the case names one) and the reason."""
+    kind, _, reason = actual.partition(": ")
+    kind, _, rule = kind.partition(" under ")
+    at = ("plays", index)
+    values: list[tuple[DataPath, Any]] = [((*at, "expect"), kind)]
+    if play.rule is not None or kind == "legal":
+        values.append(((*at, "rule"), rule or None))
+    values.append(((*at, "because"), reason or None))
+    return tuple(values)
+
+
+def _judged_play(state: GameState, play: PlayQuestion) -> GameCheck:
     what = play.label
     for text in play.after:
         make_move(state, text, play.line, f"cannot reach {what}: ")
@@ -84,6 +113,8 @@ def _refused_play(
         if play.because is not None:
             expected += f": {play.because}"
             actual += f": {words(error.problem)}"
+    else:  # the answer to pin: the rule and the reason, whatever the case expected
+        actual = f"illegal under {error.rule}: {words(error.problem)}"
     label = f"{shown}: illegal ({error.rule})"
     return GameCheck(play.label, play.line, expected, actual, label, detail)
 
@@ -101,8 +132,9 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
     outcome = outcome_word(state)
     detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
 
-    def fact(name: str, key: str, expected: str | None, actual: str) -> GameCheck:
-        return GameCheck(name, lines.get(key, turn.line), expected, actual, "", detail)
+    def fact(name: str, key: str, expected: str | None, actual: str, value: Any) -> GameCheck:
+        repin = () if value is None else ((("turn", "expect", key), value),)
+        return GameCheck(name, lines.get(key, turn.line), expected, actual, "", detail, "", repin)
 
     summary = " → ".join(log + _ending(state, outcome))
     diff = tuple(
@@ -111,7 +143,8 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
         if not line.startswith("?")
     )
     held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
-    checks = [
+    ending = ending_words(state)
+    checks: list[GameCheck] = [
         GameCheck("the turn", turn.line, None, summary, summary, detail),
         GameCheck(
             "the log",
@@ -120,22 +153,36 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
             "; ".join(log),
             "",
             ("log, expected (-) against the engine's (+):", *diff),
+            "",
+            ((("turn", "expect", "log"), log),),
         ),
-        fact("the winner", "winner", expect.winner, outcome),
-        fact("how the game ended", "ending", expect.ending, ending_words(state)),
+        fact("the winner", "winner", expect.winner, outcome, outcome),
+        fact("how the game ended", "ending", expect.ending, ending, ending),
         fact(
             "the stones held",
             "held",
             None if expect.held is None else held_text(tuple(map(_sorted, expect.held))),
             held_text(held),
+            {"you": list(held[0]), "them": list(held[1])},
         ),
         fact(
             "your hand",
             "hand",
             None if expect.hand is None else cards_text(expect.hand),
             cards_text(state.hands[Player.A]),
+            sorted(card_name(card) for card in state.hands[Player.A]),
         ),
     ]
+    return checks + _discards_and_next(state, expect, fact)
+
+
+_Fact = Callable[[str, str, "str | None", str, Any], GameCheck]
+
+
+def _discards_and_next(state: GameState, expect: TurnExpectation, fact: _Fact) -> list[GameCheck]:
+    """The last facts of a turn: the discards (in the tactics variant, or where the case pins
+    them) and whose turn it is."""
+    checks = []
     if state.variant.has_tactics or expect.discards is not None:
         checks.append(
             fact(
@@ -143,11 +190,13 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
                 "discards",
                 None if expect.discards is None else cards_text(expect.discards),
                 cards_text(state.discards),
+                sorted(card_name(card) for card in state.discards),
             )
         )
     next_player = None if expect.next_player is None else PLAYER_WORDS[expect.next_player]
     playing = "nobody (the game is over)" if state.is_over else PLAYER_WORDS[state.current_player]
-    checks.append(fact("whose turn it is", "next", next_player, playing))
+    over = state.is_over  # a case cannot pin "nobody" as next: that fact is left to the editor
+    checks.append(fact("whose turn it is", "next", next_player, playing, None if over else playing))
     return checks
 
 
@@ -201,11 +250,20 @@ def check_deal(case: Case, deal: DealQuestion) -> list[GameCheck]:
         f"hands {expected_hands[0]} and {expected_hands[1]};"
         f" decks {expected_decks[0]} and {expected_decks[1]}; {PLAYER_WORDS[deal.first]} to move"
     )
+    repin: list[tuple[DataPath, Any]] = [
+        (("deal", "expect", "hands"), dict(zip(("you", "them"), hands, strict=True))),
+        (
+            ("deal", "expect", "decks"),
+            {deck.value: len(cards) for deck, cards in state.decks.items()},
+        ),
+        (("deal", "expect", "to_move"), PLAYER_WORDS[state.current_player]),
+    ]
     if deal.hand is not None:  # the shuffle itself, pinned
         expected += f"; your hand {cards_text(deal.hand)}"
         actual += f"; your hand {cards_text(state.hands[Player.A])}"
         label += f"; your hand {cards_text(state.hands[Player.A])}"
-    return [GameCheck("the deal", deal.line, expected, actual, label)]
+        repin.append((("deal", "expect", "hand"), [card_name(c) for c in state.hands[Player.A]]))
+    return [GameCheck("the deal", deal.line, expected, actual, label, (), "", tuple(repin))]
 
 
 def check_match(question: MatchQuestion) -> list[GameCheck]:
@@ -232,4 +290,12 @@ def check_match(question: MatchQuestion) -> list[GameCheck]:
     if question.next_starter is not None:
         expected[2] = f"{PLAYER_WORDS[question.next_starter]} start next"
     label = "; ".join(actual)
-    return [GameCheck("the match", question.line, "; ".join(expected), label, label)]
+    repin: tuple[tuple[DataPath, Any], ...] = (
+        (("match", "expect", "points"), {"you": a, "them": b}),
+        (("match", "expect", "next_starter"), PLAYER_WORDS[match.next_starter]),
+        (
+            ("match", "expect", "winner"),
+            "draw" if match.winner is None else PLAYER_WORDS[match.winner],
+        ),
+    )
+    return [GameCheck("the match", question.line, "; ".join(expected), label, label, (), "", repin)]

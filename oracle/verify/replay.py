@@ -37,8 +37,9 @@ class Moment:
 
 
 def _plays(case: Case, moment: Moment) -> Iterator[GameCheck]:
-    for number, play in enumerate(case.plays, 1):
-        yield replace(check_play(moment.copy(play.line), play), question=f"play-{number}")
+    for index, play in enumerate(case.plays):
+        check = check_play(moment.copy(play.line), play, index)
+        yield replace(check, question=f"play-{index + 1}")
 
 
 def _turn(case: Case, moment: Moment) -> Iterator[GameCheck]:

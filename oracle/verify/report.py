@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from engine import (
     ClaimVerdict,
     card_name,
 )
 from oracle.casefile.model import Case, Claim
-from oracle.casefile.source import shown_path
+from oracle.casefile.source import DataPath, shown_path
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,13 @@ class ClaimCheck:
     def reason_matches(self) -> bool:
         return self.claim.because is None or self.claim.because == words(self.verdict.explanation)
 
+    def repin(self, index: int) -> tuple[tuple[DataPath, Any], ...]:
+        """The engine's answer as the case file pins it, the claim being ``claims[index]``."""
+        return (
+            (("claims", index, "expect"), self.verdict.verdict.label),
+            (("claims", index, "because"), words(self.verdict.explanation)),
+        )
+
 
 @dataclass(frozen=True)
 class GameCheck:
@@ -49,6 +57,9 @@ class GameCheck:
     detail: tuple[str, ...] = ()
     question: str = ""
     """Which question of the case this check answers: ``play-2``, ``turn``, ``deal``, ``match``."""
+    repin: tuple[tuple[DataPath, Any], ...] = ()
+    """The engine's answer as the case file would pin it: each value at its place in the file
+    (None: the key no longer belongs there), for ``schotten-oracle pin``."""
 
     @property
     def matches(self) -> bool:
