@@ -143,6 +143,7 @@ class Catalogue:
         found += unshown_topics((report,), self.shown_topics, self.root)
         found += [p for p in self.nav_problems if p.topic == case.topic and report.publishable]
         found += [p for p in self.duplicates if p.file == case.path]
+        found += unreviewed_prose(report, self.root)
         return found
 
     @cached_property
@@ -249,6 +250,25 @@ def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
             )
         )
     return found
+
+
+def unreviewed_prose(report: CaseReport, root: Path) -> list[Problem]:
+    """A published case whose answers changed since its situation and why were last read for
+    them (``reviewed:``; a case without one was written for the answers it has): the prose may
+    now argue for another answer, so it waits for an editor."""
+    case = report.case
+    if not report.publishable or case.reviewed is None or case.prose_reviewed:
+        return []
+    problem = "its answers changed since its situation and why were last read for them"
+    return [
+        Problem(
+            f"{case.named_at(root)}: {problem}; read them again, and the rulings it pins"
+            f" ({', '.join(case.rules) or 'none'}), then run schotten-oracle pin --reviewed"
+            f" {shown_path(case.path, root)}",
+            file=case.path,
+            topic=case.topic,
+        )
+    ]
 
 
 def unmet_guards(

@@ -56,6 +56,7 @@ from oracle.conformance.runner import CaseResult, add_arguments, engine_command,
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
 from oracle.protocol.compare import Result
+from oracle.review.commands import add_parsers as add_review_parsers
 from oracle.verify.replay import verify_case
 from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
 
@@ -398,6 +399,7 @@ def parser() -> argparse.ArgumentParser:
     )
     add_arguments(conform_parser)
     conform_parser.set_defaults(run=conform)
+    add_review_parsers(commands, find_root)
     return main
 
 

@@ -257,7 +257,8 @@ def test_a_pinned_reason_passes_and_a_changed_one_fails_naming_both(
         [
             f"cases/t/02-hand.yaml:{line}: case 'last-three-in-your-hand', stone 3: refused as"
             " expected, but the reason has changed: the case says 'they could still add red 9,"
-            " and nothing in sight stops them', the engine says 'they could still add pink 3, *'",
+            " and nothing in sight stops them', the engine says 'they could still add pink 3, *';"
+            " in words: they could still add {+pink 3, making three of a kind+} red [[]-9,-] *",
         ]
     )
     assert_no_traceback(result)

@@ -22,6 +22,7 @@ from oracle.casefile.errors import CaseError, EngineObjection
 from oracle.casefile.model import Case, ImpossibleBoard, RulesIndex, Table
 from oracle.casefile.questions import (
     QuestionKind,
+    answers_fingerprint,
     check_reasons_pinned,
     pinned_words,
     read_claims,
@@ -75,6 +76,8 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
         situation=data["situation"].strip(),
         why=data["why"].strip(),
         draft=bool(data.get("draft", False)),
+        reviewed=data.get("reviewed"),
+        answers_fingerprint=answers_fingerprint(document),
         position=board.position,
         claims=claims,
         rules=pinned,
@@ -150,6 +153,8 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Cas
         situation=data["situation"].strip(),
         why=data["why"].strip(),
         draft=bool(data.get("draft", False)),
+        reviewed=data.get("reviewed"),
+        answers_fingerprint=answers_fingerprint(document),
         position=position,
         claims=(),
         rules=read_rules(document, rules),

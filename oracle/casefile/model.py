@@ -215,12 +215,22 @@ class Case:
     guards_against: tuple[str, ...] = ()
     played_first: tuple[tuple[int, Player], ...] = ()
     """Who laid the first card at a stone, where the case says so."""
+    reviewed: str | None = None
+    """The fingerprint of the answers the prose was last read for (``reviewed:``), if any."""
+    answers_fingerprint: str = ""
+    """The fingerprint of the answers the case pins now: :func:`answers_fingerprint`."""
     impossible: ImpossibleBoard | None = None
     """For a board the engine must refuse: the refusal pinned and the one found. ``position``
     (and ``table``) are then the empty board of the variant, or, when the engine wrongly
     accepts the board, the one it built: what a refused board describes cannot be built, so
     readers are shown :attr:`ImpossibleBoard.board` instead, and every consumer of the
     catalogue handles such a case explicitly or leaves it out on purpose."""
+
+    @property
+    def prose_reviewed(self) -> bool:
+        """Whether the situation and why were last read for the answers the case pins now (a
+        case without ``reviewed:`` was written for the answers it has)."""
+        return self.reviewed is None or self.reviewed == self.answers_fingerprint
 
     @property
     def asks_about_claims_only(self) -> bool:

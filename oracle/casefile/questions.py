@@ -4,7 +4,10 @@ the match, with the names (misreadings, rule ids) a case pins."""
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from enum import Enum
+from typing import Any
 
 from engine import (
     Player,
@@ -109,6 +112,28 @@ def check_reasons_pinned(document: LocatedDocument) -> None:
             f"a published {what} pins its reason: add because: with the engine's words"
             " (schotten-oracle pin writes them), or mark the case draft: true",
         )
+
+
+def answers_fingerprint(document: LocatedDocument) -> str:
+    """A short fingerprint of a case's questions and the answers it pins (spaces in texts
+    aside): the situation and why are written for these answers, and ``reviewed:`` holds the
+    fingerprint they were last read for."""
+    data = document.data
+    asked = {kind.key: data[kind.key] for kind in QuestionKind if kind.key in data}
+    canonical = json.dumps(_spaced(asked), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
+
+
+def _spaced(value: Any) -> Any:
+    """``value`` with every text's spaces as a case pins them (a folded text and the same text
+    on one line are the same answer)."""
+    if isinstance(value, str):
+        return " ".join(value.split())
+    if isinstance(value, dict):
+        return {str(key): _spaced(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_spaced(item) for item in value]
+    return value
 
 
 def pinned_words(text: str | None) -> str | None:

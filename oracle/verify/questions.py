@@ -48,7 +48,8 @@ def check_board(case: Case) -> GameCheck:
         detail = (f"refused: {words(board.refusal)}",)
         if board.refusal_line is not None:
             detail += (f"the engine objects to line {board.refusal_line} of the case file",)
-    return GameCheck("the board", board.line, expected, actual, label, detail, BOARD)
+    repin = () if board.refusal is None else ((("impossible",), words(board.refusal)),)
+    return GameCheck("the board", board.line, expected, actual, label, detail, BOARD, repin)
 
 
 def check_play(state: GameState, play: PlayQuestion, index: int = 0) -> GameCheck:

@@ -4,6 +4,7 @@ these reports, so they can never disagree about what "verified" means."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -128,7 +129,8 @@ class CaseReport:
                 lines.append(
                     f"{where} {check.verdict.verdict.label} as expected, but the reason has"
                     f" changed: the case says {check.claim.because!r},"
-                    f" the engine says {words(check.verdict.explanation)!r}"
+                    f" the engine says {words(check.verdict.explanation)!r}; in words:"
+                    f" {word_diff(check.claim.because or '', words(check.verdict.explanation))}"
                 )
         for game_check in self.game_checks:
             if not game_check.matches and game_check.question == BOARD:
@@ -225,6 +227,24 @@ def board_problem(check: GameCheck) -> str:
 def words(text: str) -> str:
     """``text`` with its spaces as a case pins it: single, none at either end."""
     return " ".join(text.split())
+
+
+def word_diff(old: str, new: str) -> str:
+    """Two wordings as one, the words only the old one has as ``[-...-]`` and those only the
+    new one has as ``{+...+}`` (as ``git diff --word-diff`` shows them): a changed reason reads
+    at a glance, not as two long sentences to compare."""
+    before, after = old.split(), new.split()
+    parts: list[str] = []
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            parts += before[i1:i2]
+            continue
+        if i2 > i1:
+            parts.append("[-" + " ".join(before[i1:i2]) + "-]")
+        if j2 > j1:
+            parts.append("{+" + " ".join(after[j1:j2]) + "+}")
+    return " ".join(parts)
 
 
 def describe_verdict(verdict: ClaimVerdict) -> list[str]:

@@ -1,0 +1,129 @@
+"""``schotten-oracle pin``: after review, the engine's answers written into the case files that
+drifted, value by value, and the prose confirmed for them when the editor says so. The one
+command that edits an editor's files, and only when asked."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from oracle.casefile.editing import EditError, edited_text
+from oracle.casefile.loader import load_case_text
+from oracle.casefile.model import RulesIndex
+from oracle.casefile.questions import answers_fingerprint
+from oracle.casefile.source import DataPath, SourceError, parse_yaml, shown_path
+from oracle.review.drift import DriftedCase, file_digest
+from oracle.verify.replay import verify_case
+
+AFTER = {"reviewed": "why"}
+"""Where pin writes a key a file does not have yet: ``reviewed`` beside the prose it confirms."""
+
+
+class PinRefused(Exception):
+    """Pinning cannot go on; one line says why, and no file was written."""
+
+
+class CannotPin(Exception):
+    """One case file cannot be re-pinned in place (the others still can); one line says why."""
+
+
+@dataclass(frozen=True)
+class Repinned:
+    """One case file as ``pin`` would leave it."""
+
+    path: Path
+    before: str
+    after: str
+
+    def diff(self, root: Path) -> list[str]:
+        """The change as a unified diff, paths shown from ``root``."""
+        shown = shown_path(self.path, root)
+        return list(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                f"a/{shown}",
+                f"b/{shown}",
+            )
+        )
+
+
+def repinned(
+    drifted: DriftedCase,
+    root: Path,
+    rules: RulesIndex | None,
+    *,
+    reviewed: bool = False,
+    digest: str | None = None,
+) -> Repinned:
+    """The file of ``drifted`` with the engine's answers pinned (and, with ``reviewed``, its
+    prose confirmed for them); refused if the file changed since ``digest``, if an answer cannot
+    be written in place, or if the file would still not verify."""
+    case = drifted.report.case
+    shown = shown_path(case.path, root)
+    if digest is not None and file_digest(case.path) != digest:
+        raise PinRefused(f"{shown}: changed since the drift report; make the report again")
+    before = case.path.read_text(encoding="utf-8")
+    changes: list[tuple[DataPath, Any]] = []
+    for answer in drifted.answers:
+        if not answer.repin:
+            raise CannotPin(
+                f"{shown}:{answer.line}: {answer.question}: pin cannot write this answer"
+                f" ({answer.now}); edit the case by hand"
+            )
+        changes += answer.repin
+    document = parse_yaml(before, case.path)
+    unique = dict(changes)  # a claim's verdict and reason carry the same values
+    changes = [change for change in unique.items() if _belongs(document.data, *change)]
+    if changes and not reviewed and case.reviewed is None:
+        # The prose was written for the answers before: say so, so that it waits for review.
+        changes.append((("reviewed",), answers_fingerprint(document)))
+    try:
+        after = edited_text(before, changes, after=AFTER) if changes else before
+        if reviewed:
+            fingerprint = answers_fingerprint(parse_yaml(after, case.path))
+            after = edited_text(after, [(("reviewed",), fingerprint)], after=AFTER)
+    except (EditError, SourceError) as error:
+        raise CannotPin(f"{shown}: cannot be re-pinned in place: {error}") from None
+    _still_verifies(after, case.path, rules, shown)
+    return Repinned(case.path, before, after)
+
+
+def _belongs(data: dict[str, Any], where: DataPath, value: Any) -> bool:
+    """Whether pin writes this value: one the file pins already, or the reason of a claim or a
+    refused move, which every published one must pin."""
+    node: Any = data
+    for part in where[:-1]:
+        node = node[part]
+    return where[-1] in node or (where[-1] == "because" and value is not None)
+
+
+def _still_verifies(text: str, path: Path, rules: RulesIndex | None, shown: str) -> None:
+    try:
+        report = verify_case(load_case_text(text, path, rules))
+    except SourceError as error:
+        raise CannotPin(f"{shown}: re-pinned, it would not load: {error}") from None
+    if not report.verified:
+        problem = report.problems()[0] if report.problems() else "it does not verify"
+        raise CannotPin(f"{shown}: re-pinned, it would still not verify: {problem}")
+
+
+def write_repinned(changed: Sequence[Repinned]) -> None:
+    """Write every re-pinned file, each replaced whole at once (an interrupted pin leaves
+    each file as it was or as pinned, never half written)."""
+    for repin in changed:
+        folder = repin.path.parent
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".pin-", suffix=".yaml")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+                stream.write(repin.after)
+            os.chmod(temporary, repin.path.stat().st_mode & 0o777)
+            os.replace(temporary, repin.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise

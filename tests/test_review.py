@@ -1,0 +1,288 @@
+"""Changing a ruling on purpose: ``drift`` lists every answer that moved, ``pin`` writes the
+engine's answers back value by value, and a case whose answers changed waits for its prose to
+be read again. Run in-process on copies of the project; the history of a real git repository
+is the slow test at the end."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import engine.claims
+from oracle.casefile.editing import edited_text
+from oracle.casefile.source import DataPath
+from oracle.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TIE = Path("cases/claims/04-tie-you-finished-first.yaml")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_the_catalogue_has_not_drifted(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "drift", "--root", str(ROOT))
+    assert status == 0 and out == "drift: every answer the case files pin is the engine's\n"
+
+
+def test_a_hand_edited_answer_is_reported_in_every_format_and_pin_restores_the_file(
+    project_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = project_copy / TIE
+    original = case.read_text()
+    edited = original.replace("expect: granted", "expect: refused").replace(
+        "you completed your side first", "you completed your side later"
+    )
+    case.write_text(edited)
+    root = str(project_copy)
+    status, out, _ = run(capsys, "drift", "--root", root)
+    assert status == 1
+    assert out.splitlines()[0] == "drift: 2 answers in 1 case differ from the engine's"
+    assert f"{TIE}:2: tie-you-finished-first" in out
+    assert "stone 4: refused -> granted" in out
+    assert "[-later-] {+first+}" in out  # a changed reason, as a word diff
+    assert "formations.tie-break: tie-you-finished-first" in out  # by rule
+    status, out, _ = run(capsys, "drift", "--root", root, "--format", "markdown")
+    assert status == 1 and "| Line | Answer | Pinned | The engine now |" in out
+    status, out, _ = run(capsys, "drift", "--root", root, "--format", "json")
+    document = json.loads(out)
+    [entry] = document["cases"]
+    assert entry["id"] == "tie-you-finished-first" and len(entry["answers"]) == 2
+    # The dry run shows only the values; pin then gives back the file as it was, byte for byte.
+    status, out, _ = run(capsys, "pin", "--root", root, "--dry-run", str(case))
+    changed = [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in "+++---"]
+    assert status == 0 and len(changed) == 4 and case.read_text() == edited
+    status, out, _ = run(capsys, "pin", "--root", root, "--all-drifted")
+    assert status == 0 and case.read_text() == original
+    assert run(capsys, "check", "--root", root)[0] == 0
+
+
+def test_a_changed_wording_of_the_engine_is_pinned_everywhere_and_waits_for_review(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine rewords a reason: every case that pins it drifts, pin rewrites exactly those
+    reasons, and the cases then wait until an editor confirms their prose."""
+    explain = engine.claims._EXPLAIN[engine.claims.Reason.STRONGER_FORMATION]
+    monkeypatch.setitem(
+        engine.claims._EXPLAIN,
+        engine.claims.Reason.STRONGER_FORMATION,
+        lambda verdict: explain(verdict).replace("outranks", "ranks above"),
+    )
+    root = str(project_copy)
+    status, out, _ = run(capsys, "drift", "--root", root, "--format", "json")
+    drifted = json.loads(out)["cases"]
+    assert status == 1 and drifted
+    assert all("its reason" in a["question"] for c in drifted for a in c["answers"])
+    before = {c["file"]: (project_copy / c["file"]).read_text() for c in drifted}
+    assert run(capsys, "pin", "--root", root, "--all-drifted")[0] == 0
+    for name, text in before.items():
+        after = (project_copy / name).read_text()
+        assert after != text
+        assert after.replace("ranks above", "outranks") == text or _same_but_reasons(text, after)
+    status, out, _ = run(capsys, "check", "--root", root)
+    assert status == 1 and out.count("last read for them") == len(drifted)
+    files = [str(project_copy / name) for name in before]
+    assert run(capsys, "pin", "--root", root, "--reviewed", *files)[0] == 0
+    assert run(capsys, "check", "--root", root)[0] == 0
+    assert run(capsys, "drift", "--root", root)[0] == 0
+
+
+def _same_but_reasons(before: str, after: str) -> bool:
+    """Whether two case files differ only in reasons reworded (and refolded) from "outranks"
+    to "ranks above", the prose's ``reviewed:`` aside."""
+    old, new = yaml.safe_load(before), yaml.safe_load(after)
+    old.pop("reviewed", None)
+    new.pop("reviewed", None)
+    for claim in old.get("claims", ()):
+        claim["because"] = " ".join(claim["because"].split()).replace("outranks", "ranks above")
+    for claim in new.get("claims", ()):
+        claim["because"] = " ".join(claim["because"].split())
+    return bool(old == new)
+
+
+def test_pin_refuses_a_file_changed_since_its_report(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    case = project_copy / TIE
+    case.write_text(case.read_text().replace("expect: granted", "expect: refused"))
+    report = tmp_path / "drift.json"
+    root = str(project_copy)
+    assert run(capsys, "drift", "--root", root, "--format", "json", "-o", str(report))[0] == 1
+    case.write_text(case.read_text() + "# an editor's note\n")
+    status, _, err = run(capsys, "pin", "--root", root, "--report", str(report))
+    assert status == 2
+    assert err.strip().endswith("changed since the drift report; make the report again")
+    assert "\n" not in err.strip() and "expect: refused" in case.read_text()
+    # The report is the drift command's own file: written again over itself, never over another.
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": true}\n')
+    status, _, err = run(capsys, "drift", "--root", root, "--format", "json", "-o", str(notes))
+    assert status == 2 and notes.read_text() == '{"mine": true}\n'
+
+
+def test_the_published_catalogue_is_compared_with_an_earlier_export(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    earlier = tmp_path / "earlier.json"
+    assert main(["export", "--root", str(project_copy), "-o", str(earlier)]) == 0
+    capsys.readouterr()
+    document = json.loads(earlier.read_text())
+    cases = {record["id"]: record for record in document["cases"]}
+    cases["tie-you-finished-first"]["answers"]["claims"]["4"] = "refused"
+    cases["no-wrap-around"]["id"] = "runs-do-not-wrap"
+    del cases["incomplete-side"]
+    document["cases"] = list(cases.values())
+    earlier.write_text(json.dumps(document))
+    status, out, _ = run(capsys, "drift", "--root", str(project_copy), "--base", str(earlier))
+    assert status == 0  # the case files agree with the engine: only the catalogue moved
+    assert "tie-you-finished-first, claims.4: refused -> granted" in out
+    assert "renamed: runs-do-not-wrap -> no-wrap-around" in out
+    assert "added: incomplete-side" in out
+    assert "1 answers moved, 1 cases added, 0 removed, 1 renamed" in out
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("none", "is not a git checkout; give an export file made from HEAD~1 instead"),
+        ("missing", "no revision 'no-such-tag' in this checkout"),
+        ("shallow", "which is shallow: fetch its history (git fetch --unshallow)"),
+    ],
+)
+def test_a_base_that_cannot_be_read_is_one_line(
+    setup: str, message: str, project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = project_copy
+    base = "HEAD~1"
+    if setup != "none":
+        _commit_twice(project_copy)
+    if setup == "missing":
+        base = "no-such-tag"
+    if setup == "shallow":
+        root = tmp_path / "shallow"
+        _git(tmp_path, "clone", "-q", "--depth", "1", f"file://{project_copy}", str(root))
+    status, _, err = run(capsys, "drift", "--root", str(root), "--base", base)
+    assert status == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def _git(where: Path, *arguments: str) -> str:
+    environment = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Editor",
+        "GIT_AUTHOR_EMAIL": "editor@example.org",
+        "GIT_COMMITTER_NAME": "Editor",
+        "GIT_COMMITTER_EMAIL": "editor@example.org",
+    }
+    done = subprocess.run(
+        ["git", "-C", str(where), *arguments],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    return done.stdout
+
+
+def _commit_twice(root: Path) -> None:
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "the catalogue")
+    (root / "NOTES.md").write_text("notes\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "notes")
+
+
+def test_edited_values_keep_everything_else_of_the_file() -> None:
+    text = (ROOT / "cases/end-of-game/05-both-pass-by-choice.yaml").read_text()
+    changes: list[tuple[DataPath, Any]] = [
+        (("turn", "expect", "winner"), "you"),
+        (("turn", "expect", "held"), {"you": [1], "them": []}),
+        (("plays", 0, "because"), "a reason that is long enough to be folded over two lines " * 2),
+    ]
+    after = edited_text(text, changes)
+    changed = [line for line in after.splitlines() if line not in text.splitlines()]
+    assert changed == [
+        "    because: >-",
+        "      a reason that is long enough to be folded over two lines a reason that is long"
+        " enough to be",
+        "      folded over two lines",
+        "    winner: you",
+        "    held: {you: [1], them: []}",
+    ]
+    assert len(after.splitlines()) == len(text.splitlines()) + 2
+
+
+# ------------------------------------------------------------------ a real history, slow
+
+
+@pytest.mark.slow
+def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its_history(
+    tmp_path: Path,
+) -> None:
+    """A repository whose second commit flips who wins a tie between complete sides in the
+    engine and re-pins the cases with pin: drift against the first commit names exactly the
+    answers that moved; a dirty or detached checkout is said in a line, not a traceback."""
+    project = tmp_path / "project"
+    for name in ("engine", "oracle", "rules", "cases", "site_src", "games"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(project),
+        "SCHOTTEN_ORACLE_CACHE": str(tmp_path / "cache"),
+    }
+
+    def oracle(*arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "oracle.cli", *arguments],
+            cwd=project,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    _git(project, "init", "-q", "-b", "main")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "ties go to whoever completed first")
+    claims = project / "engine" / "claims.py"
+    claims.write_text(
+        claims.read_text().replace(
+            "elif state.completed_first is claimant:", "elif state.completed_first is not claimant:"
+        )
+    )
+    drifted = oracle("drift", "--format", "json")
+    assert drifted.returncode == 1, drifted.stderr
+    moved = {case["id"] for case in json.loads(drifted.stdout)["cases"]}
+    assert {"tie-you-finished-first", "tie-they-finished-first"} <= moved
+    pinned = oracle("pin", "--all-drifted", "--reviewed")
+    left = [line.split(": ")[1].split(":")[0] for line in pinned.stderr.splitlines()]
+    assert pinned.returncode == (1 if left else 0), pinned.stderr
+    assert "re-pinned cases/claims/04-tie-you-finished-first.yaml" in pinned.stdout
+    for name in left:  # what pin cannot rewrite, an editor rewrites by hand; here it goes
+        (project / name).unlink()
+    assert oracle("drift").returncode == 0
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "ties go to whoever completed last; cases re-pinned")
+    report = oracle("drift", "--base", "HEAD~1")
+    assert report.returncode == 0, report.stderr
+    assert "tie-you-finished-first, claims.4: granted -> refused" in report.stdout
+    assert "tie-they-finished-first, claims." in report.stdout
+    assert f"0 cases added, {len(left)} removed, 0 renamed" in report.stdout
+    (project / "cases" / "claims" / "README.txt").write_text("scratch\n")
+    _git(project, "checkout", "-q", "--detach")
+    noted = oracle("drift", "--base", "HEAD~1")
+    assert "note: the checkout is on a detached HEAD" in noted.stdout
+    assert "note: the checkout has uncommitted changes" in noted.stdout
+    assert "Traceback" not in noted.stderr
