@@ -103,7 +103,11 @@ def test_the_fields_come_from_the_schemas() -> None:
     assert {("turn", "expect", "log", "[]"), ("claims", "[]", "because")} <= case_fields
     assert {where for where, _ in RULE_FIELDS} == {
         ("rules", "[]", name) for name in ("section", "title", "text", "reason")
-    } | {("rules", "[]", "unpinned_in", "because")}
+    } | {
+        ("rules", "[]", "unpinned_in", "because"),
+        ("rules", "[]", "history", "[]", "why"),
+        ("rules", "[]", "history", "[]", "source"),
+    }
     assert all(hostile(limit) for _, limit in CASE_FIELDS + RULE_FIELDS)
 
 
@@ -219,12 +223,13 @@ class HostileCatalogue:
             "kind": "ruling",
             "applies": "both",
             "unpinned_in": {"variant": "tactics"},
+            "history": [{"date": "2026-12-02", "change": "changed"}],
         }
         for where, limit in RULE_FIELDS:
             *parents, name = where[2:]  # below ("rules", "[]")
-            place = entry
+            place: Any = entry
             for parent in parents:
-                place = place.setdefault(parent, {})
+                place = place[0] if parent == "[]" else place.setdefault(parent, {})
             place[name] = hostile(limit)
         return entry
 
@@ -375,8 +380,14 @@ def test_no_hostile_text_is_live_on_any_page(
     for where, _ in RULE_FIELDS:
         text: Any = rule
         for name in where[2:]:  # below ("rules", "[]")
-            text = text[name]
+            text = text[0] if name == "[]" else text[name]
         assert " ".join(text.split()) in rulings, where
+    page.goto(f"{url}/changes.html")
+    changes = " ".join(page.locator("article").inner_text().split())
+    for step in rule["history"]:
+        assert (
+            " ".join(step["why"].split()) in changes and " ".join(step["source"].split()) in changes
+        )
     context.close()
 
 

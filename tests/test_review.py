@@ -18,8 +18,12 @@ import yaml
 
 import engine.claims
 from oracle.casefile.editing import edited_text
+from oracle.casefile.errors import CaseError
+from oracle.casefile.rules import load_rules_index
 from oracle.casefile.source import DataPath
+from oracle.catalogue import Catalogue
 from oracle.cli import main
+from oracle.site.casepages import Since
 
 ROOT = Path(__file__).resolve().parent.parent
 TIE = Path("cases/claims/04-tie-you-finished-first.yaml")
@@ -286,3 +290,45 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
     assert "note: the checkout is on a detached HEAD" in noted.stdout
     assert "note: the checkout has uncommitted changes" in noted.stdout
     assert "Traceback" not in noted.stderr
+
+
+# ------------------------------------------------------------------ the rulings' history
+
+
+def test_the_history_of_the_rulings_is_shown_by_ruling_by_date_and_on_each_moved_case(
+    catalogue: Catalogue,
+) -> None:
+    from oracle.site.history import answer_since
+    from oracle.site.render import render_changes, render_rulings
+
+    templates = ROOT / "site_src" / "_templates"
+    changes = render_changes(catalogue.rules, templates, catalogue.published, "changes.md")
+    days = [line for line in changes.splitlines() if line.startswith("## ")]
+    assert days == sorted(days, reverse=True) and "## 2026&#45;12&#45;01" in days
+    assert "[The Recruiter with too few cards left](rulings.md#tactics-recruiter-short-deck)" in (
+        changes
+    )
+    assert "[playing&#45;your&#45;last&#45;card&#45;after&#45;two&#45;idle&#45;turns](cases/" in (
+        changes
+    )
+    rulings = render_rulings(catalogue.rules, templates, catalogue.published)
+    assert "*History:*" in rulings and "Source: commit d05e285 of this project." in rulings
+    moved = next(r for r in catalogue.published if r.case.id == "recruiter-with-empty-decks")
+    since = answer_since(moved.case, catalogue.rules, {})
+    assert since is not None and since.date == "2026-11-30"
+    assert since.cause == "when the ruling “The Recruiter with too few cards left” was added"
+    other = next(r for r in catalogue.published if r.case.id == "incomplete-side")
+    assert answer_since(other.case, catalogue.rules, {}) is None
+    added = {other.case.path.resolve(): "2026-11-29"}
+    assert answer_since(other.case, catalogue.rules, added) == Since(
+        "2026-11-29", "when the case was added"
+    )
+
+
+def test_a_history_out_of_order_is_one_located_line(tmp_path: Path) -> None:
+    index = (ROOT / "rules" / "index.yaml").read_text()
+    swapped = index.replace('date: "2026-11-30"', 'date: "2026-12-09"', 1)
+    (tmp_path / "index.yaml").write_text(swapped)
+    with pytest.raises(CaseError) as caught:
+        load_rules_index(tmp_path / "index.yaml")
+    assert "the history of 'tactics.recruiter-short-deck' goes oldest first" in str(caught.value)

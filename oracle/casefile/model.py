@@ -270,6 +270,18 @@ class Case:
 
 
 @dataclass(frozen=True)
+class RuleChange:
+    """One step in a rule's or ruling's history: when, added or changed, why, on what source,
+    and the cases whose answers moved with it."""
+
+    date: str
+    change: str
+    why: str
+    source: str
+    moved: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class RuleEntry:
     """One rule or ruling of the rules index."""
 
@@ -284,6 +296,8 @@ class RuleEntry:
     """Where it holds: ``both`` versions of the game, or ``base`` or ``tactics`` only."""
     unpinned_in: tuple[str, str] | None = None
     """For an entry of both versions that no case of one of them can pin: that version and why."""
+    history: tuple[RuleChange, ...] = ()
+    """When it was added or changed and why, oldest first."""
 
     def variants(self) -> tuple[str, ...]:
         """The versions of the game it holds in."""

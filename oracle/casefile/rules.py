@@ -3,11 +3,36 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from oracle.casefile.errors import CaseError
-from oracle.casefile.model import RuleEntry, RulesIndex
+from oracle.casefile.model import RuleChange, RuleEntry, RulesIndex
 from oracle.casefile.source import SourceError, read_yaml
 from oracle.casefile.validation import schema_problems
+
+
+def _history(raw: dict[str, Any]) -> tuple[RuleChange, ...]:
+    """An entry's history as written, its texts' spaces as one."""
+    return tuple(
+        RuleChange(
+            step["date"],
+            step["change"],
+            " ".join(step["why"].split()),
+            " ".join(step["source"].split()),
+            tuple(step.get("moved", ())),
+        )
+        for step in raw.get("history", ())
+    )
+
+
+def _history_order(raw: dict[str, Any], path: Path, line: int) -> list[CaseError]:
+    """A history goes oldest first."""
+    dates = [step["date"] for step in raw.get("history", ())]
+    if dates == sorted(dates):
+        return []
+    return [
+        CaseError(path, line, f"the history of {raw['id']!r} goes oldest first: {', '.join(dates)}")
+    ]
 
 
 def load_rules_index(path: Path) -> RulesIndex:
@@ -48,6 +73,7 @@ def load_rules_index(path: Path) -> RulesIndex:
                     " version is left unpinned: remove unpinned_in",
                 )
             )
+        problems += _history_order(raw, path, document.line_of(("rules", index)))
         entries.append(
             RuleEntry(
                 id=raw["id"],
@@ -61,6 +87,7 @@ def load_rules_index(path: Path) -> RulesIndex:
                 unpinned_in=(
                     None if unpinned is None else (unpinned["variant"], unpinned["because"].strip())
                 ),
+                history=_history(raw),
             )
         )
     if problems:

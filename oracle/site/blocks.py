@@ -21,6 +21,7 @@ from oracle.site.figures import (
 from oracle.site.markup import Markup, code_block, rendered, template_environment
 from oracle.site.render import (
     catalogue_summary,
+    render_changes,
     render_rows,
     render_rulings,
     render_verdict_table,
@@ -54,6 +55,9 @@ def generated_blocks(
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
         return render_rulings(catalogue.rules, templates, catalogue.published, page), set()
+
+    def changes(argument: str | None, page: str) -> tuple[str, set[str]]:
+        return render_changes(catalogue.rules, templates, catalogue.published, page), set()
 
     def walkthrough(name: str | None, page: str) -> tuple[str, set[str]]:
         if name is None or root is None:
@@ -95,6 +99,7 @@ def generated_blocks(
         "engine-app": app,
         "verdict-table": verdict_table,
         "rulings": rulings,
+        "changes": changes,
         "walkthrough": walkthrough,
         "case-index": case_index,
         "formation-odds": lambda argument, page: (render_formation_odds(templates), set()),

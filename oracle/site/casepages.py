@@ -25,6 +25,14 @@ ASK_PAGE = "ask.html"
 """The built page that judges any board in the browser; a case page links its board there."""
 
 
+@dataclass(frozen=True)
+class Since:
+    """Since when a case's answer stands, and what set it then (:mod:`oracle.site.history`)."""
+
+    date: str
+    cause: str
+
+
 def case_page_uri(case: Case) -> str:
     """Where a case's page lives in the site: ``cases/TOPIC/ID.md``."""
     return f"{CASE_PAGES_DIR}/{case.topic}/{case.id}.md"
@@ -129,8 +137,10 @@ def render_case_page(
     template: jinja2.Template,
     topic_pages: dict[str, str],
     root: Path | None = None,
+    since: Since | None = None,
 ) -> str:
-    """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``."""
+    """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``;
+    ``since`` says since when its answer stands, where that is known."""
     case = report.case
     page = case_page_uri(case)
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
@@ -176,6 +186,7 @@ def render_case_page(
         source=code_block(source, "yaml"),
         file=str(case.path.relative_to(root)) if root else case.path.name,
         ask_link=ask_link,
+        since=since,
     )
 
 

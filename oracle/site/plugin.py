@@ -33,6 +33,7 @@ from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodi
 from oracle.site.casepages import case_page_uri
 from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
 from oracle.site.engines import Conformance, conformance
+from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import render_case_pages, unplaced_cases
 
@@ -145,7 +146,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         # checks again, from what the rendered pages did show.
         catalogue = build.catalogue
         templates = Path(config.docs_dir) / "_templates"
-        rendered = render_case_pages(catalogue, templates, catalogue.shown_topics, build.root)
+        rendered = render_case_pages(
+            catalogue, templates, catalogue.shown_topics, build.root, files_added(build.root)
+        )
         build.case_titles = {
             case_page_uri(report.case): report.case.situation for report in catalogue.published
         }

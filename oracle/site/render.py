@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.casefile.model import RuleEntry, RulesIndex
+from oracle.casefile.model import RuleChange, RuleEntry, RulesIndex
 from oracle.casefile.source import shown_path
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.site.casepages import case_page_uri, link_from, render_case_page, table_data
+from oracle.site.history import answer_since, changes_by_date, moved_cases
 from oracle.site.markup import Markup, anchor, rendered, template_environment
 from oracle.verify.report import CaseReport
 from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
@@ -68,6 +69,43 @@ class _Ruling:
     anchor: Markup
     checked_by: tuple[tuple[str, Markup], ...]
     """The situation of each case that pins the ruling, with the link to its page."""
+    history: tuple[tuple[RuleChange, tuple[tuple[str, Markup | None], ...]], ...] = ()
+    """Each change of the ruling, with the cases it moved (linked where published)."""
+
+
+def _moved(
+    step: RuleChange, reports: tuple[CaseReport, ...], page: str
+) -> tuple[tuple[str, Markup | None], ...]:
+    """The cases a change moved, each linked to its page when it is published."""
+    return tuple(
+        (case_id, None if case is None else link_from(page, case_page_uri(case)))
+        for case_id, case in moved_cases(step, (report.case for report in reports))
+    )
+
+
+def render_changes(
+    rules: RulesIndex, templates: Path, reports: tuple[CaseReport, ...], page: str
+) -> str:
+    """The What changed page's list: every change of a rule or ruling, newest first, with why,
+    its source and the answers that moved."""
+    days = [
+        (
+            date,
+            [
+                (
+                    entry,
+                    link_from(page, f"rulings.md#{ruling_anchor(entry)}")
+                    if entry.is_ruling
+                    else None,
+                    step,
+                    _moved(step, reports, page),
+                )
+                for entry, step in steps
+            ],
+        )
+        for date, steps in changes_by_date(rules)
+    ]
+    return rendered(template_environment(templates), "changes.md.j2", days=days)
 
 
 VERSION_WORDS = {"base": "the base game", "tactics": "the tactics variant"}
@@ -107,6 +145,7 @@ def render_rulings(
                     for report in reports
                     if entry.id in report.case.rules
                 ),
+                tuple((step, _moved(step, reports, page)) for step in entry.history),
             )
             for entry in rules.rulings()
             if entry.section == title
@@ -138,13 +177,23 @@ def catalogue_summary(catalogue: Catalogue) -> str:
 
 
 def render_case_pages(
-    catalogue: Catalogue, templates: Path, topics: Mapping[str, str], root: Path | None = None
+    catalogue: Catalogue,
+    templates: Path,
+    topics: Mapping[str, str],
+    root: Path | None = None,
+    added: Mapping[Path, str] | None = None,
 ) -> dict[str, str]:
-    """Every published case's page, by its source path in the site."""
+    """Every published case's page, by its source path in the site; ``added`` gives the day
+    each case file was added, where the build knows it (:func:`oracle.site.history.files_added`)."""
     template = template_environment(templates).get_template("case_page.md.j2")
     return {
         case_page_uri(report.case): render_case_page(
-            report, catalogue.rules, template, dict(topics), root
+            report,
+            catalogue.rules,
+            template,
+            dict(topics),
+            root,
+            answer_since(report.case, catalogue.rules, added or {}),
         )
         for report in catalogue.published
     }
