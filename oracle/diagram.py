@@ -144,7 +144,7 @@ def _legal_moves_line(case: Case, all_moves: bool) -> str:
 
 def _closing_lines(report: CaseReport, root: Path) -> list[str]:
     if report.engine_error is not None:
-        return ["", report.problems(root)[0]]
+        return ["", *report.explained_problems(root)]
     problems = report.explained_problems(root)
     if problems:
         return ["", "the case expects otherwise:", *problems]

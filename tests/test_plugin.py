@@ -420,10 +420,10 @@ situation: Two rounds; you win the first, then they start the second
 why: the winner of a round starts the next
 variant: base
 rules: [claim.hand-is-no-proof]
-match: #@
+match:
   rounds:
     - {started: you, winner: you, stones: {you: 3, them: 1}}
-    - {started: them, winner: them, stones: {you: 2, them: 5}}
+    - {started: them, winner: them, stones: {you: 2, them: 5}} #@
   expect:
     points: {you: 7, them: 6}
 """
@@ -432,6 +432,7 @@ match: #@
 def test_a_match_whose_rounds_cannot_follow_each_other_cannot_be_judged(
     project: pytest.Pytester,
 ) -> None:
+    """The error points at the round that cannot follow, not at the match."""
     line = write_case(project, "05-match.yaml", MATCH_MISTOLD)["line"]
     result = project.runpytest()
     result.assert_outcomes(failed=1, skipped=1)

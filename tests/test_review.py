@@ -332,3 +332,35 @@ def test_a_history_out_of_order_is_one_located_line(tmp_path: Path) -> None:
     with pytest.raises(CaseError) as caught:
         load_rules_index(tmp_path / "index.yaml")
     assert "the history of 'tactics.recruiter-short-deck' goes oldest first" in str(caught.value)
+
+
+# ------------------------------------------------------------------ the editor's tools
+
+
+def test_ask_shows_how_far_a_turn_got_before_the_move_it_refuses(
+    project_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = project_copy / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml"
+    case.write_text(case.read_text().replace("moves: [pass, pass]", "moves: [pass, red 1 on 2]"))
+    _, out, _ = run(capsys, "ask", str(case))
+    assert "the engine cannot judge it: move 'red 1 on 2' is illegal (it is their turn now)" in out
+    assert out.rstrip().endswith("  the turn so far: you: pass; you: claim nothing; you: no draw")
+
+
+def test_check_lists_every_mistake_of_a_file_each_at_its_line(
+    project_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = project_copy / "cases" / "claims" / "90-two-mistakes.yaml"
+    broken.write_text(
+        "id: two-mistakes\nsituaton: x\nwhy: y\nvariant: base\nposition:\n  stones:\n"
+        "    - stone: 2\n      you: [red 5, red 6, red 7]\n      completed_first: maybe\n"
+        "claims:\n  - stone: 12\n"
+    )
+    status, out, _ = run(capsys, "check", "--root", str(project_copy))
+    lines = [line for line in out.splitlines() if line.startswith("cases/claims/90-")]
+    assert status == 1 and [line.split(": ")[0] for line in lines] == [
+        "cases/claims/90-two-mistakes.yaml:2",
+        "cases/claims/90-two-mistakes.yaml:9",
+        "cases/claims/90-two-mistakes.yaml:11",
+    ]
+    assert "did you mean 'situation'?" in lines[0] and "no stone 12" in lines[2]

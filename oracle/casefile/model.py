@@ -133,6 +133,8 @@ class RoundPlayed:
     starter: Player
     winner: Player | None
     stones: tuple[int, int]
+    line: int = 0
+    """The round's own line in the case file (0: not read from one)."""
 
 
 @dataclass(frozen=True)

@@ -241,8 +241,9 @@ def read_match(document: LocatedDocument) -> MatchQuestion:
             PLAYERS[entry["started"]],
             OUTCOMES[entry["winner"]],
             (entry["stones"]["you"], entry["stones"]["them"]),
+            document.line_of(("match", "rounds", index)),
         )
-        for entry in raw["rounds"]
+        for index, entry in enumerate(raw["rounds"])
     )
     points = expect.get("points")
     return MatchQuestion(

@@ -15,9 +15,12 @@ from oracle.verify.consistency import engine_problems
 
 
 class Unjudgeable(Exception):
-    def __init__(self, line: int, problem: str) -> None:
+    """A question the engine cannot judge: at ``line``, because of ``problem``; ``detail``
+    shows an editor how far it got (the turn so far, say)."""
+
+    def __init__(self, line: int, problem: str, detail: tuple[str, ...] = ()) -> None:
         super().__init__(problem)
-        self.line, self.problem = line, problem
+        self.line, self.problem, self.detail = line, problem, detail
 
 
 def make_move(state: GameState, text: str, line: int, reaching: str = "") -> None:

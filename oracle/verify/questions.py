@@ -127,7 +127,12 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
     start = len(state.events)
     before = list(state.events)
     for text, line in turn.moves:
-        make_move(state, text, line)
+        try:
+            make_move(state, text, line)
+        except Unjudgeable as error:  # show how far the turn got, up to the move refused
+            so_far = [f"{PLAYER_WORDS[e.player]}: {e.text}" for e in state.events[start:]]
+            shown = "; ".join(so_far) or "nothing yet"
+            raise Unjudgeable(error.line, error.problem, (f"the turn so far: {shown}",)) from None
     log = [f"{PLAYER_WORDS[event.player]}: {event.text}" for event in before + state.events[start:]]
     expect, lines = turn.expect, turn.expect_lines
     outcome = outcome_word(state)
@@ -275,7 +280,7 @@ def check_match(question: MatchQuestion) -> list[GameCheck]:
             match.record_result(played.starter, played.winner, played.stones)
         except ValueError:
             raise Unjudgeable(
-                question.line,
+                played.line or question.line,
                 f"round {number} is started by {PLAYER_WORDS[starter]}, not"
                 f" {PLAYER_WORDS[played.starter]}: the winner of a round starts the next (after a"
                 " draw, the player who did not start it)",

@@ -94,7 +94,7 @@ def verify_case(case: Case) -> CaseReport:
             if kind.asked_by(case):
                 game_checks.extend(verify(case, moment))
     except Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
-        return CaseReport(case, checks, error.problem, tuple(game_checks), error.line)
+        return CaseReport(case, checks, error.problem, tuple(game_checks), error.line, error.detail)
     except (PositionError, TableError) as error:
         return CaseReport(case, checks, str(error), tuple(game_checks))
     return CaseReport(case, checks, None, tuple(game_checks))

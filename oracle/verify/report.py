@@ -77,6 +77,8 @@ class CaseReport:
     engine_error: str | None = None
     game_checks: tuple[GameCheck, ...] = ()
     engine_error_line: int | None = None
+    engine_error_detail: tuple[str, ...] = ()
+    """How far the engine got before it could not judge the case (the turn so far)."""
 
     @property
     def verified(self) -> bool:
@@ -148,6 +150,8 @@ class CaseReport:
         """:meth:`problems`, each followed by the engine's reason and witness, indented."""
         lines = []
         problems = self.problems(root)
+        if self.engine_error is not None:
+            return [*problems, *(f"  {line}" for line in self.engine_error_detail)]
         for problem, check in zip(problems, self.drifted, strict=False):
             lines.append(problem)
             lines += describe_verdict(check.verdict)[1:]
