@@ -5,7 +5,7 @@ matrix."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -43,21 +43,42 @@ class RankPair:
     verdict: str
 
 
-def rank_pairs(reports: Iterable[CaseReport]) -> list[RankPair]:
-    """Every claim of the catalogue that pits one plain formation against another."""
-    pairs = []
+@dataclass(frozen=True)
+class ClaimedStone:
+    """One claim of a published case, with the claimant's side and the other, and no combat
+    mode on the stone: what the grids of formations are made of."""
+
+    report: CaseReport
+    verdict: str
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+
+
+def plain_claims(reports: Iterable[CaseReport]) -> Iterator[ClaimedStone]:
+    """Every claim of the catalogue on a stone without a combat mode (a board the engine
+    refuses claims nothing: its position is a placeholder)."""
     for report in reports:
         if report.case.impossible is not None:
-            continue  # a board the engine refuses claims nothing: its position is a placeholder
+            continue
         position = report.case.position
         for check in report.checks:
             stone = position.stone(check.verdict.stone)
-            sides = (stone.sides[position.viewer], stone.sides[position.viewer.other])
-            plain_sides = all(len(side) == 3 and max(side) < len(CARDS) for side in sides)
-            if plain_sides and not stone.modes:
-                mine, theirs = (formation_of(side) for side in sides)
-                pairs.append(RankPair(mine, theirs, report, check.verdict.verdict.label))
-    return pairs
+            if not stone.modes:
+                mine, theirs = stone.sides[position.viewer], stone.sides[position.viewer.other]
+                yield ClaimedStone(report, check.verdict.verdict.label, tuple(mine), tuple(theirs))
+
+
+def _plain_side(side: tuple[int, ...]) -> bool:
+    return len(side) == 3 and max(side) < len(CARDS)
+
+
+def rank_pairs(reports: Iterable[CaseReport]) -> list[RankPair]:
+    """Every claim of the catalogue that pits one plain formation against another."""
+    return [
+        RankPair(formation_of(claim.mine), formation_of(claim.theirs), claim.report, claim.verdict)
+        for claim in plain_claims(reports)
+        if _plain_side(claim.mine) and _plain_side(claim.theirs)
+    ]
 
 
 def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
@@ -125,19 +146,11 @@ class EarlyClaim:
 
 def early_claims_by_opening(reports: Iterable[CaseReport]) -> list[EarlyClaim]:
     """Every claim of the catalogue of a plain formation against a plain incomplete side."""
-    claims = []
-    for report in reports:
-        if report.case.impossible is not None:
-            continue
-        position = report.case.position
-        for check in report.checks:
-            stone = position.stone(check.verdict.stone)
-            mine, theirs = stone.sides[position.viewer], stone.sides[position.viewer.other]
-            opening = opening_of(theirs)
-            if len(mine) == 3 and max(mine) < len(CARDS) and not stone.modes and opening:
-                verdict = check.verdict.verdict.label
-                claims.append(EarlyClaim(formation_of(mine), opening, report, verdict))
-    return claims
+    return [
+        EarlyClaim(formation_of(claim.mine), opening, claim.report, claim.verdict)
+        for claim in plain_claims(reports)
+        if _plain_side(claim.mine) and (opening := opening_of(claim.theirs)) is not None
+    ]
 
 
 def render_opening_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
