@@ -130,8 +130,7 @@ class CaseReport:
             else:
                 lines.append(
                     f"{where} {check.verdict.verdict.label} as expected, but the reason has"
-                    f" changed: the case says {check.claim.because!r},"
-                    f" the engine says {words(check.verdict.explanation)!r}; in words:"
+                    " changed (the case's words [-so-], the engine's {+so+}):"
                     f" {word_diff(check.claim.because or '', words(check.verdict.explanation))}"
                 )
         for game_check in self.game_checks:
@@ -142,7 +141,7 @@ class CaseReport:
             elif not game_check.matches:
                 lines.append(
                     f"{path}:{game_check.line}: case {case.id!r}, {game_check.what}:"
-                    f" expected {game_check.expected}, the engine says {game_check.actual}"
+                    f" {_disagreement(game_check.expected or '', game_check.actual)}"
                 )
         return lines
 
@@ -231,6 +230,17 @@ def board_problem(check: GameCheck) -> str:
 def words(text: str) -> str:
     """``text`` with its spaces as a case pins it: single, none at either end."""
     return " ".join(text.split())
+
+
+def _disagreement(expected: str, actual: str) -> str:
+    """The case's answer against the engine's: both, or where both are long, one word diff."""
+    if min(len(expected), len(actual)) <= LONG_ANSWER:
+        return f"expected {expected}, the engine says {actual}"
+    return f"the case and the engine differ ([-case-] {{+engine+}}): {word_diff(expected, actual)}"
+
+
+LONG_ANSWER = 80
+"""Beyond this many characters, two answers are shown as one word diff."""
 
 
 def word_diff(old: str, new: str) -> str:
