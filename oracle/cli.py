@@ -55,6 +55,7 @@ from oracle.conformance.results import (
 from oracle.conformance.runner import CaseResult, add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
+from oracle.outputs import say_failed as _fail
 from oracle.protocol.compare import Result
 from oracle.review.commands import add_parsers as add_review_parsers
 from oracle.verify.replay import verify_case
@@ -92,11 +93,6 @@ def _command() -> str:
         return str(called.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return called.name if called.name == "schotten-oracle" else "schotten-oracle"
-
-
-def _fail(command: str, problem: str, status: int = 2) -> int:
-    print(f"schotten-oracle{command}: {problem}", file=sys.stderr)
-    return status
 
 
 def ask(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -132,3 +133,10 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def say_failed(command: str, problem: str, status: int = 2) -> int:
+    """Print a command's one-line failure on standard error (``command`` with its leading space,
+    as in ``" conform"``; empty for the command line itself) and return its exit status."""
+    print(f"schotten-oracle{command}: {problem}", file=sys.stderr)
+    return status

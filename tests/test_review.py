@@ -364,3 +364,24 @@ def test_check_lists_every_mistake_of_a_file_each_at_its_line(
         "cases/claims/90-two-mistakes.yaml:11",
     ]
     assert "did you mean 'situation'?" in lines[0] and "no stone 12" in lines[2]
+
+
+def test_a_hostile_reason_reaches_the_markdown_report_as_text_and_a_foreign_report_is_refused(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    case = project_copy / TIE
+    hostile = "<img src=x onerror=alert(1)> | **bold**"
+    case.write_text(
+        case.read_text().replace(
+            "you completed your side first\n", f"you completed your side first {hostile}\n"
+        )
+    )
+    root = str(project_copy)
+    status, out, _ = run(capsys, "drift", "--root", root, "--format", "markdown")
+    assert status == 1 and "<img" not in out
+    assert "&lt;img src=x onerror=alert(1)&gt; \\| **bold**" in out
+    foreign = tmp_path / "other.json"
+    foreign.write_text('{"format": "schotten-totten-oracle-catalogue", "cases": []}\n')
+    status, _, err = run(capsys, "pin", "--root", root, "--report", str(foreign))
+    assert status == 2 and err.count("\n") == 1
+    assert "not a drift report of schotten-oracle drift --format json" in err

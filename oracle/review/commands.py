@@ -12,9 +12,10 @@ from typing import Any
 
 from oracle.casefile.source import read_text, shown_path
 from oracle.catalogue import Catalogue, build_catalogue
-from oracle.outputs import OutputRefused, write_output
+from oracle.outputs import OutputRefused, say_failed, write_output
 from oracle.review.base import BaseUnavailable, Changes, base_records, compare, current_records
 from oracle.review.drift import (
+    FORMAT,
     DriftedCase,
     drift,
     dumped,
@@ -73,24 +74,19 @@ def add_parsers(
     pin_parser.set_defaults(run=lambda args: pin_command(args, find_root))
 
 
-def _fail(command: str, problem: str, status: int = 2) -> int:
-    print(f"schotten-oracle {command}: {problem}", file=sys.stderr)
-    return status
-
-
 def drift_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> int:
     """Print (or write) the drift report; exit 1 if any answer drifted, 2 if it cannot run."""
     root = find_root(Path(args.root).resolve())
     catalogue = build_catalogue(root)
     if not catalogue.index_readable:
-        return _fail("drift", "the rules index cannot be read; run schotten-oracle check")
+        return say_failed(" drift", "the rules index cannot be read; run schotten-oracle check")
     drifted = drift(catalogue)
     changes = None
     if args.base is not None:
         try:
             then, notes = base_records(root, args.base)
         except BaseUnavailable as error:
-            return _fail("drift", str(error))
+            return say_failed(" drift", str(error))
         changes = compare(args.base, then, current_records(catalogue))
         changes = Changes(
             changes.base,
@@ -107,7 +103,7 @@ def drift_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -
         try:
             write_output(Path(args.output), text, is_drift_report, projects=[root])
         except OutputRefused as error:
-            return _fail("drift", str(error))
+            return say_failed(" drift", str(error))
     return 1 if drifted else 0
 
 
@@ -161,7 +157,7 @@ def pin_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> 
             except CannotPin as error:
                 left.append(str(error))
     except (PinRefused, ValueError) as error:
-        return _fail("pin", str(error))
+        return say_failed(" pin", str(error))
     _finish([r for r in changed if r.after != r.before], root, args.dry_run)
     for line in left:  # each file pin could not rewrite, for the editor to edit by hand
         print(f"schotten-oracle pin: {line}", file=sys.stderr)
@@ -213,7 +209,7 @@ def _report_digests(report: Path, root: Path) -> dict[Path, str]:
         document = json.loads(read_text(report, what="a drift report"))
     except (OSError, ValueError) as error:
         raise ValueError(f"{report}: not a drift report: {error}") from None
-    if not isinstance(document, dict) or not is_drift_report(json.dumps(document)[:200]):
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValueError(f"{report}: not a drift report of schotten-oracle drift --format json")
     return {
         (root / entry["file"]).resolve(): entry["digest"]
