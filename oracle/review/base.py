@@ -90,9 +90,15 @@ def current_records(catalogue: Catalogue) -> list[dict[str, Any]]:
     return catalogue_records(reports, {})
 
 
-def compare(base: str, then: Sequence[dict[str, Any]], now: Sequence[dict[str, Any]]) -> Changes:
+def compare(
+    base: str,
+    then: Sequence[dict[str, Any]],
+    now: Sequence[dict[str, Any]],
+    notes: Sequence[str] = (),
+) -> Changes:
     """The answers moved between two exports' records, and the cases added, removed, renamed
-    (a case gone under one id and come under another with the same request)."""
+    (a case gone under one id and come under another with the same request); ``notes`` say
+    how the earlier records were read."""
     before = {record["id"]: record for record in then}
     after = {record["id"]: record for record in now}
     gone = [case_id for case_id in before if case_id not in after]
@@ -109,7 +115,7 @@ def compare(base: str, then: Sequence[dict[str, Any]], now: Sequence[dict[str, A
     for old, current in pairs:
         for question, was, is_now in _leaves(before[old]["answers"], after[current]["answers"]):
             moved.append((current, question, was, is_now))
-    return Changes(base, tuple(moved), tuple(new), tuple(gone), tuple(renamed))
+    return Changes(base, tuple(moved), tuple(new), tuple(gone), tuple(renamed), tuple(notes))
 
 
 def _leaves(then: Any, now: Any, where: str = "") -> list[tuple[str, Any, Any]]:

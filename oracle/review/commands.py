@@ -87,15 +87,7 @@ def drift_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -
             then, notes = base_records(root, args.base)
         except BaseUnavailable as error:
             return say_failed(" drift", str(error))
-        changes = compare(args.base, then, current_records(catalogue))
-        changes = Changes(
-            changes.base,
-            changes.moved,
-            changes.added,
-            changes.removed,
-            changes.renamed,
-            tuple(notes),
-        )
+        changes = compare(args.base, then, current_records(catalogue), notes)
     text = _rendered(args.format, drifted, changes, root, catalogue)
     if args.output is None:
         print(text, end="")
