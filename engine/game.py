@@ -32,6 +32,7 @@ from engine.moves import (
     Strategist,
     Traitor,
     held_card,
+    play_of,
     read_move,
 )
 from engine.play_state import (
@@ -161,11 +162,8 @@ class GameState(PlayState):
         written onto the board as a float.
         """
         asked = self._as_listed(move)
-        self._listed()
-        try:
-            found = self._legal[2].get(asked)  # type: ignore[index]
-        except TypeError:  # a move holding a list, say: equal to no listed move
-            found = None
+        listed, identities = self._listed_with_identities()
+        found = asked if id(asked) in identities else _first_equal(asked, listed)
         # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
         if found is None or (found is not asked and str(found) != str(asked)):
             raise self.why_illegal(move) or IllegalMove(
@@ -257,14 +255,16 @@ class GameState(PlayState):
     # ------------------------------------------------------------------ helpers
 
     def _listed(self) -> tuple[Move, ...]:
-        """The legal moves, in order, kept until the state changes (with each move by itself,
-        so that :meth:`apply` finds a move without going through the list; the first of equal
-        moves, as :meth:`tuple.index` would)."""
+        """The legal moves, in order, kept until the state changes (with the identity of each,
+        so that :meth:`apply` knows a move taken from the list without comparing it)."""
+        return self._listed_with_identities()[0]
+
+    def _listed_with_identities(self) -> tuple[tuple[Move, ...], set[int]]:
         key = self._cache_key(self.current_player)
         if self._legal is None or self._legal[0] != key:
             listed = tuple(legal_moves(self))
-            self._legal = (key, listed, {move: move for move in reversed(listed)})
-        return self._legal[1]
+            self._legal = (key, listed, set(map(id, listed)))
+        return self._legal[1], self._legal[2]
 
     def _as_listed(self, move: Move) -> Move:
         """``move`` as the list writes it: the two Jokers play alike, so a Joker names the one
@@ -276,7 +276,7 @@ class GameState(PlayState):
         me = self.current_player
         if isinstance(move, Play | Return):
             card = held_card(move.card, self.hands[me])
-            return Play(card, move.stone) if isinstance(move, Play) else Return(card)
+            return play_of(card, move.stone) if isinstance(move, Play) else Return(card)
         if isinstance(move, Banshee):
             return Banshee(held_card(move.card, self.side(move.stone, me.other)), move.stone)
         if isinstance(move, Strategist):
@@ -284,6 +284,14 @@ class GameState(PlayState):
             return Strategist(card, move.source, move.to)
         card = held_card(move.card, self.side(move.source, me.other))
         return Traitor(card, move.source, move.to)
+
+
+def _first_equal(move: Move, listed: tuple[Move, ...]) -> Move | None:
+    """The first listed move equal to ``move`` (one read from notation, say), or None."""
+    try:
+        return listed[listed.index(move)]
+    except (ValueError, TypeError):  # none equal; or a move holding a list, equal to none
+        return None
 
 
 __all__ = [

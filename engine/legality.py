@@ -120,6 +120,15 @@ def plays(state: PlayState) -> list[Move]:
     return moves
 
 
+def has_a_play(state: PlayState) -> bool:
+    """Whether the play step offers any move but a pass: :func:`plays` is not empty. A Clan card
+    and a stone with room answer it without listing the plays."""
+    me = state.current_player
+    if any(card < len(CARDS) for card in state.hands[me]) and stones_with_room(state, me):
+        return True
+    return bool(plays(state))
+
+
 def distinct(cards: Iterable[Card]) -> list[Card]:
     """The cards, with any Joker after the first dropped: the two Jokers play alike, and which
     one comes first in the hand (not its number) keeps the order of the moves."""
@@ -258,4 +267,12 @@ _CHECKS: dict[type, Callable[[PlayState, Move], None]] = {
 """How each kind of move is checked, beyond what every move must keep."""
 
 
-__all__ = ["CLAIM_RULES", "RULES_NAMED", "distinct", "legal_moves", "plays", "refusal"]
+__all__ = [
+    "CLAIM_RULES",
+    "RULES_NAMED",
+    "distinct",
+    "has_a_play",
+    "legal_moves",
+    "plays",
+    "refusal",
+]

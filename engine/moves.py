@@ -146,6 +146,15 @@ PLAYS = tuple(tuple(Play(card, stone) for stone in range(10)) for card in range(
 """Every play of a card to a stone, made once (``PLAYS[card][stone]``): listing the legal moves
 only looks them up."""
 
+
+def play_of(card: Card, stone: int) -> Play:
+    """The play of ``card`` to ``stone``: the one in :data:`PLAYS` when there is one, so that
+    a move read from its notation is the very move the legal list holds."""
+    if type(card) is int and type(stone) is int and 0 <= card < 64 and 0 <= stone < 10:
+        return PLAYS[card][stone]
+    return Play(card, stone)
+
+
 RUSE_OF_MOVE: dict[type, Tactic] = {
     Recruit: Tactic.RECRUITER,
     Strategist: Tactic.STRATEGIST,
@@ -182,7 +191,7 @@ def _read_words(
             " 'recruiter', 'return red 5', 'strategist: red 5 from 3 to 4',"
             " 'banshee: red 5 at 3' or 'traitor: red 5 from 3 to 4'"
         )
-    return Play(held_card(parse_card(card_text), hand), _stone_number(stone_text, words))
+    return play_of(held_card(parse_card(card_text), hand), _stone_number(stone_text, words))
 
 
 _Reader = Callable[[str, Sequence[Card], Callable[[int, bool], Sequence[Card]]], Move | None]
@@ -289,5 +298,6 @@ __all__ = [
     "Strategist",
     "Traitor",
     "held_card",
+    "play_of",
     "read_move",
 ]

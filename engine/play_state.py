@@ -29,7 +29,7 @@ from engine.position import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 _Key = tuple[int, Player, tuple[Card, ...]]
 _Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode]]
@@ -206,7 +206,7 @@ class PlayState:
         self._could_claim_this_turn = False
         self._dealt = False
         self._version = 0
-        self._legal: tuple[_Key, tuple[Move, ...], dict[Move, Move]] | None = None
+        self._legal: tuple[_Key, tuple[Move, ...], set[int]] | None = None
         self._provable: dict[_Key, tuple[int, ...]] = {}
         self._refuted: dict[tuple[Player, int], _Refutation] = {}
 
@@ -334,17 +334,22 @@ class PlayState:
         made: its cards are still out of sight, and its elite troops still the opponent's to
         play. That completion still beats the claimant's side."""
         unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
-        position: Position | None = None
+        seen: list[Position] = []  # the player's position, built once and only if needed
+
+        def position() -> Position:
+            if not seen:
+                seen.append(self.position(player))
+            return seen[0]
+
         proved = []
         for number, stone in zip(STONES, self.stones, strict=True):
             if stone.claimed_by is not None or len(stone.sides[player]) != stone.capacity:
                 continue
             board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
             kept = self._refuted.get((player, number))
-            if kept is not None and self._still_refutes(kept, board, player, unseen):
+            if kept is not None and _still_refutes(kept, board, unseen, position, player.other):
                 continue
-            position = position or self.position(player)
-            verdict = claim_verdict(position, number)
+            verdict = claim_verdict(position(), number)
             if verdict.granted:
                 proved.append(number)
             elif verdict.best_reply is not None:
@@ -352,15 +357,6 @@ class PlayState:
                 troops = tuple(card for card in added if not CLAN_MASK >> card & 1)
                 self._refuted[(player, number)] = (board, mask_of(added), troops)
         return tuple(proved)
-
-    def _still_refutes(self, kept: _Refutation, board: _Board, player: Player, unseen: int) -> bool:
-        """Whether the completion ``kept`` can still be made on the stone, now ``board``."""
-        was, witness, troops = kept
-        if was != board or witness & unseen != witness:
-            return False
-        return not troops or set(troops) <= set(
-            elite_troops_for(self.position(player), player.other, unseen)
-        )
 
     # ------------------------------------------------------------------ remembering answers
 
@@ -399,6 +395,21 @@ class PlayState:
     def after_play(self) -> None:
         """The step after the play step: the claim step, or under expert timing the draw."""
         self.phase = Phase.DRAW if self.game.expert else Phase.CLAIM
+
+
+def _still_refutes(
+    kept: _Refutation,
+    board: _Board,
+    unseen: int,
+    position: Callable[[], Position],
+    opponent: Player,
+) -> bool:
+    """Whether the completion ``kept`` can still be made on the stone, now ``board``: its cards
+    out of sight, and its elite troops still the opponent's to play."""
+    was, witness, troops = kept
+    if was != board or witness & unseen != witness:
+        return False
+    return not troops or set(troops) <= set(elite_troops_for(position(), opponent, unseen))
 
 
 __all__ = [

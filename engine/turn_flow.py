@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.cards import CARDS, Card
-from engine.legality import plays
+from engine.legality import has_a_play
 from engine.move_rules import someone_can_go_on
 from engine.moves import (
     RUSE_OF_MOVE,
@@ -204,7 +204,7 @@ def _draw_step(state: PlayState) -> bool:
 
 
 def _play_step(state: PlayState) -> bool:
-    if not plays(state):
+    if not has_a_play(state):
         forced(state, Pass())
         return True
     return False
