@@ -162,8 +162,7 @@ class GameState(PlayState):
         written onto the board as a float.
         """
         asked = self._as_listed(move)
-        listed, identities = self._listed_with_identities()
-        found = asked if id(asked) in identities else _first_equal(asked, listed)
+        found = asked if id(asked) in self._listed_identities() else self._equal_listed(asked)
         # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
         if found is None or (found is not asked and str(found) != str(asked)):
             raise self.why_illegal(move) or IllegalMove(
@@ -257,14 +256,30 @@ class GameState(PlayState):
     def _listed(self) -> tuple[Move, ...]:
         """The legal moves, in order, kept until the state changes (with the identity of each,
         so that :meth:`apply` knows a move taken from the list without comparing it)."""
-        return self._listed_with_identities()[0]
-
-    def _listed_with_identities(self) -> tuple[tuple[Move, ...], set[int]]:
         key = self._cache_key(self.current_player)
         if self._legal is None or self._legal[0] != key:
             listed = tuple(legal_moves(self))
-            self._legal = (key, listed, set(map(id, listed)))
-        return self._legal[1], self._legal[2]
+            self._legal = (key, listed, set(map(id, listed)), {})
+        return self._legal[1]
+
+    def _listed_identities(self) -> set[int]:
+        """The identity of each listed move."""
+        self._listed()
+        assert self._legal is not None
+        return self._legal[2]
+
+    def _equal_listed(self, move: Move) -> Move | None:
+        """The first listed move equal to ``move`` (one read from notation, say), or None; the
+        listed moves are put in a table by themselves the first time one is asked for."""
+        self._listed()
+        assert self._legal is not None
+        by_move = self._legal[3]
+        if not by_move:
+            by_move.update((listed, listed) for listed in reversed(self._legal[1]))
+        try:
+            return by_move.get(move)
+        except TypeError:  # a move holding a list, say: equal to no listed move
+            return None
 
     def _as_listed(self, move: Move) -> Move:
         """``move`` as the list writes it: the two Jokers play alike, so a Joker names the one
@@ -284,14 +299,6 @@ class GameState(PlayState):
             return Strategist(card, move.source, move.to)
         card = held_card(move.card, self.side(move.source, me.other))
         return Traitor(card, move.source, move.to)
-
-
-def _first_equal(move: Move, listed: tuple[Move, ...]) -> Move | None:
-    """The first listed move equal to ``move`` (one read from notation, say), or None."""
-    try:
-        return listed[listed.index(move)]
-    except (ValueError, TypeError):  # none equal; or a move holding a list, equal to none
-        return None
 
 
 __all__ = [

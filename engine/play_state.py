@@ -206,7 +206,7 @@ class PlayState:
         self._could_claim_this_turn = False
         self._dealt = False
         self._version = 0
-        self._legal: tuple[_Key, tuple[Move, ...], set[int]] | None = None
+        self._legal: tuple[_Key, tuple[Move, ...], set[int], dict[Move, Move]] | None = None
         self._provable: dict[_Key, tuple[int, ...]] = {}
         self._refuted: dict[tuple[Player, int], _Refutation] = {}
 

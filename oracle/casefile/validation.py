@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
+from urllib.parse import urljoin
 
 import jsonschema
 
@@ -30,27 +31,47 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-def _inlined(node: Any, definitions: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
-    """``node`` with each ``$ref`` to a definition replaced by the definition itself (which in
-    draft 7 overrides the keys beside it), except where a definition refers to itself."""
+def inlined(schema: dict[str, Any], others: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """``schema`` with every ``$ref`` replaced by what it points at (which in draft 7 overrides
+    the keys beside it), in ``schema`` itself or in one of ``others`` named by its ``$id``;
+    a reference met again inside what it points at stays a reference. A reference names a
+    document relative to the ``$id`` of the one it is in. Validating then never
+    looks a reference up: looking them up made reading a catalogue twice as slow."""
+    documents = {str(other["$id"]): other for other in others}
+    documents[""] = schema
+    return {**_inlined(schema, documents, "", ()), "definitions": schema.get("definitions", {})}
+
+
+def _inlined(node: Any, documents: dict[str, Any], base: str, seen: tuple[str, ...]) -> Any:
+    """``node`` of the document named ``base``, its references replaced (see :func:`inlined`)."""
     if isinstance(node, list):
-        return [_inlined(item, definitions, seen) for item in node]
+        return [_inlined(item, documents, base, seen) for item in node]
     if not isinstance(node, dict):
         return node
     reference = node.get("$ref")
-    if isinstance(reference, str) and reference.startswith("#/definitions/"):
-        name = reference.removeprefix("#/definitions/")
-        if name in definitions and name not in seen:
-            return _inlined(definitions[name], definitions, (*seen, name))
-    return {key: _inlined(value, definitions, seen) for key, value in node.items()}
+    if isinstance(reference, str):
+        name, _, pointer = reference.partition("#")
+        name = urljoin(base, name) if name else base
+        target = _pointed_at(documents.get(name), pointer)
+        if target is not None and f"{name}#{pointer}" not in seen:
+            return _inlined(target, documents, name, (*seen, f"{name}#{pointer}"))
+    return {key: _inlined(value, documents, base, seen) for key, value in node.items()}
+
+
+def _pointed_at(document: Any, pointer: str) -> Any:
+    """What the JSON pointer ``pointer`` names in ``document``, or None."""
+    node = document
+    for part in pointer.split("/")[1:]:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
 
 
 @cache
 def _validator(schema_name: str) -> jsonschema.Draft7Validator:
-    """A validator of the named schema, its references resolved once: validating a case then
-    never looks a reference up, which made reading a catalogue twice as slow."""
-    schema = load_schema(schema_name)
-    return jsonschema.Draft7Validator(_inlined(schema, schema.get("definitions", {})))
+    """A validator of the named schema, its references resolved once (:func:`inlined`)."""
+    return jsonschema.Draft7Validator(inlined(load_schema(schema_name)))
 
 
 def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:

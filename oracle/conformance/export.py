@@ -11,12 +11,14 @@ import hashlib
 import importlib.metadata
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 import engine
+from oracle.casefile.validation import inlined
 from oracle.misreadings.matrix import MatrixRow, misreading_matrix
 from oracle.protocol.answers import expected_answers, request_of
 from oracle.protocol.schema import CATALOGUE_SCHEMA, schema_text
@@ -128,7 +130,7 @@ def read_export(text: str) -> list[dict[str, Any]]:
         except (ValueError, RecursionError) as error:
             raise ValueError(f"neither JSON nor JSON Lines: {str(error)[:120]}") from None
         _check_header(head)
-    validator = jsonschema.Draft7Validator(_record_schema())
+    validator = _record_validator()
     for number, record in enumerate(records, 1):
         wrong = jsonschema.exceptions.best_match(validator.iter_errors(record))
         if wrong is not None:
@@ -137,10 +139,11 @@ def read_export(text: str) -> list[dict[str, Any]]:
     return records
 
 
-def _record_schema() -> dict[str, Any]:
-    """The export schema's definition of one case record, with the definitions it refers to."""
+@cache
+def _record_validator() -> jsonschema.Draft7Validator:
+    """A validator of one case record of the export's schema, its references resolved once."""
     schema: dict[str, Any] = json.loads(schema_text(CATALOGUE_SCHEMA))
-    return {**schema["definitions"]["case"], "definitions": schema["definitions"]}
+    return jsonschema.Draft7Validator(inlined({**schema, "$ref": "#/definitions/case"}))
 
 
 def _check_header(head: Any) -> None:

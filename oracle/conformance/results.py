@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import jsonschema
 
 from oracle.casefile.source import SourceError, read_text, shown_path
+from oracle.casefile.validation import inlined
 from oracle.conformance.reports import JSON_FORMAT
 from oracle.conformance.runner import CaseResult
 from oracle.protocol.compare import Result
@@ -55,16 +57,22 @@ def submission(name: str, version: str, link: str, date: str) -> dict[str, str]:
     return {"name": name, "version": version, "link": link, "date": date}
 
 
+@cache
 def _schema() -> dict[str, Any]:
     text = resources.files("oracle").joinpath("schema/published-result.schema.json")
-    schema: dict[str, Any] = json.loads(text.read_text("utf-8"))
-    return schema
+    return inlined(json.loads(text.read_text("utf-8")))
+
+
+@cache
+def _validator(part: str | None = None) -> jsonschema.Draft7Validator:
+    """A validator of a published result, or of its property ``part``."""
+    schema = _schema()
+    return jsonschema.Draft7Validator(schema if part is None else schema["properties"][part])
 
 
 def submission_problem(block: dict[str, str]) -> str | None:
     """Why a ``submitted`` block cannot be published, or None."""
-    schema = _schema()["properties"]["submitted"]
-    wrong = jsonschema.exceptions.best_match(jsonschema.Draft7Validator(schema).iter_errors(block))
+    wrong = jsonschema.exceptions.best_match(_validator("submitted").iter_errors(block))
     if wrong is None:
         return None
     where = "/".join(str(part) for part in wrong.absolute_path) or "submitted"
@@ -84,9 +92,7 @@ def read_result(path: Path, root: Path | None = None) -> PublishedResult:
         raise ValueError(f"{shown}: not JSON: {str(error)[:120]}") from None
     if not isinstance(document, dict) or document.get("format") != JSON_FORMAT:
         raise ValueError(f"{shown}: not a report of schotten-oracle conform --json")
-    wrong = jsonschema.exceptions.best_match(
-        jsonschema.Draft7Validator(_schema()).iter_errors(document)
-    )
+    wrong = jsonschema.exceptions.best_match(_validator().iter_errors(document))
     if wrong is not None:
         where = "/".join(str(part) for part in wrong.absolute_path) or "the report"
         raise ValueError(

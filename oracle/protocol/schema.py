@@ -13,8 +13,8 @@ from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
 
+from oracle.casefile.validation import inlined
 from oracle.protocol.compare import shown
 
 PROTOCOL_SCHEMA = "protocol.schema.json"
@@ -34,14 +34,11 @@ def schema_text(name: str) -> str:
 
 @cache
 def _validator(definition: str) -> jsonschema.Draft7Validator:
-    """A validator of one definition of the protocol's schema, with the catalogue's schema at
-    hand for the references into it."""
+    """A validator of one definition of the protocol's schema, its references into it and into
+    the catalogue's schema resolved once (:func:`oracle.casefile.validation.inlined`)."""
     schemas = [json.loads(schema_text(name)) for name in (PROTOCOL_SCHEMA, CATALOGUE_SCHEMA)]
-    registry: Registry[Any] = Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema)) for schema in schemas
-    )
     return jsonschema.Draft7Validator(
-        {"$ref": f"{schemas[0]['$id']}#/definitions/{definition}"}, registry=registry
+        inlined({"$ref": f"{schemas[0]['$id']}#/definitions/{definition}"}, schemas)
     )
 
 
