@@ -9,7 +9,14 @@ marks another line a message mentions (it is available to the message pattern as
 
 from __future__ import annotations
 
+import fnmatch
+import os
+import re
+import subprocess
+import sys
 import textwrap
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -163,7 +170,10 @@ class ShortInterruptTraceback:
 
 
 def assert_no_traceback(result: pytest.RunResult) -> None:
-    output = result.outlines + result.errlines
+    assert_no_traceback_in(result.outlines + result.errlines)
+
+
+def assert_no_traceback_in(output: list[str]) -> None:
     assert not any("Traceback" in line for line in output), "\n".join(output)
     assert not any(line.startswith("E   ") for line in output), "\n".join(output)
     assert not any(
@@ -1305,26 +1315,103 @@ BAD_FILES = [
 ]
 
 
+INNER_RUN = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:xdist")
+"""A pytest run started by a test: none of these plugins is needed there."""
+
+
+@dataclass(frozen=True)
+class BadFilesRun:
+    """One collection of every file of :data:`BAD_FILES`, each in a topic of its own."""
+
+    path: Path
+    status: int
+    output: list[str]
+    errors: dict[str, list[str]]  # each error block's lines, by the file it names
+
+
+@pytest.fixture(scope="module")
+def bad_files_run(tmp_path_factory: pytest.TempPathFactory) -> BadFilesRun:
+    """The files of :data:`BAD_FILES` collected together by one pytest process: one run instead
+    of one each (they cost about 6 s of CPU one at a time). Each file is in its own topic
+    folder, so that two files of the same name never meet."""
+    root = tmp_path_factory.mktemp("bad-files")
+    root.joinpath("pytest.ini").write_text(clean(INI), encoding="utf-8")
+    root.joinpath("rules").mkdir()
+    root.joinpath("rules", "index.yaml").write_text(clean(RULES), encoding="utf-8")
+    for number, parameters in enumerate(BAD_FILES):
+        name, text = parameters.values[:2]
+        folder = root / "cases" / f"t{number:02}"
+        folder.mkdir(parents=True)
+        folder.joinpath(str(name)).write_text(clean(str(text)), encoding="utf-8")
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTEST_", "COV_", "HYPOTHESIS"))
+    }
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", *INNER_RUN, "--continue-on-collection-errors", "-rN"],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    output = (completed.stdout + completed.stderr).splitlines()
+    errors: dict[str, list[str]] = {}
+    block: list[str] | None = None
+    for line in output:
+        header = re.fullmatch(r"_+ ERROR collecting (.+?) _+", line)
+        if header:
+            block = errors.setdefault(header.group(1), [])
+        elif line.startswith("=") and line.endswith("="):
+            block = None
+        elif block is not None:
+            block.append(line)
+    return BadFilesRun(root, completed.returncode, output, errors)
+
+
+def test_every_bad_file_is_one_collection_error(bad_files_run: BadFilesRun) -> None:
+    assert bad_files_run.status == pytest.ExitCode.TESTS_FAILED, bad_files_run.output
+    assert len(bad_files_run.errors) == len(BAD_FILES), bad_files_run.output
+    assert any(f"{len(BAD_FILES)} errors" in line for line in bad_files_run.output[-1:])
+    # Loading a case must never run anything it names (the python tag would create this file).
+    assert not (bad_files_run.path / "pwned").exists()
+
+
 @pytest.mark.parametrize(("name", "text", "message"), BAD_FILES)
 def test_bad_file_fails_collection_with_one_located_line(
-    project: pytest.Pytester, name: str, text: str, message: str
+    bad_files_run: BadFilesRun, name: str, text: str, message: str, request: pytest.FixtureRequest
 ) -> None:
-    lines = write_case(project, name, text)
+    number = [parameters.id for parameters in BAD_FILES].index(request.node.callspec.id)
+    path = f"cases/t{number:02}/{name}"
+    lines = marks(clean(text))
+    # A problem with the whole file (its suffix) has no line.
+    # An empty file has no marker: it is reported at line 1.
+    where = path if name.endswith(".yml") else f"{path}:{lines.get('line', 1)}"
+    located = f"{where}: {message.format(**lines)}"
+    # The error block is exactly one line: the located message, and nothing else.
+    block = bad_files_run.errors.get(path)
+    assert block is not None, bad_files_run.output
+    assert len(block) == 1 and fnmatch.fnmatchcase(block[0], located), block
+    assert_no_traceback_in(bad_files_run.output)
+
+
+def test_a_bad_file_alone_interrupts_the_run_with_its_one_line(project: pytest.Pytester) -> None:
+    """Without --continue-on-collection-errors, a bad file stops the run (as pytest does for
+    any collection error), still with its one located line and no traceback."""
+    write_case(project, "broken.yaml", "id: [unclosed\n")
     result = project.runpytest(plugins=[ShortInterruptTraceback()])
     result.assert_outcomes(errors=1)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    # A problem with the whole file (its suffix) has no line.
-    # An empty file has no marker: it is reported at line 1.
-    where = f"cases/t/{name}" if name.endswith(".yml") else f"cases/t/{name}:{lines.get('line', 1)}"
-    located = f"{where}: {message.format(**lines)}"
-    # The error block is the header and exactly one line: the located message, and nothing else.
     result.stdout.fnmatch_lines(
-        [f"*_ ERROR collecting cases/t/{name} _*", located, "*= short test summary info =*"],
+        [
+            "*_ ERROR collecting cases/t/broken.yaml _*",
+            "cases/t/broken.yaml:2: YAML syntax error: *",
+        ],
         consecutive=True,
     )
     assert_no_traceback(result)
-    # Loading the case must never run anything it names (the python tag would create this file).
-    assert not (project.path / "pwned").exists()
 
 
 def test_bad_file_does_not_stop_the_good_ones(project: pytest.Pytester) -> None:
