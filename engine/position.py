@@ -238,6 +238,11 @@ def face_up_mask(stones: Iterable[_Stone], discards: Iterable[Card]) -> int:
     return table
 
 
+_NO_ONE_OR_A_PLAYER = (type(None), Player)
+"""The types of what a stone's owner and first finisher may be (a player is no plain 0 or 1)."""
+_NO_MODES: frozenset[CombatMode] = frozenset()
+
+
 class StoneState(FrozenValue):
     """One stone: both sides in order of play, who completed first, combat modes, the owner."""
 
@@ -252,21 +257,23 @@ class StoneState(FrozenValue):
         self,
         sides: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ()),
         completed_first: Player | None = None,
-        modes: frozenset[CombatMode] = frozenset(),
+        modes: frozenset[CombatMode] = _NO_MODES,
         claimed_by: Player | None = None,
     ) -> None:
         set_field(self, "sides", sides)
         set_field(self, "completed_first", completed_first)
         set_field(self, "modes", modes)
         set_field(self, "claimed_by", claimed_by)
-        for name in ("completed_first", "claimed_by"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, Player):
-                raise PositionError(
-                    f"{name} must be Player.A, Player.B or None, not {value!r}", part=name
-                )
-        if not all(isinstance(mode, CombatMode) for mode in self.modes):
-            raise PositionError(f"modes must be CombatMode values, not {set(self.modes)!r}")
+        if type(completed_first) not in _NO_ONE_OR_A_PLAYER or (
+            type(claimed_by) not in _NO_ONE_OR_A_PLAYER
+        ):
+            for name, value in (("completed_first", completed_first), ("claimed_by", claimed_by)):
+                if value is not None and not isinstance(value, Player):
+                    raise PositionError(
+                        f"{name} must be Player.A, Player.B or None, not {value!r}", part=name
+                    )
+        if modes is not _NO_MODES and not all(isinstance(mode, CombatMode) for mode in modes):
+            raise PositionError(f"modes must be CombatMode values, not {set(modes)!r}")
 
     @classmethod
     def _without_checks(
