@@ -8,7 +8,7 @@ and the claimant's side is already complete.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 
 from engine.cards import ALL_CARDS_MASK as CLAN_MASK
@@ -23,7 +23,7 @@ from engine.formations import (
     why_stronger,
 )
 from engine.frozen import FrozenValue, set_field
-from engine.position import Player, Position, PositionError, check_stone
+from engine.position import Player, Position, PositionError, StoneState, check_stone
 from engine.tactics import JOKERS, Tactic
 
 
@@ -238,8 +238,29 @@ _EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
 
 def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
     """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``."""
-    state = position.stone(check_stone(stone))
     claimant = position.viewer
+
+    def out_of_sight() -> tuple[int, tuple[Card, ...]]:
+        unseen = position.out_of_sight_mask()
+        troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+        return unseen, troops
+
+    return stone_verdict(
+        stone, position.stone(check_stone(stone)), claimant, position.hand, out_of_sight
+    )
+
+
+def stone_verdict(
+    stone: int,
+    state: StoneState,
+    claimant: Player,
+    hand: Sequence[Card],
+    out_of_sight: Callable[[], tuple[int, tuple[Card, ...]]],
+) -> ClaimVerdict:
+    """Judge ``claimant``'s claim on ``stone``, which is ``state``, when the cards out of sight
+    and the elite troops the opponent could still play among them are ``out_of_sight()`` (asked
+    only when the proof needs them) and the claimant holds ``hand``: :func:`claim_verdict`
+    without building a whole position, for a game that keeps its table otherwise."""
     mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
     if state.claimed_by is not None:
         return ClaimVerdict(
@@ -265,13 +286,12 @@ def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
         else:
             reason = Reason.TIE_COMPLETED_LATER
         return ClaimVerdict(stone, reason, mine, theirs, modes)
-    unseen = position.out_of_sight_mask()
-    troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+    unseen, troops = out_of_sight()
     best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
     if best is None:
         return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)
     if best.strength > my_strength:
-        in_hand = tuple(card for card in best.added if card in position.hand)
+        in_hand = tuple(card for card in best.added if card in hand)
         return ClaimVerdict(stone, Reason.WITNESS, mine, theirs, modes, best, in_hand)
     return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best)
 
@@ -312,4 +332,5 @@ __all__ = [
     "claim_verdict",
     "claim_verdicts",
     "elite_troops_for",
+    "stone_verdict",
 ]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import ALL_CARDS_MASK as CLAN_MASK
 from engine.cards import Card, mask_of
-from engine.claims import claim_verdict, elite_troops_for
+from engine.claims import elite_troops_for, stone_verdict
 from engine.formations import CombatMode, side_capacity
 from engine.moves import Deck, Move
 from engine.position import (
@@ -136,6 +136,14 @@ class StoneInPlay:
             self.claimed_by,
             self.capacity,
         )
+
+    @property
+    def completed_first(self) -> Player | None:
+        """Who completed their side first, once both sides are complete."""
+        a, b = self.completed_at
+        if a is None or b is None:
+            return None
+        return Player.A if a < b else Player.B
 
     def refit(self) -> None:
         """Take the capacity from the combat modes again (Mud Fight asks four cards a side):
@@ -290,14 +298,10 @@ class PlayState:
         """The table and ``player``'s hand as a :class:`Position`, the claim proof's input."""
         stones = []
         for stone in self.stones:
-            first = None
-            a, b = stone.completed_at
-            if a is not None and b is not None:
-                first = Player.A if a < b else Player.B
             stones.append(
                 StoneState._without_checks(
                     (tuple(stone.sides[0]), tuple(stone.sides[1])),
-                    first,
+                    stone.completed_first,
                     frozenset(stone.modes),
                     stone.claimed_by,
                 )
@@ -329,10 +333,12 @@ class PlayState:
         return self._provable[key]
 
     def _prove_stones(self, player: Player) -> tuple[int, ...]:
-        """The stones ``player`` can prove. A stone refused before is refused again without a
-        proof while it is unchanged and the completion that refuted the claim can still be
-        made: its cards are still out of sight, and its elite troops still the opponent's to
-        play. That completion still beats the claimant's side."""
+        """The stones ``player`` can prove, each judged by the claim proof on the table as it
+        is (:func:`engine.claims.stone_verdict`; a position is built only when elite troops
+        lie out of sight). A stone refused before is refused again without a proof while it is
+        unchanged and the completion that refuted the claim can still be made: its cards are
+        still out of sight, and its elite troops still the opponent's to play. That completion
+        still beats the claimant's side."""
         unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
         seen: list[Position] = []  # the player's position, built once and only if needed
 
@@ -340,6 +346,11 @@ class PlayState:
             if not seen:
                 seen.append(self.position(player))
             return seen[0]
+
+        def out_of_sight() -> tuple[int, tuple[Card, ...]]:
+            if not unseen & ~CLAN_MASK:
+                return unseen, ()
+            return unseen, elite_troops_for(position(), player.other, unseen)
 
         proved = []
         for number, stone in zip(STONES, self.stones, strict=True):
@@ -349,7 +360,8 @@ class PlayState:
             kept = self._refuted.get((player, number))
             if kept is not None and _still_refutes(kept, board, unseen, position, player.other):
                 continue
-            verdict = claim_verdict(position(), number)
+            state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
+            verdict = stone_verdict(number, state, player, self.hands[player], out_of_sight)
             if verdict.granted:
                 proved.append(number)
             elif verdict.best_reply is not None:
