@@ -306,9 +306,15 @@ def elite_troops_for(
     the position's cards out of sight (a misreading may count fewer).
     """
     unseen = position.out_of_sight_mask() if unseen is None else unseen
+    return unseen_elite_troops(unseen, position.has_played_joker(player))
+
+
+def unseen_elite_troops(unseen: int, joker_played: bool) -> tuple[Card, ...]:
+    """The elite troops among the cards ``unseen`` that a player could still complete a side
+    with, when they have played a Joker (``joker_played``) or not: :func:`elite_troops_for`."""
     troops: list[Card] = []
     unseen_jokers = [joker for joker in JOKERS if unseen >> joker & 1]
-    if unseen_jokers and not position.has_played_joker(player):
+    if unseen_jokers and not joker_played:
         troops.append(unseen_jokers[0])
     troops += [troop for troop in (Tactic.SPY, Tactic.SHIELD_BEARER) if unseen >> troop & 1]
     return tuple(troops)
@@ -333,4 +339,5 @@ __all__ = [
     "claim_verdicts",
     "elite_troops_for",
     "stone_verdict",
+    "unseen_elite_troops",
 ]

@@ -114,7 +114,11 @@ def stones_with_room(
 ) -> list[int]:
     """The open stones where ``player``'s side has room, as ``room`` judges it."""
     holds = room.holds
-    return [number for number, stone in state.open_stones() if holds(stone, number, player)]
+    return [
+        number
+        for number, stone in zip(STONES, state.stones, strict=True)
+        if stone.claimed_by is None and holds(stone, number, player)
+    ]
 
 
 def check_open(state: PlayState, move: Move, number: int, rule: MoveRule[[PlayState, int]]) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import ALL_CARDS_MASK as CLAN_MASK
 from engine.cards import Card, mask_of
-from engine.claims import elite_troops_for, stone_verdict
+from engine.claims import stone_verdict, unseen_elite_troops
 from engine.formations import CombatMode, side_capacity
 from engine.moves import Deck, Move
 from engine.position import (
@@ -29,7 +29,7 @@ from engine.position import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
 _Key = tuple[int, Player, tuple[Card, ...]]
 _Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode]]
@@ -334,40 +334,30 @@ class PlayState:
 
     def _prove_stones(self, player: Player) -> tuple[int, ...]:
         """The stones ``player`` can prove, each judged by the claim proof on the table as it
-        is (:func:`engine.claims.stone_verdict`; a position is built only when elite troops
-        lie out of sight). A stone refused before is refused again without a proof while it is
-        unchanged and the completion that refuted the claim can still be made: its cards are
-        still out of sight, and its elite troops still the opponent's to play. That completion
-        still beats the claimant's side."""
+        is (:func:`engine.claims.stone_verdict`). A stone refused before is refused again
+        without a proof while it is unchanged and the completion that refuted the claim can
+        still be made: its cards are still out of sight, and its elite troops still the
+        opponent's to play. That completion still beats the claimant's side."""
         unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
-        seen: list[Position] = []  # the player's position, built once and only if needed
-
-        def position() -> Position:
-            if not seen:
-                seen.append(self.position(player))
-            return seen[0]
-
-        def out_of_sight() -> tuple[int, tuple[Card, ...]]:
-            if not unseen & ~CLAN_MASK:
-                return unseen, ()
-            return unseen, elite_troops_for(position(), player.other, unseen)
-
+        # The game records every Joker played (a test checks it agrees with the position's).
+        troops = unseen_elite_troops(unseen, player.other in self.jokers_played)
         proved = []
         for number, stone in zip(STONES, self.stones, strict=True):
             if stone.claimed_by is not None or len(stone.sides[player]) != stone.capacity:
                 continue
             board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
             kept = self._refuted.get((player, number))
-            if kept is not None and _still_refutes(kept, board, unseen, position, player.other):
+            if kept is not None and _still_refutes(kept, board, unseen, troops):
                 continue
             state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
-            verdict = stone_verdict(number, state, player, self.hands[player], out_of_sight)
+            hand = self.hands[player]
+            verdict = stone_verdict(number, state, player, hand, lambda: (unseen, troops))
             if verdict.granted:
                 proved.append(number)
             elif verdict.best_reply is not None:
                 added = verdict.best_reply.added
-                troops = tuple(card for card in added if not CLAN_MASK >> card & 1)
-                self._refuted[(player, number)] = (board, mask_of(added), troops)
+                refuting = tuple(card for card in added if not CLAN_MASK >> card & 1)
+                self._refuted[(player, number)] = (board, mask_of(added), refuting)
         return tuple(proved)
 
     # ------------------------------------------------------------------ remembering answers
@@ -409,19 +399,13 @@ class PlayState:
         self.phase = Phase.DRAW if self.game.expert else Phase.CLAIM
 
 
-def _still_refutes(
-    kept: _Refutation,
-    board: _Board,
-    unseen: int,
-    position: Callable[[], Position],
-    opponent: Player,
-) -> bool:
+def _still_refutes(kept: _Refutation, board: _Board, unseen: int, troops: tuple[Card, ...]) -> bool:
     """Whether the completion ``kept`` can still be made on the stone, now ``board``: its cards
-    out of sight, and its elite troops still the opponent's to play."""
-    was, witness, troops = kept
+    out of sight, and its elite troops among ``troops``, those the opponent can still play."""
+    was, witness, refuting = kept
     if was != board or witness & unseen != witness:
         return False
-    return not troops or set(troops) <= set(elite_troops_for(position(), opponent, unseen))
+    return set(refuting) <= set(troops)
 
 
 __all__ = [

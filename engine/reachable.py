@@ -55,7 +55,11 @@ class OverTheTacticLimit(PositionError):
 
 def has_won(held: set[int] | frozenset[int]) -> bool:
     """Whether these stones win: five of them, or three adjacent ones."""
-    return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
+    return len(held) >= 5 or any(three <= held for three in _ADJACENT_THREES)
+
+
+_ADJACENT_THREES = tuple(frozenset({n, n + 1, n + 2}) for n in range(1, 8))
+"""Every three adjacent stones."""
 
 
 def stones_held(position: Position, player: Player) -> tuple[int, ...]:

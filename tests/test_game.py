@@ -377,6 +377,8 @@ def test_the_provable_stones_kept_between_steps_are_the_ones_proved_afresh(varia
                     and claim_verdict(position, number).granted
                 )
                 assert state.provable_stones(player) == afresh, position
+                # The claim step reads who has played a Joker from the game's own record.
+                assert position.has_played_joker(player) == (player in state.jokers_played)
                 compared += 1
             state.apply(random_move(state, rng))
     assert compared > 1000
