@@ -1,7 +1,7 @@
 """How the editor's loop and the site build grow with the catalogue: CPU for N cases.
 
-Copies the project to a scratch folder, multiplies the published cases (each copy with its own
-id, beside its original in the same topic) until there are ``--cases`` of them, then measures the
+Copies the project to a scratch folder, adds generated claims cases (each the board of its own
+random game, answered as the engine answers it) until there are ``--cases``, then measures the
 CPU time (children included) of replaying the catalogue with pytest and of the strict site build.
 It also prints the peak memory of the largest of the two processes, and the built site's size,
 split into the case pages and everything else. The goal (issue 21): 10,000 cases replayed and
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
+import random
 import resource
 import shutil
 import subprocess
@@ -23,6 +23,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from engine import Game, Phase, claim_verdict, play_random_game
+from engine.game import CLAIM_RULES
+from oracle.casefile.writer import case_text, yaml_scalar
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,20 +50,65 @@ def cpu_of(command: list[str], cwd: Path) -> tuple[float, float, int]:
     return cpu, wall, result.returncode
 
 
+GENERATED_TOPICS = ("claims", "more-claims", "early-claims", "formations")
+"""The topics the generated cases are spread over (each shown in a table of the site)."""
+
+
+def generated_case(number: int) -> str | None:
+    """A claims case of its own: the board a random base game of seed ``number`` reaches at a
+    random turn, every stone the player to move can claim asked, each answer and reason the
+    engine's. None when no stone of that board can be claimed."""
+    rng = random.Random(number)
+    game = Game.named("base", seed=number)
+    moves = play_random_game(game, random.Random(number)).moves
+    state = game.new_initial_state()
+    for move in moves[: rng.randrange(20, max(21, len(moves)))]:
+        state.apply(move)
+    if state.is_over or state.phase is not Phase.PLAY:
+        return None
+    me = state.current_player
+    position = state.position(me)
+    asked = [
+        n
+        for n in range(1, 10)
+        if position.stone(n).claimed_by is None and position.stone(n).is_complete(me)
+    ]
+    if not asked:
+        return None
+    verdicts = [claim_verdict(position, n) for n in asked]
+    rules = sorted({CLAIM_RULES.get(v.reason, "claim.prove-incomplete-side") for v in verdicts})
+    text = case_text(
+        state,
+        case_id=f"generated-board-{number}",
+        situation=f"Generated board {number}: the board of a random game of seed {number}",
+        why="The build benchmark's own case: each claim answered as the engine answers it",
+        rules=rules,
+        draft=False,
+    )
+    lines = ["claims:"]
+    for verdict in verdicts:
+        lines += [
+            f"  - stone: {verdict.stone}",
+            f"    expect: {'granted' if verdict.granted else 'refused'}",
+            f"    because: {yaml_scalar(' '.join(verdict.explanation.split()))}",
+        ]
+    return text + "\n".join(lines) + "\n"
+
+
 def grow(project: Path, wanted: int) -> int:
-    """Copy the published cases, each under a new id, until the catalogue holds ``wanted``."""
-    originals = sorted((project / "cases").glob("*/*.yaml"))
-    count, copy = len(originals), 0
+    """Add generated cases, each a board of its own (:func:`generated_case`), until the
+    catalogue holds ``wanted``. Copies of the published cases would not do: the catalogue
+    refuses a case that asks and catches exactly what another does."""
+    count = len(list((project / "cases").glob("*/*.yaml")))
+    seed = 0
     while count < wanted:
-        copy += 1
-        for path in originals:
-            if count >= wanted:
-                break
-            text = path.read_text(encoding="utf-8")
-            text = re.sub(r"^id: (\S+)", rf"id: \1-copy-{copy}", text, count=1, flags=re.M)
-            target = path.parent / f"{1000 * copy + int(path.name.split('-')[0])}-copy.yaml"
-            target.write_text(text, encoding="utf-8")
-            count += 1
+        seed += 1
+        text = generated_case(seed)
+        if text is None:
+            continue
+        topic = GENERATED_TOPICS[count % len(GENERATED_TOPICS)]
+        (project / "cases" / topic / f"{100000 + seed}-generated.yaml").write_text(text)
+        count += 1
     return count
 
 
