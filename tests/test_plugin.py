@@ -1312,6 +1312,43 @@ BAD_FILES = [
         "*unknown colour 'r\u0435d' (it holds U+0435 CYRILLIC SMALL LETTER IE*",
         id="a-look-alike-letter",
     ),
+    pytest.param(
+        "placeholder.yaml",
+        """
+        id: placeholder-situation
+        situation: Describe the board from your   side, as the table will show it #@
+        why: W
+        variant: base
+        position:
+          stones:
+            - stone: 3
+              you: [red 1, red 2, red 3]
+        claims:
+          - stone: 3
+            expect: granted
+            because: x
+        """,
+        "situation is still the text a new case starts with: write the case's own words in its"
+        " place, or mark the case draft: true",
+        id="a-published-case-with-the-placeholder-situation",
+    ),
+    pytest.param(
+        "placeholder-why.yaml",
+        """
+        id: placeholder-why
+        situation: Four cards on a side without Mud Fight
+        why: Say which rule the board breaks, in a few words #@
+        variant: base
+        position:
+          stones:
+            - stone: 1
+              you: [red 6, red 7, red 8, red 9]
+        impossible: a side of stone 1 holds four cards
+        """,
+        "why is still the text a new case starts with: write the case's own words in its"
+        " place, or mark the case draft: true",
+        id="an-impossible-board-with-the-placeholder-why",
+    ),
 ]
 
 

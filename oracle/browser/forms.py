@@ -15,11 +15,11 @@ from engine import Player, card_name, parse_card
 from engine.cards import CardError
 from engine.position import STONES
 from oracle.casefile.model import Case
-from oracle.casefile.vocabulary import PLAYER_WORDS
+from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
 from oracle.casefile.writer import yaml_scalar
 
-FORM_SITUATION = "A board set up on the Ask the engine page"
-FORM_WHY = "Say why the engine must answer as it does"
+FORM_SITUATION = SITUATION_TO_WRITE
+FORM_WHY = WHY_TO_WRITE
 
 FIELD_NAMES = {
     "variant": "The game",

@@ -12,13 +12,20 @@ from engine.game import Phase
 from engine.records import play_random_game
 from oracle.casefile.entries import case_files
 from oracle.casefile.source import SourceError, parse_yaml, shown_path
-from oracle.casefile.vocabulary import CASES_DIR, NAME_PATTERN
+from oracle.casefile.vocabulary import (
+    CASES_DIR,
+    IMPOSSIBLE_SITUATION_TO_WRITE,
+    IMPOSSIBLE_WHY_TO_WRITE,
+    NAME_PATTERN,
+    SITUATION_TO_WRITE,
+    WHY_TO_WRITE,
+)
 from oracle.casefile.writer import MODELINE, case_text
 
 SKELETON = """{modeline}
 id: {case_id}
-situation: Describe the board from your side, as the table will show it
-why: Say in a few words why the engine must answer as it does
+situation: {situation}
+why: {why}
 variant: {variant}
 draft: true
 rules: []
@@ -48,8 +55,8 @@ claims:
 
 IMPOSSIBLE_SKELETON = """{modeline}
 id: {case_id}
-situation: Describe the board that cannot happen, from your side
-why: Say which rule the board breaks, in a few words
+situation: {situation}
+why: {why}
 variant: {variant}
 draft: true
 rules: []
@@ -72,8 +79,14 @@ class DraftRefused(ValueError):
 
 def draft_text(case_id: str, variant: str, *, impossible: bool = False) -> str:
     """A new draft's text: a small claim to edit, or a board the engine must refuse."""
+    if impossible:
+        situation, why = IMPOSSIBLE_SITUATION_TO_WRITE, IMPOSSIBLE_WHY_TO_WRITE
+    else:
+        situation, why = SITUATION_TO_WRITE, WHY_TO_WRITE
     skeleton = IMPOSSIBLE_SKELETON if impossible else SKELETON
-    return skeleton.format(modeline=MODELINE, case_id=case_id, variant=variant)
+    return skeleton.format(
+        modeline=MODELINE, case_id=case_id, variant=variant, situation=situation, why=why
+    )
 
 
 def seeded_draft_text(case_id: str, variant: str, seed: int, turn: int) -> str:

@@ -23,6 +23,7 @@ from oracle.casefile.model import Case, ImpossibleBoard, RulesIndex, Table
 from oracle.casefile.questions import (
     QuestionKind,
     answers_fingerprint,
+    check_prose_written,
     check_reasons_pinned,
     pinned_words,
     read_claims,
@@ -69,6 +70,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     deal = read_deal(document) if "deal" in data else None
     match = read_match(document) if "match" in data else None
     check_reasons_pinned(document)
+    check_prose_written(document)
     return Case(
         id=data["id"],
         path=path,
@@ -146,6 +148,7 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Cas
     except EngineObjection as objection:
         refusal, table = objection, None
     pinned = data["impossible"]
+    check_prose_written(document)
     return Case(
         id=data["id"],
         path=document.path,

@@ -29,7 +29,7 @@ from oracle.casefile.model import (
     TurnQuestion,
 )
 from oracle.casefile.source import DataPath, LocatedDocument
-from oracle.casefile.vocabulary import OUTCOMES, PLAYERS
+from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYERS
 
 
 def read_claims(document: LocatedDocument, position: Position) -> tuple[Claim, ...]:
@@ -112,6 +112,22 @@ def check_reasons_pinned(document: LocatedDocument) -> None:
             f"a published {what} pins its reason: add because: with the engine's words"
             " (schotten-oracle pin writes them), or mark the case draft: true",
         )
+
+
+def check_prose_written(document: LocatedDocument) -> None:
+    """Refuse a published case whose situation or why is still the text a new case starts with
+    (:data:`oracle.casefile.vocabulary.PLACEHOLDERS`): the table would publish the instruction
+    in place of the case's own words. A draft may keep them."""
+    if document.data.get("draft") is True:
+        return
+    for key in ("situation", "why"):
+        if " ".join(str(document.data[key]).split()) in PLACEHOLDERS:
+            raise CaseError(
+                document.path,
+                document.line_of((key,)),
+                f"{key} is still the text a new case starts with: write the case's own words"
+                " in its place, or mark the case draft: true",
+            )
 
 
 def answers_fingerprint(document: LocatedDocument) -> str:

@@ -68,3 +68,22 @@ WRITTEN_TABLE_FACTS = (
 
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """A topic folder's name, and a case file's name before ``.yaml``: lowercase words and hyphens."""
+
+
+SITUATION_TO_WRITE = "Describe the board from your side, as the table will show it"
+"""The situation a new case starts with, for the editor to replace."""
+
+WHY_TO_WRITE = "Say in a few words why the engine must answer as it does"
+"""The why a new case starts with, for the editor to replace."""
+
+IMPOSSIBLE_SITUATION_TO_WRITE = "Describe the board that cannot happen, from your side"
+"""The situation a new board the engine must refuse starts with."""
+
+IMPOSSIBLE_WHY_TO_WRITE = "Say which rule the board breaks, in a few words"
+"""The why a new board the engine must refuse starts with."""
+
+PLACEHOLDERS = frozenset(
+    {SITUATION_TO_WRITE, WHY_TO_WRITE, IMPOSSIBLE_SITUATION_TO_WRITE, IMPOSSIBLE_WHY_TO_WRITE}
+)
+"""Every text a new case starts with in place of its own words: a draft may keep one, a
+published case may not (:func:`oracle.casefile.questions.check_prose_written`)."""

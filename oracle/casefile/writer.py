@@ -13,7 +13,7 @@ import yaml
 
 from engine import GameState, Phase, Player, Position, card_name
 from engine.moves import Deck
-from oracle.casefile.vocabulary import PLAYER_WORDS
+from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
 
 MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
 """The first line of every case file: editors check it against the editors' schema."""
@@ -35,8 +35,8 @@ def case_text(
     state: GameState,
     *,
     case_id: str,
-    situation: str = "Describe the board from your side",
-    why: str = "Say why the engine must answer as it does",
+    situation: str = SITUATION_TO_WRITE,
+    why: str = WHY_TO_WRITE,
     rules: Iterable[str] = (),
     draft: bool = True,
 ) -> str:
