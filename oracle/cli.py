@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from oracle.casefile.drafts import DraftRefused, draft_path, draft_text, seeded_draft_text
-from oracle.casefile.entries import case_files
-from oracle.casefile.loader import load_case_file
+from oracle.casefile.entries import case_files, plain_file_problem
+from oracle.casefile.errors import CaseError
+from oracle.casefile.loader import load_case, load_case_file
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.source import SourceError, read_text, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
@@ -86,6 +87,23 @@ def find_root(start: Path) -> Path:
     raise CommandFailed("", f"no {RULES_INDEX} in {start} or above; run it inside the project")
 
 
+def _project_of(case: Path) -> Path:
+    """The project a case file is asked in: the one it lies in, or else the one the working
+    folder lies in (a case kept outside any project is judged by the rules of that one)."""
+    try:
+        return find_root(case.parent)
+    except CommandFailed:
+        pass
+    try:
+        return find_root(Path.cwd())
+    except CommandFailed:
+        raise CommandFailed(
+            "",
+            f"no {RULES_INDEX} in {case.parent} or above, nor in the working folder or above;"
+            " run it inside the project",
+        ) from None
+
+
 def _command() -> str:
     """How to call this tool again, as the user did (``.venv/bin/schotten-oracle``, say)."""
     called = Path(sys.argv[0])
@@ -100,11 +118,19 @@ def ask(args: argparse.Namespace) -> int:
     path = Path(os.path.abspath(args.case))  # links are not followed: the loader refuses them
     if path.is_dir():
         return _fail("", f"{args.case} is a folder; give one case file")
-    root = find_root(path.parent)
-    if not path.is_relative_to(root / CASES_DIR):
+    root = _project_of(path)
+    inside = path.is_relative_to(root)
+    if inside and not path.is_relative_to(root / CASES_DIR):
         return _fail("", f"{args.case} is not a case file: cases live under {CASES_DIR}/")
     try:
-        case = load_case_file(path, root / CASES_DIR, load_rules_index(root / RULES_INDEX))
+        rules = load_rules_index(root / RULES_INDEX)
+        if inside:
+            case = load_case_file(path, root / CASES_DIR, rules)
+        else:  # a case kept elsewhere (one copied from the Ask page, say), read as it is
+            problem = plain_file_problem(path)
+            if problem is not None:
+                raise CaseError(path, None, problem)
+            case = load_case(path, rules)
     except SourceError as error:
         print("\n".join(error.lines_from(root)), file=sys.stderr)
         return 2

@@ -175,6 +175,28 @@ def test_ask_refuses_a_file_outside_the_cases(
     assert status == 2 and "is not a case file: cases live under cases/" in out
 
 
+def test_ask_judges_a_case_kept_outside_the_project_by_the_working_folders_rules(
+    capsys: pytest.CaptureFixture[str],
+    project_copy: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("downloads")
+    case = elsewhere / "my-board.yaml"
+    case.write_text(
+        (project_copy / "cases" / "claims" / "02-last-three-in-your-hand.yaml").read_text()
+    )
+    monkeypatch.chdir(project_copy)
+    status, out = run(capsys, "ask", str(case))
+    assert status == 0 and "stone 3: refused" in out, out
+    (elsewhere / "link.yaml").symlink_to(case)
+    status, out = run(capsys, "ask", str(elsewhere / "link.yaml"))
+    assert status == 2 and "a symbolic link" in out and len(out.strip().splitlines()) == 1
+    monkeypatch.chdir(elsewhere)  # no project here or above: both places are named
+    status, out = run(capsys, "ask", str(case))
+    assert status == 2 and f"no rules/index.yaml in {elsewhere} or above, nor in the working" in out
+
+
 def test_ask_lists_every_move_on_request(
     capsys: pytest.CaptureFixture[str], project_copy: Path
 ) -> None:

@@ -97,14 +97,9 @@ def _table_order(name: str) -> tuple[int, str]:
 
 def case_file_problem(path: Path, directory: Path) -> str | None:
     """Why ``path`` (under the case folder ``directory``) cannot be a case, or None if it can."""
-    try:
-        status = path.lstat()
-    except OSError as error:
-        return f"cannot read this file: {error.strerror}"
-    if stat.S_ISLNK(status.st_mode):
-        return "a symbolic link: case files must be real files (links are never followed)"
-    if not stat.S_ISREG(status.st_mode):
-        return "not a regular file (a FIFO, socket or device): case files are plain text files"
+    problem = plain_file_problem(path)
+    if problem is not None:
+        return problem
     parts = path.relative_to(directory).parts
     if path.suffix != CASE_SUFFIX:
         if path.suffix.lower() in (".yaml", ".yml"):
@@ -118,6 +113,20 @@ def case_file_problem(path: Path, directory: Path) -> str | None:
     for name, what in ((parts[0], "topic folder"), (path.stem, "file name")):
         if not NAME_PATTERN.fullmatch(name):
             return _name_problem(name, what)
+    return None
+
+
+def plain_file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a case file wherever it lies (a link, a FIFO, a file that
+    cannot be read), or None."""
+    try:
+        status = path.lstat()
+    except OSError as error:
+        return f"cannot read this file: {error.strerror}"
+    if stat.S_ISLNK(status.st_mode):
+        return "a symbolic link: case files must be real files (links are never followed)"
+    if not stat.S_ISREG(status.st_mode):
+        return "not a regular file (a FIFO, socket or device): case files are plain text files"
     return None
 
 
