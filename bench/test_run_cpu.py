@@ -3,11 +3,11 @@
 Runs ``pytest`` as ``make test`` does (spread over the cores by pytest-xdist), then in one process,
 in a child process each time, and prints the CPU it and everything it started used (the site
 builds, the subprocesses), then the same for each test file, so that a slow file is found before
-the loop slows down. The goal is well under a minute of CPU. At the end of 2026-12-02 the default
-run took about 81 s spread by pytest-xdist over two cores and 71 s in one process (72 s and 63 s
-that morning, before the drift, pin and review tests; 115-126 s the day before); the
-misreadings' answers were kept from an earlier run (a first run on a fresh machine works them out
-once, about 12 s).
+the loop slows down. The goal is well under a minute of CPU (the speed issue's: 30 s). On
+2026-12-02 the default run took about 65 s spread by pytest-xdist over two cores and 52-58 s in
+one process (81 s and 71 s the evening before; this machine's figures vary by 15% from run to run);
+the misreadings' answers were kept from an earlier run (a first run on a fresh machine works them
+out once, about 12 s).
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
