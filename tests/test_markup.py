@@ -61,6 +61,20 @@ def test_markup_passes_and_everything_else_is_escaped_in_a_template(tmp_path: Pa
     assert page == "&#60;b&#62;|<i>ok</i>|&#60;u&#62;, <s>x</s>"
 
 
+def test_a_separator_written_as_an_expression_keeps_its_spaces(tmp_path: Path) -> None:
+    """Line breaks become spaces, and a space at either end of a value stays: two links joined
+    by ``{{ ", " if not loop.last }}`` read "a, b", not "a,b"."""
+    (tmp_path / "page.md.j2").write_text(
+        '{% for item in items %}{{ item }}{{ ", " if not loop.last }}{% endfor %}|{{ broken }}'
+    )
+    page = (
+        template_environment(tmp_path)
+        .get_template("page.md.j2")
+        .render(items=["a", "b", "c"], broken="one\n\n  two\r\n")
+    )
+    assert unescape(page) == "a, b, c|one two "
+
+
 @pytest.mark.parametrize("name", ["safe", "tojson", "urlize", "xmlattr", "forceescape", "format"])
 def test_no_filter_lets_a_value_skip_the_escaping(tmp_path: Path, name: str) -> None:
     (tmp_path / "page.md.j2").write_text(f"{{{{ value | {name} }}}}")

@@ -57,12 +57,16 @@ class UnsafeLink(ValueError):
 
 
 def text(value: object) -> Markup:
-    """``value`` as inert text for a page: shown exactly as written, its spaces and line breaks
-    as single spaces (a line break in Markdown could start a new block). Markup passes as is."""
+    """``value`` as inert text for a page: shown exactly as written, each run of spaces and line
+    breaks as one space (a line break in Markdown could start a new block; a space at either end
+    stays, as in the ", " between two links). Markup passes as is."""
     if isinstance(value, Markup):
         return value
-    words = " ".join(str(value).split())
+    words = _WHITESPACE.sub(" ", str(value))
     return Markup(_PUNCTUATION.sub(lambda match: f"&#{ord(match[0])};", words))
+
+
+_WHITESPACE = re.compile(r"\s+")
 
 
 def sentence(value: object) -> str:
