@@ -238,16 +238,11 @@ _EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
 
 def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
     """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``."""
+    state = position.stone(check_stone(stone))
     claimant = position.viewer
-
-    def out_of_sight() -> tuple[int, tuple[Card, ...]]:
-        unseen = position.out_of_sight_mask()
-        troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
-        return unseen, troops
-
-    return stone_verdict(
-        stone, position.stone(check_stone(stone)), claimant, position.hand, out_of_sight
-    )
+    unseen = position.out_of_sight_mask()
+    troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+    return stone_verdict(stone, state, claimant, position.hand, unseen, troops)
 
 
 def stone_verdict(
@@ -255,12 +250,13 @@ def stone_verdict(
     state: StoneState,
     claimant: Player,
     hand: Sequence[Card],
-    out_of_sight: Callable[[], tuple[int, tuple[Card, ...]]],
+    unseen: int,
+    troops: tuple[Card, ...],
 ) -> ClaimVerdict:
     """Judge ``claimant``'s claim on ``stone``, which is ``state``, when the cards out of sight
-    and the elite troops the opponent could still play among them are ``out_of_sight()`` (asked
-    only when the proof needs them) and the claimant holds ``hand``: :func:`claim_verdict`
-    without building a whole position, for a game that keeps its table otherwise."""
+    are ``unseen``, the elite troops the opponent could still play among them ``troops``, and
+    the claimant holds ``hand``: :func:`claim_verdict` without building a whole position, for a
+    game that keeps its table otherwise."""
     mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
     if state.claimed_by is not None:
         return ClaimVerdict(
@@ -286,7 +282,6 @@ def stone_verdict(
         else:
             reason = Reason.TIE_COMPLETED_LATER
         return ClaimVerdict(stone, reason, mine, theirs, modes)
-    unseen, troops = out_of_sight()
     best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
     if best is None:
         return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)

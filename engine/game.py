@@ -162,7 +162,7 @@ class GameState(PlayState):
         written onto the board as a float.
         """
         asked = self._as_listed(move)
-        found = asked if id(asked) in self._listed_identities() else self._equal_listed(asked)
+        found = self._listed_move(asked)
         # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
         if found is None or (found is not asked and str(found) != str(asked)):
             raise self.why_illegal(move) or IllegalMove(
@@ -262,20 +262,17 @@ class GameState(PlayState):
             self._legal = (key, listed, set(map(id, listed)), {})
         return self._legal[1]
 
-    def _listed_identities(self) -> set[int]:
-        """The identity of each listed move."""
+    def _listed_move(self, move: Move) -> Move | None:
+        """The listed move that is ``move``, or else the first equal to it (one read from
+        notation, say), or None. The listed moves are put in a table by themselves only the
+        first time a move not taken from the list is asked for."""
         self._listed()
         assert self._legal is not None
-        return self._legal[2]
-
-    def _equal_listed(self, move: Move) -> Move | None:
-        """The first listed move equal to ``move`` (one read from notation, say), or None; the
-        listed moves are put in a table by themselves the first time one is asked for."""
-        self._listed()
-        assert self._legal is not None
-        by_move = self._legal[3]
+        _, listed, identities, by_move = self._legal
+        if id(move) in identities:
+            return move
         if not by_move:
-            by_move.update((listed, listed) for listed in reversed(self._legal[1]))
+            by_move.update((equal, equal) for equal in reversed(listed))
         try:
             return by_move.get(move)
         except TypeError:  # a move holding a list, say: equal to no listed move

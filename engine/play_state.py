@@ -350,8 +350,7 @@ class PlayState:
             if kept is not None and _still_refutes(kept, board, unseen, troops):
                 continue
             state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
-            hand = self.hands[player]
-            verdict = stone_verdict(number, state, player, hand, lambda: (unseen, troops))
+            verdict = stone_verdict(number, state, player, self.hands[player], unseen, troops)
             if verdict.granted:
                 proved.append(number)
             elif verdict.best_reply is not None:

@@ -20,9 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from oracle.casefile.drafts import DraftRefused, draft_path, draft_text, seeded_draft_text
-from oracle.casefile.entries import case_files, plain_file_problem
-from oracle.casefile.errors import CaseError
-from oracle.casefile.loader import load_case, load_case_file
+from oracle.casefile.entries import case_files
+from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.source import SourceError, read_text, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
@@ -123,14 +122,9 @@ def ask(args: argparse.Namespace) -> int:
     if inside and not path.is_relative_to(root / CASES_DIR):
         return _fail("", f"{args.case} is not a case file: cases live under {CASES_DIR}/")
     try:
-        rules = load_rules_index(root / RULES_INDEX)
-        if inside:
-            case = load_case_file(path, root / CASES_DIR, rules)
-        else:  # a case kept elsewhere (one copied from the Ask page, say), read as it is
-            problem = plain_file_problem(path)
-            if problem is not None:
-                raise CaseError(path, None, problem)
-            case = load_case(path, rules)
+        # A case kept elsewhere (one copied from the Ask page, say) is read as it is.
+        cases = root / CASES_DIR if inside else None
+        case = load_case_file(path, cases, load_rules_index(root / RULES_INDEX))
     except SourceError as error:
         print("\n".join(error.lines_from(root)), file=sys.stderr)
         return 2

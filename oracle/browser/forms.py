@@ -18,9 +18,6 @@ from oracle.casefile.model import Case
 from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
 from oracle.casefile.writer import yaml_scalar
 
-FORM_SITUATION = SITUATION_TO_WRITE
-FORM_WHY = WHY_TO_WRITE
-
 FIELD_NAMES = {
     "variant": "The game",
     "hand": "Your hand",
@@ -97,8 +94,8 @@ def form_case_text(
         [
             "# yaml-language-server: $schema=../../oracle/schema/case.schema.json",
             "id: your-board",
-            f"situation: {FORM_SITUATION}",
-            f"why: {FORM_WHY}",
+            f"situation: {SITUATION_TO_WRITE}",
+            f"why: {WHY_TO_WRITE}",
         ]
     )
     text.add(f"variant: {variant if variant in ('base', 'tactics') else json.dumps(variant)}")

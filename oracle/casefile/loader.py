@@ -17,7 +17,7 @@ from pathlib import Path
 from engine import Position, PositionError, variant_named
 from oracle.cache import ProcessMemos
 from oracle.casefile.board import read_board, read_table, written_board
-from oracle.casefile.entries import case_entries, case_file_problem
+from oracle.casefile.entries import case_entries, case_file_problem, plain_file_problem
 from oracle.casefile.errors import CaseError, EngineObjection
 from oracle.casefile.model import Case, ImpossibleBoard, RulesIndex, Table
 from oracle.casefile.questions import (
@@ -260,9 +260,10 @@ def first_read(case: Case) -> Case:
     return _FIRST_READ.get(id(case), case)
 
 
-def load_case_file(path: Path, directory: Path, rules: RulesIndex | None = None) -> Case:
-    """One file of the case folder ``directory`` as :func:`load_cases` would take it."""
-    problem = case_file_problem(path, directory)
+def load_case_file(path: Path, directory: Path | None, rules: RulesIndex | None = None) -> Case:
+    """One file of the case folder ``directory`` as :func:`load_cases` would take it; with no
+    folder (a case kept elsewhere), any plain file."""
+    problem = plain_file_problem(path) if directory is None else case_file_problem(path, directory)
     if problem is not None:
         raise CaseError(path, None, problem)
     return load_case(path, rules)

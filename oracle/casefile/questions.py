@@ -121,7 +121,7 @@ def check_prose_written(document: LocatedDocument) -> None:
     if document.data.get("draft") is True:
         return
     for key in ("situation", "why"):
-        if " ".join(str(document.data[key]).split()) in PLACEHOLDERS:
+        if pinned_words(str(document.data[key])) in PLACEHOLDERS:
             raise CaseError(
                 document.path,
                 document.line_of((key,)),

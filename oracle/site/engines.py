@@ -21,7 +21,6 @@ from oracle.conformance.export import (
 )
 from oracle.conformance.results import PublishedResult, published_results
 from oracle.conformance.runner import CaseResult, run
-from oracle.misreadings.matrix import Outcome
 from oracle.protocol.compare import Result
 from oracle.site.casepages import link_from
 from oracle.site.markup import Markup, external_link, rendered, template_environment, text
@@ -48,9 +47,6 @@ class Conformance:
     """The catalogue's version (:func:`catalogue_version` of the records)."""
     published: tuple[PublishedResult, ...] = ()
     """Other engines' runs from ``results/``, current or stale."""
-    misread: tuple[tuple[str, frozenset[str]], ...] = ()
-    """The cases each misreading fails, by its name, from the misreading matrix (a test runs
-    each misreading through the protocol and checks it fails exactly these)."""
 
     def texts(self) -> dict[str, str]:
         """The export's files, by name."""
@@ -75,10 +71,10 @@ EXAMPLE_ADAPTER = "downloads/example_adapter.py"
 
 def conformance(catalogue: Catalogue) -> Conformance:
     """Export the published cases and run our engine through the protocol: the build fails
-    (:class:`CatalogueError`) unless our engine passes every case. The cases each misreading
-    fails come from the misreading matrix; running each misreading through the protocol too
-    (:func:`misreading_runs`) gives the same, which a test checks on the whole catalogue, and
-    cost the build a run of the catalogue per misreading."""
+    (:class:`CatalogueError`) unless our engine passes every case. The misreadings each case
+    fails are its record's ``catches``, from the misreading matrix; running each misreading
+    through the protocol too (:func:`misreading_runs`) gives the same, which a test checks on
+    the whole catalogue, and cost the build a run of the catalogue per misreading."""
     matrix = catalogue.matrix
     records = tuple(published_records(catalogue.published, matrix))
     version = catalogue_version(records)
@@ -94,17 +90,10 @@ def conformance(catalogue: Catalogue) -> Conformance:
     ]
     if problems:
         raise CatalogueError(problems)
-    misread = tuple(
-        (
-            name,
-            frozenset(row.report.case.id for row in matrix if row.outcomes[name] is Outcome.FLIPS),
-        )
-        for name in MISREADINGS
-    )
     published, unreadable = published_results(catalogue.root, records, version)
     if unreadable:
         raise CatalogueError(unreadable)
-    return Conformance(records, (ours,), engine_version(), version, tuple(published), misread)
+    return Conformance(records, (ours,), engine_version(), version, tuple(published))
 
 
 def misreading_runs(catalogue: Catalogue, records: Sequence[dict[str, Any]]) -> list[EngineRun]:
@@ -131,7 +120,6 @@ def render_conformance(
     topics = list(dict.fromkeys(record["topic"] for record in records))
     columns = _columns(result)
     outcomes = [{r.case_id: r.result for r in column.results} for column in columns]
-    failing = _failing_readings(result)
 
     def counts(chosen: list[dict[str, Any]]) -> list[tuple[int, int, int, int]]:
         return [_counts(outcome, chosen) for outcome in outcomes]
@@ -151,18 +139,27 @@ def render_conformance(
             (_rule_title(entry, page), counts(cases)) for entry, cases in pinning.items() if cases
         ],
         cases=[
-            (topic, [_case_row(r, page, outcomes, failing) for r in of_topic(topic)])
-            for topic in topics
+            (topic, [_case_row(r, page, outcomes) for r in of_topic(topic)]) for topic in topics
         ],
-        readings=[
-            (MISREADINGS[name].title, link_from(page, f"misreadings.md#{name}"), len(failed))
-            for name, failed in failing.items()
-        ],
+        readings=_readings(records, page),
         count=len(records),
         submitted=len(columns) - 1,
         stale=_stale(result),
         catalogue=result.catalogue,
     )
+
+
+def _readings(records: tuple[dict[str, Any], ...], page: str) -> list[tuple[str, Markup, int]]:
+    """Each misreading, linked to its place on the misreadings page, with the number of cases
+    it fails (those that catch it)."""
+    return [
+        (
+            reading.title,
+            link_from(page, f"misreadings.md#{name}"),
+            sum(name in record["catches"] for record in records),
+        )
+        for name, reading in MISREADINGS.items()
+    ]
 
 
 def _columns(result: Conformance) -> list[EngineRun]:
@@ -173,11 +170,6 @@ def _columns(result: Conformance) -> list[EngineRun]:
         if found.is_current(result.catalogue)
     ]
     return [run for run in result.runs if run.name == REFERENCE] + submitted
-
-
-def _failing_readings(result: Conformance) -> dict[str, frozenset[str]]:
-    """The cases each misreading fails, by its name."""
-    return dict(result.misread)
 
 
 def _stale(result: Conformance) -> list[tuple[Markup, str, str]]:
@@ -193,18 +185,16 @@ def _case_row(
     record: dict[str, Any],
     page: str,
     outcomes: list[dict[str, Result]],
-    failing_readings: dict[str, frozenset[str]],
 ) -> tuple[str, Markup, list[str | Markup], list[tuple[str, Markup]]]:
     """One case, linked, with its result in each engine's column and the misreadings that fail
-    it, each linked to its place on the misreadings page."""
+    it (those it catches), each linked to its place on the misreadings page."""
     return (
         record["id"],
         link_from(page, f"cases/{record['topic']}/{record['id']}.md"),
         [_OUTCOME_WORDS[outcome.get(record["id"])] for outcome in outcomes],
         [
             (MISREADINGS[name].title, link_from(page, f"misreadings.md#{name}"))
-            for name, failed in failing_readings.items()
-            if record["id"] in failed
+            for name in record["catches"]
         ],
     )
 

@@ -56,6 +56,9 @@ class UnsafeLink(ValueError):
         self.target = target
 
 
+_WHITESPACE = re.compile(r"\s+")
+
+
 def text(value: object) -> Markup:
     """``value`` as inert text for a page: shown exactly as written, each run of spaces and line
     breaks as one space (a line break in Markdown could start a new block; a space at either end
@@ -64,9 +67,6 @@ def text(value: object) -> Markup:
         return value
     words = _WHITESPACE.sub(" ", str(value))
     return Markup(_PUNCTUATION.sub(lambda match: f"&#{ord(match[0])};", words))
-
-
-_WHITESPACE = re.compile(r"\s+")
 
 
 def sentence(value: object) -> str:
