@@ -92,6 +92,7 @@ def build_site(root: Path, what: str) -> Path:
         capture_output=True,
         text=True,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=900,
     )
     if built.returncode != 0:
         pytest.fail(f"{what} does not build:\n{built.stderr[-3000:]}", pytrace=False)
