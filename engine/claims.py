@@ -64,6 +64,35 @@ class Reason(Enum):
         return Verdict.GRANTED if self in granted else Verdict.REFUSED
 
 
+REASON_RULES: dict[Reason, tuple[str, ...]] = {
+    Reason.STONE_CLAIMED: ("claim.claimed-stone-closed",),
+    Reason.INCOMPLETE_SIDE: ("claim.own-side-complete",),
+    Reason.WEAKER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
+    Reason.TIE_COMPLETED_LATER: ("formations.tie-break", "claim.beat-complete-side"),
+    Reason.WITNESS: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
+    Reason.STRONGER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
+    Reason.TIE_COMPLETED_FIRST: ("formations.tie-break", "claim.beat-complete-side"),
+    Reason.UNBEATABLE: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
+    Reason.NO_COMPLETION: ("claim.prove-incomplete-side", "claim.out-of-sight"),
+}
+"""The rules (ids of the rules index) each reason rests on; a refusal's first is the rule the
+claim breaks."""
+
+MODE_RULES = {
+    CombatMode.MUD_FIGHT: "tactics.mud-fight",
+    CombatMode.BLIND_MANS_BLUFF: "tactics.blind-mans-bluff",
+}
+"""The rule of each combat mode, named when a verdict is judged under it."""
+
+ELITE_TROOP_RULES: dict[Card, str] = {
+    Tactic.JOKER: "tactics.joker",
+    Tactic.SECOND_JOKER: "tactics.joker",
+    Tactic.SPY: "tactics.spy",
+    Tactic.SHIELD_BEARER: "tactics.shield-bearer",
+}
+"""The rule of each elite troop, named when one stands at the stone or completes their side."""
+
+
 class DuplicateClaim(PositionError):
     """The same stone claimed twice in one step."""
 
@@ -138,6 +167,29 @@ class ClaimVerdict(FrozenValue):
         if self.reason is Reason.WITNESS and self.best_reply is not None:
             return self.best_reply.added
         return ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules this verdict relied on, as ids of the rules index: those of its reason, then
+        the tie, the hand, the combat modes and the elite troops that played a part."""
+        found = list(REASON_RULES[self.reason])
+        reply = self.best_reply
+        tie = reply is not None and reply.strength == strength(self.mine, self.modes)
+        if self.reason is Reason.UNBEATABLE and tie:
+            found.append("claim.tie-against-incomplete")
+        if self.witness_in_hand:
+            found.append("claim.hand-is-no-proof")
+        added = reply.added if reply is not None else ()
+        if any(card in ELITE_TROOP_RULES for card in added):
+            found.append("claim.elite-troops-out-of-sight")
+        found += [MODE_RULES[mode] for mode in CombatMode if mode in self.modes]
+        if len(self.modes) == len(CombatMode):
+            found.append("tactics.both-modes")
+        troops = [card for card in (*self.mine, *self.theirs, *added) if card in ELITE_TROOP_RULES]
+        found += [ELITE_TROOP_RULES[card] for card in sorted(troops)]
+        if troops:
+            found.append("tactics.wild-best-identity")
+        return tuple(dict.fromkeys(found))
 
     @property
     def explanation(self) -> str:
@@ -325,6 +377,9 @@ def claim_verdicts(position: Position, stones: Iterable[int]) -> tuple[ClaimVerd
 
 
 __all__ = [
+    "ELITE_TROOP_RULES",
+    "MODE_RULES",
+    "REASON_RULES",
     "ClaimVerdict",
     "DuplicateClaim",
     "Player",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from itertools import combinations
 
 from engine.cards import CARDS, Card, card_name
-from engine.claims import Reason, claim_verdict
+from engine.claims import REASON_RULES, Verdict, claim_verdict
 from engine.move_rules import (
     ROOM_FOR_A_CARD,
     STONE_EXISTS,
@@ -43,11 +43,7 @@ from engine.tactic_cards import KIND_OF_CARD
 from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
 
 CLAIM_RULES = {
-    Reason.STONE_CLAIMED: "claim.claimed-stone-closed",
-    Reason.INCOMPLETE_SIDE: "claim.own-side-complete",
-    Reason.WEAKER_FORMATION: "claim.beat-complete-side",
-    Reason.TIE_COMPLETED_LATER: "formations.tie-break",
-    Reason.WITNESS: "claim.prove-incomplete-side",
+    reason: rules[0] for reason, rules in REASON_RULES.items() if reason.verdict is Verdict.REFUSED
 }
 """The rule a refused claim breaks, by the reason the proof gives."""
 

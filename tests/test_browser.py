@@ -9,6 +9,7 @@ where a missing browser is a failure.
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from engine import Verdict, parse_record, replay, result_text
 from oracle.browser import pages as browser_engine
 from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
+from oracle.cli import main
 from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
 
@@ -447,8 +449,9 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
     page.wait_for_selector("#ask-problem-box[hidden]", state="attached")
     wait_for_answer(page)
     assert shown_verdicts(page) == python_verdicts(report)
-    text = page.inner_text("#answer-case")
-    assert "expect: refused" in text and "draft: true" in text
+    text = page.input_value("#case-text")
+    assert "expect: refused" in text and "because: " in text
+    assert "situation: Three 1s facing their pair of 3s" in text  # the case's own words
     assert page.get_attribute("#stone-8-them", "aria-invalid") is None
     assert not axe_violations(page)
     visit.clean()
@@ -487,14 +490,12 @@ def test_the_ask_page_judges_every_published_claim_case_as_python_does(
 ) -> None:
     page = visit.page
     engine_page(page, f"{site_url}/ask.html")
-    page.locator("#paste-box summary").click()
     judged = 0
     for report in published:
         if not report.checks:
             continue
-        page.fill("#paste-text", report.case.path.read_text(encoding="utf-8"))
         page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
-        page.get_by_role("button", name="Load and judge it").click()
+        page.fill("#case-text", report.case.path.read_text(encoding="utf-8"))
         wait_for_answer(page, "waiting")
         assert page.is_hidden("#ask-problem-box"), (report.case.id, page.inner_text("#ask-problem"))
         assert shown_verdicts(page) == python_verdicts(report), report.case.id
@@ -510,8 +511,14 @@ def test_the_ask_page_judges_every_published_claim_case_as_python_does(
 
 @pytest.mark.slow
 def test_a_copied_board_round_trips_through_the_clipboard_and_check(
-    browser: Browser, site_url: str, tmp_path: Path
+    browser: Browser,
+    site_url: str,
+    project_copy: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A board set up as a reader would, described in their words and copied, is a finished
+    case: check publishes it as it is."""
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     engine_page(page, f"{site_url}/ask.html")
@@ -522,20 +529,189 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     page.fill("#stone-4-you", "red 5, red 6, red 7, red 8")
     page.fill("#hand", "spy")
     page.check("#stone-4-claim")
-    page.get_by_role("button", name="Ask the engine").click()
-    wait_for_answer(page)
+    page.fill("#situation", "Four reds in the mud against blue 1 and a Joker")
+    page.fill(
+        "#why", "their Joker and three more cards cannot make a colour run of 4 that beats it"
+    )
+    page.wait_for_function(
+        "() => document.getElementById('case-text').value.includes('id: four-reds-in-the-mud')"
+    )
     assert page.is_hidden("#ask-problem-box"), page.inner_text("#ask-problem")
     page.get_by_role("button", name="Copy as a case file").click()
     page.wait_for_function("() => document.getElementById('copy-status').textContent === 'Copied.'")
     copied = page.evaluate("navigator.clipboard.readText()")
     context.close()
-    assert 'modes: ["mud fight"]' in copied
-    case_file = tmp_path / "cases" / "asked" / "01-your-board.yaml"
-    case_file.parent.mkdir(parents=True)
+    assert 'modes: ["mud fight"]' in copied and "draft: true" not in copied
+    assert "because: " in copied and "tactics.mud-fight" in copied
+    case_file = project_copy / "cases" / "claims" / "99-four-reds-in-the-mud.yaml"
     case_file.write_text(copied, encoding="utf-8")
     rules = load_rules_index(ROOT / "rules" / "index.yaml")
-    case = load_case_file(case_file, tmp_path / "cases", rules)
-    assert verify_case(case).verified
+    case = load_case_file(case_file, project_copy / "cases", rules)
+    assert verify_case(case).verified and not case.draft
+    monkeypatch.chdir(project_copy)
+    assert main(["check"]) == 0, capsys.readouterr().out
+
+
+# Issue 24: Ask is a live editor. The board and the case file are two views of one thing,
+# answered as they change; the address holds the board; cards go on by click, drag or keyboard.
+
+
+def verdict_lines(page: Page) -> list[str]:
+    return page.locator("#verdict-list li").all_inner_texts()
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """Drag as a hand does: press on the card, move in steps, let go over the box (which is in
+    sight, the palette staying beside the board)."""
+    page.locator(target).evaluate("box => box.scrollIntoView({block: 'center'})")
+    start, end = page.locator(source).bounding_box(), page.locator(target).bounding_box()
+    assert start is not None and end is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 12, start["y"] + 12, steps=4)
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=12)
+    page.mouse.up()
+
+
+def wait_for_value(page: Page, selector: str, value: str) -> None:
+    """Wait for a box to hold ``value`` (a drop arrives a moment after the mouse is let go)."""
+    page.wait_for_function(
+        "([selector, value]) => document.querySelector(selector).value === value",
+        arg=[selector, value],
+    )
+
+
+def wait_for_verdict(page: Page, words: str) -> None:
+    page.wait_for_function(
+        "words => [...document.querySelectorAll('#verdict-list li')]"
+        ".some(item => item.textContent.includes(words))",
+        arg=words,
+    )
+
+
+@pytest.mark.slow
+def test_ask_answers_as_the_board_or_its_text_changes_and_the_address_shares_it(
+    visit: Visit, site_url: str, browser: Browser
+) -> None:
+    page = visit.page
+    engine_page(page, f"{site_url}/ask.html")
+    page.wait_for_function(
+        "() => document.getElementById('case-text').value.includes('stones: []')"
+    )
+    # Typed key by key, with no button pressed: the engine answers once the typing stops.
+    page.locator("#stone-3-you").press_sequentially("red 1, blue 1, green 1")
+    page.locator("#stone-3-them").press_sequentially("red 3, blue 3")
+    page.check("#stone-3-claim")
+    wait_for_verdict(page, "Stone 3: refused")
+    text = page.input_value("#case-text")
+    assert "you: [red 1, blue 1, green 1]" in text and "expect: refused" in text
+    assert "because: " in text and "rules: [claim.prove-incomplete-side" in text
+    # Edited as text, the board follows.
+    page.fill("#case-text", text.replace("them: [red 3, blue 3]", "them: [red 3]"))
+    page.wait_for_function("() => document.getElementById('stone-3-them').value === 'red 3'")
+    assert page.input_value("#stone-3-them") == "red 3"
+    # A text the loader refuses: the message names the line, which the gutter marks; the board
+    # keeps its last readable state.
+    broken = page.input_value("#case-text").replace("hand: []", "hand: [red 1]")
+    if "hand: [red 1]" not in broken:
+        broken = broken.replace("claims:", "  hand: [red 1]\nclaims:")
+    page.fill("#case-text", broken)
+    page.wait_for_selector("#ask-problem-box:not([hidden])")
+    problem = page.inner_text("#ask-problem")
+    assert problem.startswith("The case file: line ") and "red 1 appears twice" in problem
+    line = int(problem.split("line ", 1)[1].split(":", 1)[0])
+    assert page.inner_text("#case-gutter .oracle-error-line").endswith(f" {line}")
+    assert page.get_attribute("#case-text", "aria-invalid") == "true"
+    assert page.input_value("#stone-3-you") == "red 1, blue 1, green 1"
+    page.fill("#case-text", text)
+    wait_for_verdict(page, "Stone 3: refused")
+    page.wait_for_selector("#ask-problem-box[hidden]", state="attached")
+    # The address holds the board (version 2); opened elsewhere, it shows the same board.
+    page.wait_for_function("() => location.hash.startsWith('#v2=')")
+    shared = page.url
+    other = Visit(browser.new_context().new_page())
+    engine_page(other.page, shared)
+    wait_for_verdict(other.page, "Stone 3: refused")
+    assert other.page.input_value("#case-text") == page.input_value("#case-text")
+    assert other.page.input_value("#stone-3-them") == "red 3, blue 3"
+    # A link of the first version, as older pages wrote it, still opens.
+    version_1 = base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+    other.page.goto("about:blank")
+    engine_page(other.page, f"{site_url}/ask.html#case={version_1}")
+    wait_for_verdict(other.page, "Stone 3: refused")
+    assert other.page.input_value("#case-text") == text
+    other.clean()
+    other.page.context.close()
+    visit.clean()
+
+
+@pytest.mark.slow
+def test_cards_go_on_the_board_by_click_drag_and_keyboard_and_each_move_is_announced(
+    visit: Visit, site_url: str
+) -> None:
+    page = visit.page
+    page.set_viewport_size(DESKTOP)
+    engine_page(page, f"{site_url}/ask.html")
+    announce = page.locator("#ask-announce")
+    # Click: a stone's name chooses where cards go, a card clicked goes there.
+    page.get_by_role("button", name="Stone 2: put palette cards on your side").click()
+    page.get_by_role("button", name="red 5", exact=True).click()
+    assert page.input_value("#stone-2-you") == "red 5"
+    assert announce.inner_text() == "Red 5 put on Stone 2, your cards."
+    assert announce.get_attribute("aria-live") == "polite"
+    # The palette stays beside the board while the stones scroll by.
+    page.locator("#stone-9").scroll_into_view_if_needed()
+    box = page.locator("#palette-cards").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
+    assert box["x"] > page.locator("#stone-9").bounding_box()["x"]  # type: ignore[index]
+    # Drag: onto a box, and from there onto another, where it moves.
+    drag(page, "#palette-cards [data-card='red 6']", "#stone-4-them")
+    wait_for_value(page, "#stone-4-them", "red 6")
+    assert announce.inner_text() == "Red 6 put on Stone 4, their cards."
+    drag(page, "#palette-cards [data-card='red 5']", "#stone-4-them")
+    wait_for_value(page, "#stone-4-them", "red 6, red 5")
+    assert page.input_value("#stone-2-you") == ""
+    assert announce.inner_text() == "Red 5 moved from Stone 2, your cards to Stone 4, their cards."
+    # Keyboard: choose the place, then press cards; a card pressed again comes back.
+    page.focus("#palette-target")
+    page.keyboard.press("ArrowDown")  # from their side of stone 4, where the drop went, to yours
+    assert announce.inner_text() == "Cards now go to Stone 4, your cards."
+    for name, key in (
+        ("red 7", "Enter"),
+        ("red 8", "Enter"),
+        ("red 9", "Enter"),
+        ("red 9", "Space"),
+    ):
+        page.locator(f"#palette-cards [data-card='{name}']").focus()
+        page.keyboard.press(key)
+    assert page.input_value("#stone-4-you") == "red 7, red 8"
+    assert announce.inner_text() == "Red 9 taken back from Stone 4, your cards."
+    assert page.get_attribute("#palette-cards [data-card='red 7']", "aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    assert page.input_value("#stone-4-you") == "red 7, red 8, red 9"
+    page.check("#stone-4-claim")
+    wait_for_verdict(page, "Stone 4: granted")
+    assert "them: [red 6, red 5]" in page.input_value("#case-text")
+    visit.clean()
+
+
+@pytest.mark.slow
+def test_an_impossible_board_opens_in_ask_with_its_refusal_at_its_line(
+    visit: Visit, site_url: str, published: tuple[CaseReport, ...]
+) -> None:
+    report = next(r for r in published if r.case.impossible is not None)
+    page = visit.page
+    page.goto(f"{site_url}/cases/impossible-boards/{report.case.id}.html")
+    page.get_by_role("link", name="Open this board on the Ask the engine page").click()
+    page.wait_for_selector(
+        "#oracle-loading[data-ready=true]", state="attached", timeout=ENGINE_READY
+    )
+    page.wait_for_selector("#ask-problem-box:not([hidden])")
+    problem = page.inner_text("#ask-problem")
+    assert problem.startswith("The case file: line ") and "the engine refuses this board" in problem
+    assert page.locator("#case-gutter .oracle-error-line").count() == 1
+    assert page.input_value("#case-text") == report.case.path.read_text(encoding="utf-8")
+    visit.clean()
 
 
 @pytest.mark.slow

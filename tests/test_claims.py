@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import (
@@ -22,7 +24,10 @@ from engine import (
     strongest_completion,
 )
 from engine.cards import cards_in, mask_of
+from engine.claims import ELITE_TROOP_RULES, MODE_RULES, REASON_RULES
 from engine.tactics import ELITE_TROOPS
+from oracle.casefile.rules import load_rules_index
+from oracle.verify.report import CaseReport
 
 
 def side(text: str) -> tuple[int, ...]:
@@ -339,3 +344,29 @@ def test_a_side_over_capacity_is_the_one_problem_of_its_stone() -> None:
 def test_a_completion_order_on_an_empty_stone_is_refused_for_either_player(first: Player) -> None:
     with pytest.raises(PositionError, match="completed first"):
         Position.from_stones({4: StoneState(completed_first=first)})
+
+
+def test_each_verdict_names_only_rules_of_the_index_that_hold_in_its_game(
+    published: tuple[CaseReport, ...],
+) -> None:
+    """The rules a verdict relied on (what the Ask page suggests for a copied case) are rules of
+    the index, hold in the case's version of the game, and come with what played a part."""
+    index = load_rules_index(Path(__file__).resolve().parent.parent / "rules" / "index.yaml")
+    entries = {entry.id: entry for entry in index.entries}
+    named = {*MODE_RULES.values(), *ELITE_TROOP_RULES.values()}
+    named |= {rule for rules in REASON_RULES.values() for rule in rules}
+    assert not named - set(entries)
+    seen: set[str] = set()
+    for report in published:
+        for check in report.checks:
+            verdict = check.verdict
+            rules = verdict.rules
+            variant = report.case.position.variant.name
+            assert rules[: len(REASON_RULES[verdict.reason])] == REASON_RULES[verdict.reason]
+            assert all(variant in entries[rule].variants() for rule in rules), report.case.id
+            assert ("claim.hand-is-no-proof" in rules) == bool(verdict.witness_in_hand)
+            assert ("tactics.mud-fight" in rules) == (CombatMode.MUD_FIGHT in verdict.modes)
+            seen.update(rules)
+    # The catalogue exercises every kind of suggestion at least once.
+    assert {"claim.tie-against-incomplete", "claim.elite-troops-out-of-sight"} <= seen
+    assert {"tactics.joker", "tactics.wild-best-identity", "tactics.both-modes"} <= seen

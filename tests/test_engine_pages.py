@@ -25,7 +25,7 @@ from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
 from oracle.cli import main
 from oracle.site.bundle import RULES_INDEX_IN_ARCHIVE, BundleError, bundle, pyodide_folder
-from oracle.site.casepages import case_link_code
+from oracle.site.casepages import ask_fragment, case_text_of_fragment
 from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
 
@@ -91,6 +91,59 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     assert main(["check"]) == 0, capsys.readouterr().out
 
 
+def test_a_board_with_its_situation_and_why_is_copied_as_a_finished_case_check_publishes(
+    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    form = empty_form()
+    form["stones"][2] = {"you": "red 1, blue 1, green 1", "them": "red 3, blue 3", "claim": True}
+    form["hand"] = "pink 3, green 3"
+    form["situation"] = "Your 1-1-1 against their 3-3, with the last 3s in your hand!"
+    form["why"] = "your own hand proves nothing: it is out of sight too"
+    answer = SESSION.ask_form({"form": form})
+    assert answer["ok"], answer
+    text = answer["case_text"]
+    assert "id: your-1-1-1-against-their-3-3\n" in text
+    assert "draft: true" not in text
+    case_file = project_copy / "cases" / "claims" / "99-your-1-1-1-against-their-3-3.yaml"
+    case_file.write_text(text, encoding="utf-8")
+    case = load_case_file(case_file, project_copy / "cases", load_rules_index(RULES))
+    report = verify_case(case)
+    assert report.verified and not case.draft
+    (check,) = report.checks
+    # The reason the page showed is pinned, and only the rules this answer rests on are named.
+    assert check.claim.because is not None
+    assert " ".join(check.claim.because.split()) == check.verdict.explanation
+    assert case.rules == check.verdict.rules
+    assert "claim.hand-is-no-proof" in case.rules  # the witness, green 3, is in your hand
+    assert not any(rule.startswith("tactics.") for rule in case.rules)
+    monkeypatch.chdir(project_copy)
+    assert main(["check"]) == 0, capsys.readouterr().out
+    # The reader's words come back into the form when the case is read again.
+    again = SESSION.ask_text({"text": text})
+    assert again["form"]["situation"] == form["situation"]
+    assert again["form"]["why"] == form["why"]
+
+
+@pytest.mark.parametrize(
+    ("situation", "expected"),
+    [
+        ("Your 1-1-1 against their 3-3", "your-1-1-1-against-their-3-3"),
+        ("  Mud Fight: a 4-card côté, à la carte  ", "mud-fight-a-4-card-cote-a-la"),
+        (
+            "one two three four five six seven eight nine ten",
+            "one-two-three-four-five-six-seven-eight",
+        ),
+        ("!!! ???", "your-board"),
+        ("", "your-board"),
+    ],
+)
+def test_the_id_is_made_from_the_situation(situation: str, expected: str) -> None:
+    form = empty_form()
+    form["situation"] = situation
+    text, _ = browser.form_case_text(form)
+    assert f"\nid: {expected}\n" in text
+
+
 @pytest.mark.parametrize(
     ("stone_3", "hand", "field", "words"),
     [
@@ -128,14 +181,20 @@ def test_a_pasted_file_gets_the_loaders_own_message_with_its_line() -> None:
     assert not tagged["ok"] and "tag" in tagged["message"].lower()
 
 
-def test_the_case_page_link_carries_the_case_file_exactly() -> None:
+def test_the_case_page_link_carries_the_case_file_exactly_and_old_links_still_open() -> None:
     import base64
 
     text = (ROOT / "cases/tactic-cards/08-banshee.yaml").read_text(encoding="utf-8")
-    code = case_link_code(text)
+    fragment = ask_fragment(text)
+    version, code = fragment.split("=", 1)
+    assert version == "v2"
     assert set(code) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-    padded = code + "=" * (-len(code) % 4)
-    assert base64.urlsafe_b64decode(padded).decode("utf-8") == text
+    assert case_text_of_fragment(fragment) == text
+    assert len(fragment) < len(base64.urlsafe_b64encode(text.encode("utf-8"))) * 0.75
+    version_1 = "case=" + base64.urlsafe_b64encode(text.encode("utf-8")).decode().rstrip("=")
+    assert case_text_of_fragment(version_1) == text
+    with pytest.raises(ValueError, match="version 'v3'"):
+        case_text_of_fragment("v3=AAAA")
 
 
 def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> dict[str, Any]:

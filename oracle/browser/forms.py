@@ -1,24 +1,36 @@
 """The "Ask the engine" page's board form, and the case file it stands for.
 
 A board set up on the page becomes the text of a case file (:func:`form_case_text`), which the
-loader reads as it reads any case, and a loaded case fills the form again (:func:`form_of`). Each
-line of the text remembers the form field it came from, so that the loader's message can stand
-beside that field.
+loader reads as it reads any case, and a loaded case fills the form again (:func:`form_of`): the
+page's board and its case file are two views of one thing. Each line of the text remembers the
+form field it came from, so that the loader's message can stand beside that field. Once the
+engine has answered, the text is a finished case (:class:`Answered`): verdicts and reasons pinned,
+the rules they relied on named, the id made from the reader's situation.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Player, card_name, parse_card
 from engine.cards import CardError
 from engine.position import STONES
+from oracle.casefile.editing import fitted_scalar
 from oracle.casefile.model import Case
-from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
-from oracle.casefile.writer import yaml_scalar
+from oracle.casefile.questions import pinned_words
+from oracle.casefile.vocabulary import (
+    PLACEHOLDERS,
+    PLAYER_WORDS,
+    SITUATION_TO_WRITE,
+    WHY_TO_WRITE,
+)
+from oracle.casefile.writer import MODELINE, case_id_from, yaml_scalar
 
 FIELD_NAMES = {
+    "situation": "The situation",
+    "why": "Why",
     "variant": "The game",
     "hand": "Your hand",
     "discards": "The face-up discards",
@@ -36,6 +48,15 @@ STONE_FIELD_NAMES = {
     "claim": "the claim",
 }
 """The fields of a stone, as the page names them."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What the engine answered about a board, to be written into its case file: each claimed
+    stone's verdict and reason in words, and the rules the answers relied on."""
+
+    expects: dict[int, tuple[str, str]]
+    rules: tuple[str, ...]
 
 
 class PageError(ValueError):
@@ -80,27 +101,20 @@ class _CaseLines:
 
 
 def form_case_text(
-    form: dict[str, Any], expects: dict[int, str] | None = None
+    form: dict[str, Any], answered: Answered | None = None
 ) -> tuple[str, dict[int, str]]:
     """The case file for a board set up on the page, and which form field each line came from.
 
-    ``form`` holds ``variant``, ``stones`` (nine mappings of ``you``, ``them``, ``completed_first``,
-    ``modes``, ``claimed_by`` and ``claim``), ``hand``, ``discards`` and ``jokers_played``; card
-    boxes hold names separated by commas, as in the case files. With ``expects`` (stone to
-    verdict), each claim carries the expected verdict, so the file is a complete case.
+    ``form`` holds ``situation`` and ``why`` (the reader's words, if any), ``variant``,
+    ``stones`` (nine mappings of ``you``, ``them``, ``completed_first``, ``modes``,
+    ``claimed_by`` and ``claim``), ``hand``, ``discards`` and ``jokers_played``; card boxes hold
+    names separated by commas, as in the case files. The id is made from the situation. With
+    ``answered``, each claim pins the engine's verdict and its reason, the rules it relied on
+    are named, and the file is a finished case: a draft only while the situation or why is
+    still to be written.
     """
-    variant = str(form.get("variant", "base"))
-    text = _CaseLines(
-        [
-            "# yaml-language-server: $schema=../../oracle/schema/case.schema.json",
-            "id: your-board",
-            f"situation: {SITUATION_TO_WRITE}",
-            f"why: {WHY_TO_WRITE}",
-        ]
-    )
-    text.add(f"variant: {variant if variant in ('base', 'tactics') else json.dumps(variant)}")
-    text.fields[len(text.lines)] = "variant"
-    text.add("draft: true")
+    text = _CaseLines([MODELINE])
+    _header_lines(text, form, answered)
     text.add("position:")
     text.add("  stones:")
     stones = form.get("stones", [])
@@ -113,10 +127,35 @@ def form_case_text(
     if claims:
         text.add("claims:")
         for number in claims:
-            text.add(f"  - stone: {number}", f"stone-{number}-claim")
-            if expects and number in expects:
-                text.add(f"    expect: {expects[number]}", f"stone-{number}-claim")
+            field = f"stone-{number}-claim"
+            text.add(f"  - stone: {number}", field)
+            if answered is not None and number in answered.expects:
+                verdict, because = answered.expects[number]
+                text.add(f"    expect: {verdict}", field)
+                for line in f"    because: {fitted_scalar(because, 4, 9)}".splitlines():
+                    text.add(line, field)
     return "\n".join(text.lines) + "\n", text.fields
+
+
+def _header_lines(text: _CaseLines, form: dict[str, Any], answered: Answered | None) -> None:
+    """The id, the reader's words (or the placeholders), the variant, draft and rules."""
+    variant = str(form.get("variant", "base"))
+    situation = _written(form.get("situation"), SITUATION_TO_WRITE)
+    why = _written(form.get("why"), WHY_TO_WRITE)
+    text.add(f"id: {case_id_from(situation if situation != SITUATION_TO_WRITE else '')}")
+    text.add(f"situation: {yaml_scalar(situation)}", "situation")
+    text.add(f"why: {yaml_scalar(why)}", "why")
+    text.add(f"variant: {variant if variant in ('base', 'tactics') else json.dumps(variant)}")
+    text.fields[len(text.lines)] = "variant"
+    if answered is None or {situation, why} & PLACEHOLDERS:
+        text.add("draft: true")
+    if answered is not None and answered.rules:
+        text.add(f"rules: [{', '.join(answered.rules)}]")
+
+
+def _written(words: object, placeholder: str) -> str:
+    """What the reader wrote in a text field, on one line; the placeholder when nothing."""
+    return pinned_words(str(words or "")) or placeholder
 
 
 def _stone_lines(text: _CaseLines, number: int, stone: dict[str, Any]) -> bool:
@@ -153,7 +192,8 @@ def _rest_of_position(text: _CaseLines, form: dict[str, Any]) -> None:
 
 
 def form_of(case: Case) -> dict[str, Any]:
-    """The board form showing a loaded case's position."""
+    """The board form showing a loaded case's position, and its situation and why unless they
+    are still the placeholders."""
     position = case.position
     claimed = set(case.claimed_stones)
     stones = [
@@ -174,7 +214,12 @@ def form_of(case: Case) -> dict[str, Any]:
         for player in (Player.A, Player.B)
         if player in position.jokers_played and not position.jokers_on_border(player)
     ]
+    own_words = {
+        key: "" if pinned_words(value) in PLACEHOLDERS else pinned_words(value) or ""
+        for key, value in (("situation", case.situation), ("why", case.why))
+    }
     return {
+        **own_words,
         "variant": position.variant.name,
         "stones": stones,
         "hand": ", ".join(card_name(card) for card in position.hand),

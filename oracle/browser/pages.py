@@ -20,7 +20,7 @@ from typing import Any
 from engine import Claim, Game, IllegalMove, MoveSyntaxError, Player, card_name
 from engine.cards import CARDS
 from engine.tactics import Tactic
-from oracle.browser.forms import PageError, field_label, form_case_text, form_of
+from oracle.browser.forms import Answered, PageError, field_label, form_case_text, form_of
 from oracle.browser.games import GameSession, game_view, opponent_moves
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
@@ -30,6 +30,9 @@ from oracle.site.boards import board_html, card_html
 from oracle.site.casepages import answers
 from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
+
+NO_CLAIM = "tick at least one stone to claim"
+"""What a board with no claim ticked is told: there is no question to answer yet."""
 
 CASE_PATH = Path("asked") / "your-case.yaml"
 """Where a case asked on the page is said to come from, in messages (it is never written)."""
@@ -84,7 +87,10 @@ class Session:
         return {"ok": True, "form": form_of(case), "report": _report(report), "case_text": text}
 
     def ask_form(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Judge the claims ticked on a board set up on the page; return a case file to copy."""
+        """Judge the claims ticked on a board set up on the page, and write the board as a
+        finished case file: the engine's verdicts and reasons pinned, the rules they relied on
+        named, the id made from the reader's situation (a draft while that or why is unwritten).
+        The text comes back with every answer, so the page's two views never disagree."""
         form = request.get("form", {})
         text, fields = form_case_text(form)
         if "claims:" not in text.splitlines():
@@ -92,8 +98,8 @@ class Session:
                 "ok": False,
                 "line": None,
                 "field": "claims",
-                "problem": "tick at least one stone to claim",
-                "message": "tick at least one stone to claim",
+                "problem": NO_CLAIM,
+                "message": NO_CLAIM,
                 "case_text": text,
             }
         try:
@@ -101,12 +107,19 @@ class Session:
         except CaseError as error:
             return {**_error(error, fields), "case_text": text}
         report = verify_case(case)
-        expects = {check.verdict.stone: check.verdict.verdict.label for check in report.checks}
-        complete, _ = form_case_text(form, expects)
-        checked = verify_case(self.load(complete))
+        verdicts = [check.verdict for check in report.checks]
+        answered = Answered(
+            expects={v.stone: (v.verdict.label, v.explanation) for v in verdicts},
+            rules=tuple(dict.fromkeys(rule for v in verdicts for rule in v.rules)),
+        )
+        complete, fields = form_case_text(form, answered)
+        try:
+            checked = verify_case(self.load(complete))
+        except CaseError as error:
+            return {**_error(error, fields), "case_text": complete}
         if not checked.verified:  # pragma: no cover - the engine would disagree with itself
             raise PageError("the case file written for this board does not agree with the engine")
-        return {"ok": True, "report": _report(report), "case_text": complete}
+        return {"ok": True, "report": _report(checked), "case_text": complete}
 
     # -------------------------------------------------------------------------- playing
 
@@ -236,4 +249,12 @@ def _refused_board(case: Case, text: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["CASE_PATH", "PageError", "Session", "card_names", "field_label", "form_case_text"]
+__all__ = [
+    "CASE_PATH",
+    "NO_CLAIM",
+    "PageError",
+    "Session",
+    "card_names",
+    "field_label",
+    "form_case_text",
+]

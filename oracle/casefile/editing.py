@@ -66,7 +66,7 @@ def _edit(
     last_key, last_value = siblings[-1]
     column = last_key.start_mark.column
     at = _line_end(text, _value_end(text, last_value))
-    line = f"{' ' * column}{key}: {_fresh(value, column, len(str(key)) + 2)}"
+    line = f"{' ' * column}{key}: {fitted_scalar(value, column, len(str(key)) + 2)}"
     return at, at, line if line.endswith("\n") else line + "\n"
 
 
@@ -118,14 +118,14 @@ def _written(value: Any, node: yaml.Node, column: int, text: str) -> str:
         if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'"):
             return _quoted(value, node.style)
         key_width = node.start_mark.column - column
-        return _fresh(value, column, key_width)
+        return fitted_scalar(value, column, key_width)
     if isinstance(node, yaml.SequenceNode) and not node.flow_style and isinstance(value, list):
         indent = " " * node.start_mark.column
         return f"\n{indent}".join(f"- {_flow(item)}" for item in value) if value else "[]"
     return _flow(value)
 
 
-def _fresh(value: Any, column: int, key_width: int) -> str:
+def fitted_scalar(value: Any, column: int, key_width: int) -> str:
     """A value written where none was: plain or quoted on the key's line if it fits, folded
     below it if not."""
     if not isinstance(value, str):

@@ -7,6 +7,8 @@ PyYAML itself (:func:`yaml_scalar`), so whatever an editor types reads back as t
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable
 
 import yaml
@@ -24,6 +26,19 @@ def yaml_scalar(text: str) -> str:
     where it would not (a ``:``, a ``#``, a leading quote, ``yes``...)."""
     dumped = yaml.safe_dump(text, default_flow_style=True, width=1_000_000, allow_unicode=True)
     return dumped.removesuffix("\n").removesuffix("\n...").strip()
+
+
+ID_WORDS = 8
+"""How many words of its situation a case's id keeps at most."""
+
+
+def case_id_from(situation: str, fallback: str = "your-board") -> str:
+    """An id for a case, made from the words of its situation: ``Your 1-1-1 against their
+    3-3!`` gives ``your-1-1-1-against-their-3-3``. Letters lose their accents; what is neither a
+    letter nor a digit separates words; ``fallback`` when nothing is left."""
+    plain = unicodedata.normalize("NFKD", situation).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", plain.lower())
+    return "-".join(words[:ID_WORDS]) or fallback
 
 
 def flow(cards: Iterable[int]) -> str:
@@ -123,4 +138,13 @@ def table_lines(state: GameState) -> list[str]:
     return lines
 
 
-__all__ = ["MODELINE", "case_text", "flow", "position_lines", "table_lines", "yaml_scalar"]
+__all__ = [
+    "ID_WORDS",
+    "MODELINE",
+    "case_id_from",
+    "case_text",
+    "flow",
+    "position_lines",
+    "table_lines",
+    "yaml_scalar",
+]

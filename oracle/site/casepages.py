@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import posixpath
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -169,12 +170,8 @@ def render_case_page(
     topic_page = topic_pages.get(case.topic)
     source = case.path.read_text(encoding="utf-8")
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
-    ask_link = (
-        site_link(
-            posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#case=" + case_link_code(source)
-        )
-        if case.impossible is None
-        else None  # the Ask page judges claims on a board it can build; this one it refuses
+    ask_link = site_link(
+        posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#" + ask_fragment(source)
     )
     return template.render(
         case=case,
@@ -190,6 +187,28 @@ def render_case_page(
     )
 
 
-def case_link_code(text: str) -> str:
-    """A case file's text as the "Ask the engine" page reads it from a link: base64url."""
-    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+ASK_LINK_VERSION = 2
+"""The version of the links that carry a case to the "Ask the engine" page, named by the key
+after ``#``: ``#v2=`` holds the text raw-deflated (as the browser's ``DecompressionStream``
+reads it), then in base64url, so a link is about half as long; version 1, ``#case=`` and the
+text in base64url, still opens."""
+
+
+def ask_fragment(text: str) -> str:
+    """The part after ``#`` of a link that opens a case file's text on the Ask page."""
+    squeezer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    squeezed = squeezer.compress(text.encode("utf-8")) + squeezer.flush()
+    code = base64.urlsafe_b64encode(squeezed).decode("ascii").rstrip("=")
+    return f"v{ASK_LINK_VERSION}={code}"
+
+
+def case_text_of_fragment(fragment: str) -> str:
+    """The case file's text a link's fragment carries, in either version (for tests and tools;
+    the Ask page reads it in its own script). Raises ``ValueError`` on a damaged fragment."""
+    key, _, code = fragment.removeprefix("#").partition("=")
+    raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+    if key == "case":
+        return raw.decode("utf-8")
+    if key == f"v{ASK_LINK_VERSION}":
+        return zlib.decompress(raw, -15).decode("utf-8")
+    raise ValueError(f"a link of version {key!r}; this site reads case= (1) and v2=")

@@ -1,14 +1,80 @@
-// The "Ask the engine" page: a board typed or clicked in, or a case file pasted or linked,
-// judged by the engine running in this page. This script only moves text between the form and
-// the engine; every verdict, message and case file comes from the engine's own code.
+// The "Ask the engine" page: a board and the text of its case file, two views of one thing,
+// judged by the engine running in this page as either changes. This script only moves text
+// between the views and the engine; every verdict, message and case file comes from the
+// engine's own code (oracle/browser/pages.py).
 import { startEngine } from "./engine-client.js";
 
 const app = document.getElementById("oracle-app");
 const engine = startEngine(app);
 const $ = (id) => document.getElementById(id);
 const STONES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const DELAY = 250; // ms after the last keystroke or click before the engine is asked
 let target = "stone-1-you";
-let lastCaseText = "";
+let generation = 0; // each question's number: an answer to an older one is dropped
+let timer = null;
+
+// ------------------------------------------------------------------ the link to a board
+// The part of the address after # carries the case file's text; its key names the version.
+// Version 2 (written since 2026-12): v2=<base64url of the text, raw-deflated>. Version 1:
+// case=<base64url of the text>. Both open; the site's Python (oracle/site/casepages.py,
+// ask_fragment) writes version 2 in the case pages' links.
+
+function toBase64Url(bytes) {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+async function squeeze(data, direction) {
+  const stream = new Blob([data]).stream().pipeThrough(
+    direction === "in" ? new CompressionStream("deflate-raw") : new DecompressionStream("deflate-raw"),
+  );
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function linkFragment(text) {
+  if (typeof CompressionStream === "undefined") {
+    return `case=${toBase64Url(new TextEncoder().encode(text))}`;
+  }
+  return `v2=${toBase64Url(await squeeze(text, "in"))}`;
+}
+
+// The case a link carries, as { text } or, when the link is damaged, { problem } in words
+// (null for an address that carries no case).
+async function caseFromLink() {
+  const hash = location.hash.replace(/^#/, "");
+  const at = hash.indexOf("=");
+  const key = at > 0 ? hash.slice(0, at).toLowerCase() : "";
+  if (key !== "case" && !/^v\d+$/.test(key)) return null;
+  if (key !== "case" && key !== "v2") {
+    return { problem: `it is a link of version ${key.slice(1)}, newer than this copy of the site reads (1 and 2); open it on the site it came from` };
+  }
+  // Padding is never written, but a link copied from elsewhere may carry it, or encode it.
+  const code = hash.slice(at + 1).replace(/(=|%3D)+$/i, "");
+  if (!/^[A-Za-z0-9_-]+$/.test(code)) {
+    return { problem: code ? `it holds characters a case link never has (only letters, digits, - and _ follow ${key}=); copy the whole link again` : `it ends at ${key}= with no case after it; copy the whole link again` };
+  }
+  let bytes;
+  try {
+    const base64 = code.replace(/-/g, "+").replace(/_/g, "/");
+    bytes = Uint8Array.from(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+    if (key === "v2") bytes = await squeeze(bytes, "out");
+  } catch {
+    return { problem: "it is cut short or damaged, so no case can be read from it; copy the whole link again" };
+  }
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { problem: "what it carries is not the text of a case file; copy the whole link again" };
+  }
+}
+
+async function showInAddress(text) {
+  const fragment = await linkFragment(text);
+  if (location.hash !== `#${fragment}`) history.replaceState(null, "", `#${fragment}`);
+}
+
+// ------------------------------------------------------------------ the board form
 
 function variant() {
   return document.querySelector('#ask-form input[name="variant"]:checked').value;
@@ -34,7 +100,7 @@ function fillTargets() {
     option.textContent = boxLabel(input.id);
     select.append(option);
   }
-  select.addEventListener("change", () => chooseTarget(select.value));
+  select.addEventListener("change", () => chooseTarget(select.value, true));
 }
 
 function boxLabel(id) {
@@ -44,12 +110,13 @@ function boxLabel(id) {
   return `Stone ${number}, ${who === "you" ? "your" : "their"} cards`;
 }
 
-function chooseTarget(id) {
+function chooseTarget(id, announced = false) {
   target = id;
   $("palette-target").value = id;
   for (const input of app.querySelectorAll("input[data-cards]")) {
     input.classList.toggle("oracle-target", input.id === id);
   }
+  if (announced) announce(`Cards now go to ${boxLabel(id)}.`);
 }
 
 function namesIn(text) {
@@ -68,23 +135,44 @@ function markUsed() {
   }
 }
 
-function addCard(name) {
-  const input = $(target);
+function announce(words) {
+  $("ask-announce").textContent = words;
+}
+
+// A card clicked or dropped goes to the box; clicked again there it comes back; found in
+// another box it moves (the two Jokers share a name, so a second one is added, not moved).
+function putCard(name, boxId) {
+  const input = $(boxId);
   const names = namesIn(input.value);
-  // The two Jokers share a name: a box may take it twice before a click takes one back.
-  const room = name === "joker" ? names.filter((other) => other === name).length < 2 : !names.includes(name);
-  if (room) {
-    input.value = [...names, name].join(", ");
-  } else {
+  const label = boxLabel(boxId);
+  const shown = name.charAt(0).toUpperCase() + name.slice(1);
+  if (names.includes(name) && (name !== "joker" || names.filter((n) => n === name).length === 2)) {
     const at = names.lastIndexOf(name);
     input.value = names.filter((_, index) => index !== at).join(", ");
+    announce(`${shown} taken back from ${label}.`);
+  } else {
+    let from = null;
+    if (name !== "joker") {
+      for (const other of app.querySelectorAll("input[data-cards]")) {
+        const held = namesIn(other.value);
+        if (other !== input && held.includes(name)) {
+          other.value = held.filter((n) => n !== name).join(", ");
+          from = boxLabel(other.id);
+        }
+      }
+    }
+    input.value = [...names, name].join(", ");
+    announce(from ? `${shown} moved from ${from} to ${label}.` : `${shown} put on ${label}.`);
   }
   markUsed();
+  boardChanged();
 }
 
 function readForm() {
   const checked = (id) => [...$(id).querySelectorAll("input:checked")].map((box) => box.value);
   return {
+    situation: $("situation").value,
+    why: $("why").value,
     variant: variant(),
     stones: STONES.map((n) => ({
       you: $(`stone-${n}-you`).value,
@@ -101,6 +189,8 @@ function readForm() {
 }
 
 function fillForm(form) {
+  $("situation").value = form.situation;
+  $("why").value = form.why;
   document.querySelector(`#ask-form input[name="variant"][value="${form.variant}"]`).checked = true;
   form.stones.forEach((stone, index) => {
     const n = index + 1;
@@ -122,16 +212,43 @@ function fillForm(form) {
   markUsed();
 }
 
+// ------------------------------------------------------------------ the case file's text
+
+function showText(text) {
+  const area = $("case-text");
+  if (area.value !== text) area.value = text;
+  numberLines(null);
+}
+
+function numberLines(badLine) {
+  const area = $("case-text");
+  const count = Math.max(area.value.split("\n").length, 1);
+  area.rows = Math.min(Math.max(count + 1, 12), 40);
+  const gutter = $("case-gutter");
+  gutter.replaceChildren();
+  for (let line = 1; line <= count; line += 1) {
+    const number = document.createElement("span");
+    number.textContent = line === badLine ? `\u26A0 ${line}` : String(line);
+    if (line === badLine) number.className = "oracle-error-line";
+    gutter.append(number, "\n");
+  }
+  gutter.scrollTop = area.scrollTop;
+}
+
+// ------------------------------------------------------------------ answers and problems
+
 function clearProblem() {
   $("ask-problem-box").hidden = true;
-  for (const element of app.querySelectorAll("[aria-invalid]")) {
+  $("case-text").removeAttribute("aria-invalid");
+  $("case-text").setAttribute("aria-describedby", "case-help");
+  for (const element of app.querySelectorAll("#ask-form [aria-invalid]")) {
     element.removeAttribute("aria-invalid");
     element.removeAttribute("aria-describedby");
   }
   for (const message of app.querySelectorAll(".oracle-field-error")) message.remove();
 }
 
-function showProblem(answer, where) {
+function showProblem(answer, where, focusField) {
   const problem = $("ask-problem");
   problem.textContent = `${where}: ${answer.message}`;
   $("ask-problem-box").hidden = false;
@@ -144,6 +261,12 @@ function showProblem(answer, where) {
       .map((line, index) => `${String(index + 1).padStart(width)}  ${line}`)
       .join("\n");
   }
+  numberLines(answer.line || null);
+  if (answer.line) {
+    $("case-text").setAttribute("aria-invalid", "true");
+    $("case-text").setAttribute("aria-describedby", "case-help ask-problem");
+  }
+  setVerdicts([], `${where}: ${answer.message}`);
   const field = answer.field && (answer.field === "claims" ? $("stone-1-claim") : $(answer.field));
   if (field) {
     const control = field.matches("input, select, textarea") ? field : field.querySelector("input, select");
@@ -156,12 +279,26 @@ function showProblem(answer, where) {
       (control.closest("label") || control).after(beside);
       control.setAttribute("aria-invalid", "true");
       control.setAttribute("aria-describedby", beside.id);
-      control.focus();
+      if (focusField) control.focus();
     }
   }
 }
 
-function showReport(report, caseText, pasted) {
+function setVerdicts(verdicts, note) {
+  const list = $("verdict-list");
+  list.replaceChildren();
+  for (const verdict of verdicts) {
+    const item = document.createElement("li");
+    const strong = document.createElement("strong");
+    strong.textContent = `Stone ${verdict.stone}: ${verdict.verdict}`;
+    item.append(strong, ` \u2014 ${verdict.explanation}`);
+    item.dataset.verdict = verdict.verdict;
+    list.append(item);
+  }
+  $("verdict-note").textContent = note;
+}
+
+function showReport(report, pasted) {
   const section = $("ask-answer");
   section.hidden = false;
   section.dataset.verdicts = JSON.stringify(report.verdicts.map((v) => [v.stone, v.verdict]));
@@ -189,110 +326,178 @@ function showReport(report, caseText, pasted) {
   agreement.classList.toggle("oracle-problem", pasted && !report.verified);
   if (!pasted) agreement.textContent = "";
   else if (report.verified) agreement.textContent = report.has_table && !report.asks_claims_only
-    ? "The engine agrees with every answer the case expects. The board form above shows its position only; the case's table (their hand, the decks) stays in the pasted text."
+    ? "The engine agrees with every answer the case expects. The board above shows its position only; the case's table (their hand, the decks) stays in the case file."
     : "The engine agrees with every answer the case expects.";
   else agreement.textContent = `The case expects otherwise: ${report.problems.join(" ")}`;
-  lastCaseText = caseText;
-  $("answer-case").textContent = caseText;
+  const note = report.verdicts.length
+    ? (pasted && !report.verified ? "The case file expects otherwise: see the answer below." : "")
+    : "This case asks about the game, not claims: its answer is below.";
+  setVerdicts(report.verdicts, note);
   $("copy-status").textContent = "";
-  section.focus();
 }
 
-async function askForm(event) {
-  event.preventDefault();
-  clearProblem();
+// ------------------------------------------------------------------ asking
+
+function boardChanged() {
+  clearTimeout(timer);
+  timer = setTimeout(askBoard, DELAY);
+}
+
+function textChanged() {
+  numberLines(null);
+  clearTimeout(timer);
+  timer = setTimeout(askCaseText, DELAY);
+}
+
+async function askBoard(focusField = false) {
+  clearTimeout(timer);
+  const asked = ++generation;
   const started = performance.now();
   const answer = await engine.ask("ask_form", { form: readForm() });
+  if (asked !== generation) return; // the board changed again meanwhile
   app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
-  if (!answer.ok) {
-    $("ask-answer").hidden = true;
-    showProblem(answer, "Your board");
-    return;
-  }
-  showReport(answer.report, answer.case_text, false);
-}
-
-async function askText(text, where) {
   clearProblem();
-  const answer = await engine.ask("ask_text", { text });
-  if (!answer.ok) {
+  showText(answer.case_text);
+  showInAddress(answer.case_text);
+  if (answer.ok) {
+    showReport(answer.report, false);
+  } else if (answer.field === "claims" && !answer.line) {
     $("ask-answer").hidden = true;
-    showProblem(answer, where);
+    setVerdicts([], "Tick \u201cClaim stone\u201d on a stone, and the engine answers.");
+  } else {
+    $("ask-answer").hidden = true;
+    showProblem(answer, "Your board", focusField);
+  }
+}
+
+async function askCaseText() {
+  clearTimeout(timer);
+  const text = $("case-text").value;
+  const asked = ++generation;
+  const answer = await engine.ask("ask_text", { text });
+  if (asked !== generation) return;
+  clearProblem();
+  showInAddress(text);
+  if (!answer.ok) {
+    // The board keeps its last readable state; the answer is withdrawn with it.
+    $("ask-answer").hidden = true;
+    showProblem(answer, "The case file", false);
     return;
   }
+  numberLines(null);
   fillForm(answer.form);
-  showReport(answer.report, answer.case_text, true);
+  showReport(answer.report, true);
 }
 
-// The case a link carries after #case=, as { text } or, when the link is damaged, { problem }
-// in words (null for an address that carries no case).
-function caseFromLink() {
-  if (!location.hash.toLowerCase().startsWith("#case=")) return null;
-  // Padding is never written, but a link copied from elsewhere may carry it, or encode it.
-  const code = location.hash.slice("#case=".length).replace(/(=|%3D)+$/i, "");
-  if (!/^[A-Za-z0-9_-]+$/.test(code)) {
-    return { problem: code ? "it holds characters a case link never has (only letters, digits, - and _ follow #case=); copy the whole link again" : "it ends at #case= with no case after it; copy the whole link again" };
-  }
-  let bytes;
+async function copyText(text, done, selectable) {
   try {
-    const base64 = code.replace(/-/g, "+").replace(/_/g, "/");
-    bytes = Uint8Array.from(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+    await navigator.clipboard.writeText(text);
+    $("copy-status").textContent = done;
   } catch {
-    return { problem: "it is cut short or damaged, so no case can be read from it; copy the whole link again" };
-  }
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    return { problem: "what it carries is not the text of a case file; copy the whole link again" };
-  }
-}
-
-async function copyCase() {
-  try {
-    await navigator.clipboard.writeText(lastCaseText);
-    $("copy-status").textContent = "Copied.";
-  } catch {
-    const range = document.createRange();
-    range.selectNodeContents($("answer-case"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
+    selectable.focus();
+    selectable.select();
     $("copy-status").textContent = "Selected: press Ctrl+C (or Cmd+C) to copy.";
   }
 }
+
+// ------------------------------------------------------------------ the palette
+
+function paletteCard(card, kind) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "oracle-palette-card";
+  button.dataset.card = card.name;
+  button.draggable = true;
+  if (kind === "tactics") button.dataset.tactic = "";
+  // The engine's drawing of the card, for the eye; its name, for a screen reader.
+  button.innerHTML = card.html;
+  button.firstElementChild.setAttribute("aria-hidden", "true");
+  const name = document.createElement("span");
+  name.className = "oracle-sr-only";
+  name.textContent = card.name;
+  button.append(name);
+  button.addEventListener("click", () => putCard(card.name, target));
+  button.addEventListener("dragstart", (event) => {
+    event.dataTransfer.setData("text/x-oracle-card", card.name);
+    event.dataTransfer.setData("text/plain", card.name);
+    event.dataTransfer.effectAllowed = "copyMove";
+  });
+  return button;
+}
+
+// A box takes a dropped card; a stone's frame, outside its boxes, puts it on your side.
+function dropTarget(element, boxId) {
+  element.addEventListener("dragover", (event) => {
+    if (!event.dataTransfer.types.includes("text/x-oracle-card")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    element.classList.add("oracle-drop");
+  });
+  element.addEventListener("dragleave", () => element.classList.remove("oracle-drop"));
+  element.addEventListener("drop", (event) => {
+    const name = event.dataTransfer.getData("text/x-oracle-card");
+    element.classList.remove("oracle-drop");
+    if (!name) return;
+    event.preventDefault();
+    event.stopPropagation();
+    chooseTarget(boxId);
+    putCard(name, boxId);
+  });
+}
+
+// ------------------------------------------------------------------ start
 
 async function main() {
   // Clicking or typing in a box makes it the palette's target; merely tabbing through does not.
   for (const input of app.querySelectorAll("input[data-cards]")) {
     input.addEventListener("click", () => chooseTarget(input.id));
     input.addEventListener("input", () => { chooseTarget(input.id); markUsed(); });
+    dropTarget(input, input.id);
+  }
+  for (const stone of app.querySelectorAll(".oracle-stone-form")) {
+    dropTarget(stone, `stone-${stone.dataset.stone}-you`);
   }
   for (const pick of app.querySelectorAll(".oracle-stone-pick")) {
-    pick.addEventListener("click", () => chooseTarget(pick.dataset.target));
+    pick.addEventListener("click", () => chooseTarget(pick.dataset.target, true));
   }
   for (const radio of app.querySelectorAll('input[name="variant"]')) {
-    radio.addEventListener("change", () => {
-      showVariant();
-      $("ask-answer").hidden = true; // the answer was for the other game
-    });
+    radio.addEventListener("change", showVariant);
   }
-  $("ask-form").addEventListener("submit", askForm);
+  const form = $("ask-form");
+  form.addEventListener("input", (event) => { if (event.target.id !== "palette-target") boardChanged(); });
+  form.addEventListener("change", (event) => { if (event.target.id !== "palette-target") boardChanged(); });
+  form.addEventListener("submit", (event) => { event.preventDefault(); askBoard(true); });
   $("clear-button").addEventListener("click", () => {
     for (const input of app.querySelectorAll("#ask-form input[type=text]")) input.value = "";
     for (const box of app.querySelectorAll("#ask-form input[type=checkbox]")) box.checked = false;
-    for (const select of app.querySelectorAll("#ask-form select")) select.value = "";
+    for (const select of app.querySelectorAll("#ask-form select:not(#palette-target)")) select.value = "";
     markUsed();
+    announce("The board is cleared.");
+    boardChanged();
   });
-  $("paste-button").addEventListener("click", () => askText($("paste-text").value, "The pasted case"));
-  $("copy-button").addEventListener("click", copyCase);
+  const area = $("case-text");
+  area.addEventListener("input", textChanged);
+  area.addEventListener("scroll", () => { $("case-gutter").scrollTop = area.scrollTop; });
+  $("copy-button").addEventListener("click", () => copyText(area.value, "Copied.", area));
+  $("link-button").addEventListener("click", async () => {
+    await showInAddress(area.value);
+    await copyText(location.href, "Link copied.", area);
+  });
   fillTargets();
   chooseTarget(target);
   showVariant();
+  numberLines(null);
   // A damaged link is said at once, before the engine is ready, not thrown in the console.
-  const linked = caseFromLink();
+  const linked = await caseFromLink();
   if (linked !== null && linked.problem !== undefined) {
-    showProblem({ message: linked.problem }, "The link to this page");
+    showProblem({ message: linked.problem }, "The link to this page", false);
   }
-  await engine.ready;
+  if (linked !== null && linked.text !== undefined) showText(linked.text);
+  try {
+    await engine.ready;
+  } catch {
+    return; // the loading line says why
+  }
   const cards = await engine.ask("cards", {});
   const palette = $("palette-cards");
   const seen = new Set();
@@ -300,30 +505,18 @@ async function main() {
     for (const card of list) {
       if (seen.has(card.name)) continue; // one button for both Jokers
       seen.add(card.name);
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "oracle-palette-card";
-      button.dataset.card = card.name;
-      if (kind === "tactics") button.dataset.tactic = "";
-      // The engine's drawing of the card, for the eye; its name, for a screen reader.
-      button.innerHTML = card.html;
-      button.firstElementChild.setAttribute("aria-hidden", "true");
-      const name = document.createElement("span");
-      name.className = "oracle-sr-only";
-      name.textContent = card.name;
-      button.append(name);
-      button.addEventListener("click", () => addCard(card.name));
-      palette.append(button);
+      palette.append(paletteCard(card, kind));
     }
   }
   showVariant();
   markUsed();
   $("ask-button").disabled = false;
-  $("paste-button").disabled = false;
   if (linked !== null && linked.text !== undefined) {
-    $("paste-text").value = linked.text;
-    $("paste-box").open = true;
-    await askText(linked.text, "The linked case");
+    await askCaseText();
+  } else if (linked === null) {
+    await askBoard();
+  } else {
+    setVerdicts([], "The link could not be read: set up a board, or paste a case file.");
   }
 }
 
