@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import json
+import random
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -146,9 +148,14 @@ def axe_violations(page: Page) -> list[str]:
     # script element of the test's own would be refused, as any script not of the site is.
     page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
     # A header title fading in after a scroll would be judged half-transparent: let it finish.
-    # An animation cancelled meanwhile (its promise rejects with AbortError) is over too.
+    # An animation cancelled meanwhile (its promise rejects with AbortError) is over too. One on
+    # an element out of sight (in a closed <details>) never runs, so it is not waited for.
     page.evaluate(
-        "async () => { await Promise.allSettled(document.getAnimations().map(a => a.finished)); }"
+        "async () => { const running = document.getAnimations()"
+        ".filter(a => !a.effect?.target || a.effect.target.checkVisibility())"
+        ".map(a => a.finished);"
+        " const enough = new Promise(done => setTimeout(done, 3000));"
+        " await Promise.race([Promise.allSettled(running), enough]); }"
     )
     found: list[dict[str, Any]] = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
@@ -458,25 +465,35 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
 
 
 @pytest.mark.slow
-def test_the_play_page_deals_a_seeded_game_and_takes_a_move_by_its_controls(
+def test_the_play_page_deals_a_seeded_game_and_takes_a_move_at_the_table(
     browser: Browser, site_url: str
 ) -> None:
     context = browser.new_context(viewport=PHONE)
     visit = Visit(context.new_page())
     page = visit.page
     engine_page(page, f"{site_url}/play.html")
+    # A new game gets a random seed, shown and editable.
+    first_seed = page.input_value("#game-seed")
+    page.get_by_role("button", name="New seed").click()
+    assert first_seed.isdigit() and page.input_value("#game-seed") != first_seed
     page.fill("#game-seed", "12")
     page.get_by_role("button", name="Deal").click()
     page.wait_for_selector("#game:not([hidden])")
     state = SESSION.new_game({"variant": "base", "seed": 12, "you_first": True})
-    hand = page.locator("#game-hand button").all_inner_texts()
-    assert hand == state["hand"]
+    hand = page.locator("#game-hand button").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    names = [card["name"] for card in state["hand_cards"]]
+    assert hand == names
     page.locator("#game-hand button").first.click()
-    page.locator("#game-targets button").first.click()
+    assert page.get_attribute("#game-hand button >> nth=0", "aria-pressed") == "true"
+    page.get_by_role("button", name=f"Stone 1: {names[0]} on 1").click()
     page.wait_for_function("() => document.querySelectorAll('#game-log li').length >= 2")
     log = page.locator("#game-log li").all_inner_texts()
-    assert log[0] == f"Turn 1, you: {state['hand'][0]} on 1"
+    assert log[0] == f"Turn 1, you: {names[0]} on 1"
     assert any("the computer" in line for line in log)
+    # The computer's move is on the table, outlined, and in the status a screen reader hears.
+    assert "The computer: " in page.inner_text("#game-status")
+    assert page.get_attribute("#game-status", "aria-live") == "polite"
+    assert page.locator("#game-table .oracle-touched").count() >= 1
     assert page.evaluate("document.activeElement.closest('#game') !== null")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not axe_violations(page)
@@ -563,8 +580,9 @@ def verdict_lines(page: Page) -> list[str]:
 def drag(page: Page, source: str, target: str) -> None:
     """Drag as a hand does: press on the card, move in steps, let go over the box (which is in
     sight, the palette staying beside the board)."""
-    page.locator(target).evaluate("box => box.scrollIntoView({block: 'center'})")
-    start, end = page.locator(source).bounding_box(), page.locator(target).bounding_box()
+    page.locator(target).first.evaluate("box => box.scrollIntoView({block: 'center'})")
+    start = page.locator(source).first.bounding_box()
+    end = page.locator(target).first.bounding_box()
     assert start is not None and end is not None
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
@@ -714,56 +732,142 @@ def test_an_impossible_board_opens_in_ask_with_its_refusal_at_its_line(
     visit.clean()
 
 
+# Issue 25: Play is a table. A whole game is played through it as a reader would, by clicks,
+# by the keyboard alone, or by dragging cards, in both variants and in expert timing.
+
+
+def activate(page: Page, target: Any, how: str) -> None:
+    """Press a control as the reader does: a click, or the keyboard alone."""
+    if how == "keyboard":
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target.click()
+
+
+def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> None:
+    """Make the reader's move for the step the table shows."""
+    phase = page.get_attribute("#oracle-app", "data-phase")
+    actions = page.locator("#game-actions button")
+    enabled_hand = page.locator("#game-hand button:not([disabled])")
+    if phase == "claim":
+        for label in page.locator(".oracle-claimable .oracle-table-label").all():
+            if label.get_attribute("aria-pressed") == "false":
+                activate(page, label, how)
+        activate(page, actions.first, how)  # "Claim stones ..." or "Claim nothing"
+    elif phase in ("draw", "recruiter draw"):
+        activate(page, actions.nth(rng.randrange(actions.count())), how)
+    elif phase == "recruiter return":
+        activate(page, enabled_hand.first, how)
+    elif enabled_hand.count() == 0:
+        activate(page, page.get_by_role("button", name="Pass (play no card)"), how)
+    else:
+        card = enabled_hand.nth(rng.randrange(enabled_hand.count()))
+        name = card.get_attribute("data-card")
+        activate(page, card, how)
+        picks = page.locator("#game-table .oracle-table-pick")
+        if name == "recruiter":
+            activate(page, page.get_by_role("button", name="Play the Recruiter"), how)
+            return
+        picked = picks.count() > 0  # a ruse picks its target on the board first
+        if picked:
+            activate(page, picks.nth(rng.randrange(picks.count())), how)
+            if name == "banshee":
+                return
+        stones = page.locator("#game-table .oracle-table-label:not([disabled])")
+        if stones.count() == 0:
+            activate(page, page.get_by_role("button", name=re.compile("^Discard ")), how)
+            return
+        stone = stones.nth(rng.randrange(stones.count()))
+        if how == "drag" and not picked:
+            number = stone.evaluate("label => label.closest('[data-stone]').dataset.stone")
+            page.keyboard.press("Escape")  # start again, and drag the card there instead
+            assert page.get_attribute(f"#game-hand [data-card='{name}']", "aria-pressed") == "false"
+            drag(page, f"#game-hand [data-card='{name}']", f"#game-table [data-stone='{number}']")
+        elif double_click:
+            stone.dblclick()
+        else:
+            activate(page, stone, how)
+
+
 @pytest.mark.slow
-def test_a_seeded_game_is_played_to_its_end_through_the_page_and_replays_in_python(
-    visit: Visit, site_url: str
+@pytest.mark.parametrize(
+    ("variant", "expert", "how", "seed"),
+    [
+        ("base", False, "click", 21),
+        ("tactics", False, "keyboard", 8),
+        ("tactics", True, "drag", 5),
+        ("base", True, "keyboard", 13),
+    ],
+)
+def test_a_whole_game_is_played_at_the_table_and_its_record_replays(
+    visit: Visit,
+    site_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    variant: str,
+    expert: bool,
+    how: str,
+    seed: int,
 ) -> None:
     page = visit.page
+    page.set_viewport_size(DESKTOP)
     engine_page(page, f"{site_url}/play.html")
-    page.check("input[name=variant][value=tactics]")
-    page.fill("#game-seed", "21")
+    page.check(f"input[name=variant][value={variant}]")
+    if expert:
+        page.check("#game-expert")
+    page.fill("#game-seed", str(seed))
     page.get_by_role("button", name="Deal").click()
     page.wait_for_selector("#game:not([hidden])")
-    for _ in range(400):
+    rng = random.Random(seed)
+    app = "document.getElementById('oracle-app').dataset"
+    for turn in range(700):
         if page.get_attribute("#oracle-app", "data-over") == "true":
             break
-        before = page.inner_text("#game-record")
-        phase = page.get_attribute("#oracle-app", "data-phase")
-        if phase == "claim":
-            boxes = page.locator("#game-claim-stones input")
-            for index in range(boxes.count()):
-                boxes.nth(index).check()
-            page.get_by_role("button", name="Claim the ticked stones").click()
-            page.wait_for_function(
-                "before => document.getElementById('game-record').textContent !== before"
-                " || !document.getElementById('game-problem').hidden",
-                arg=before,
-            )
-            if page.is_visible("#game-problem"):
-                assert "(the rule: " in page.inner_text("#game-problem")
-                page.get_by_role("button", name="Claim nothing").click()
-        elif page.locator("#game-hand button:not([disabled])").count():
-            page.locator("#game-hand button:not([disabled])").last.click()
-            page.locator("#game-targets button").first.click()
-        else:
-            page.click("#legal-button")
+        page.wait_for_function(f"() => {app}.busy !== 'true'")
+        before = page.get_attribute("#oracle-app", "data-moves-made")
+        log_before = page.locator("#game-log li").count()
+        table_turn(page, how, rng, double_click=how == "click" and turn == 0)
         page.wait_for_function(
-            "before => document.getElementById('game-record').textContent !== before", arg=before
+            f"before => {app}.movesMade !== before || {app}.over === 'true'", arg=before
         )
+        assert page.is_hidden("#game-problem"), page.inner_text("#game-problem")
+        if turn == 0 and how == "click":  # the double click made one move, not two
+            mine = [line for line in page.locator("#game-log li").all_inner_texts()[log_before:]]
+            assert sum(", you: " in line and " on " in line for line in mine) == 1, mine
     assert page.get_attribute("#oracle-app", "data-over") == "true"
     result = page.inner_text("#game-result")
-    href = page.get_attribute("#game-download", "href")
-    assert href and href.startswith("blob:")
-    with page.expect_download() as downloading:  # as a reader saves it
+    # Stepping back through the whole game, and forward to now again.
+    total = int(page.get_attribute("#oracle-app", "data-moves-made") or 0)
+    for _ in range(3):
+        page.get_by_role("button", name="Back a move").click()
+    page.wait_for_function(
+        "total => document.getElementById('game-review-note').textContent"
+        ".includes(`after move ${total - 3} of ${total}`)",
+        arg=total,
+    )
+    assert page.locator("#game-table .oracle-table-label:not([disabled])").count() == 0
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.wait_for_function(
+        "() => document.getElementById('game-review-note').textContent.includes('the deal')"
+    )
+    page.get_by_role("button", name="Now", exact=True).click()
+    page.wait_for_selector("#game-review-note", state="hidden")
+    # The downloaded record names the game, and the command line replays it to the same end.
+    with page.expect_download() as downloading:
         page.click("#game-download")
     download = downloading.value
-    assert download.suggested_filename.startswith("schotten-totten-")
-    record = Path(download.path()).read_text(encoding="utf-8")
+    timing = "expert" if expert else "standard"
+    assert download.suggested_filename == (
+        f"schotten-totten-{variant}-{timing}-you-first-seed-{seed}.txt"
+    )
+    record_file = tmp_path / download.suggested_filename
+    download.save_as(record_file)
     visit.clean()
-    state = replay(parse_record(record).game, parse_record(record).moves)
-    assert state.is_over
-    assert result_text(state) in result
-    assert parse_record(record).result == result_text(state)
+    record = parse_record(record_file.read_text(encoding="utf-8"))
+    state = replay(record.game, record.moves)
+    assert state.is_over and result_text(state) in result
+    assert main(["replay", str(record_file)]) == 0, capsys.readouterr().out
 
 
 SCREENS = [(viewport, scheme) for viewport in (DESKTOP, PHONE) for scheme in ("light", "dark")]
@@ -811,9 +915,10 @@ def test_the_engine_pages_in_use_pass_axe_and_fit_the_screen(visit: Visit, site_
     page.wait_for_selector("#ask-problem-box:not([hidden])")
     axe_on_every_screen(page, found, "a refusal")
     engine_page(page, f"{site_url}/play.html")
+    page.check("input[name=variant][value=tactics]")
     page.get_by_role("button", name="Deal").click()
     page.wait_for_selector("#game:not([hidden])")
-    page.locator("#game-hand button").first.click()
+    page.locator("#game-hand button:not([disabled])").first.click()
     axe_on_every_screen(page, found, "a game")
     visit.clean()
     assert len(found) == 3 * len(SCREENS)

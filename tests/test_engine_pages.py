@@ -11,13 +11,14 @@ import random
 import subprocess
 import sys
 import zipfile
+from collections.abc import Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine import Game, GameState, Phase, Player, card_name
+from engine import Game, GameState, Move, Phase, Player, card_name, parse_record, replay
 from engine.moves import Deck
 from engine.opponent import choose_move
 from oracle.browser import pages as browser
@@ -215,7 +216,7 @@ def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> d
                 assert "(the rule: claim." in view["problem"]
                 view = SESSION.game_move({"game": view["game"], "claim": []})
             continue
-        move = rng.choice(view["legal"])
+        move = rng.choice(view["moves"])["text"]
         view = SESSION.game_move({"game": view["game"], "move": move})
         assert view["ok"], view.get("problem")
     raise AssertionError("the game did not end")
@@ -243,6 +244,102 @@ def test_a_game_through_the_page_ends_and_its_record_replays_to_the_same_winner(
     assert view["log"] and all(event["text"] for event in view["log"])
 
 
+def pick_of(move: dict[str, Any]) -> tuple[Any, ...]:
+    """What the reader picks on the table to make ``move``: a card in hand, a card on the board,
+    a stone, a deck, the stones claimed."""
+    chosen = [move.get(key) for key in ("kind", "hand", "card", "from", "stone", "deck")]
+    return (*chosen, tuple(move.get("stones", ())))
+
+
+@pytest.mark.parametrize(
+    ("seed", "variant", "expert"), [(4, "base", False), (6, "tactics", False), (9, "tactics", True)]
+)
+def test_the_table_offers_every_legal_move_once_and_marks_what_the_engine_says(
+    seed: int, variant: str, expert: bool
+) -> None:
+    """The page offers exactly the engine's legal moves, each reached by one distinct set of
+    picks; the stones marked as claimable are the ones a claim move names; the stones outlined
+    are the ones the computer's last moves touched; a move sent twice is made once."""
+    game = Game.named(variant, seed=seed, expert=expert)
+    view = SESSION.new_game({"variant": variant, "seed": seed, "expert": expert, "you_first": True})
+    number, rng, steps = view["game"], random.Random(seed), 0
+    while not view["over"]:
+        state = replay(game, parse_record(view["record"]).moves)
+        legal = [str(move) for move in state.legal_moves()]
+        assert [move["text"] for move in view["moves"]] == legal
+        picks = [pick_of(move) for move in view["moves"]]
+        assert len(set(picks)) == len(picks), "two moves share one set of picks"
+        claims = {stone for move in view["moves"] for stone in move.get("stones", ())}
+        assert {s["number"] for s in view["table"] if s["claimable"]} == claims
+        touched = {s["number"] for s in view["table"] if s["touched"]}
+        theirs = their_last_moves(game, parse_record(view["record"]).moves)
+        assert [str(move) for move in theirs] == view["their_last"]
+        assert touched == stones_touched(theirs)
+        hand = [card["name"] for card in view["hand_cards"]]
+        assert hand == [card_name(card) for card in state.hands[Player.A]]
+        made = view["moves_made"]
+        move = rng.choice(view["moves"])["text"]
+        view = SESSION.game_move({"game": number, "move": move, "at": made})
+        assert view["ok"], view.get("problem")
+        if steps == 0:  # the same move sent again, as a double click would, is not made twice
+            again = SESSION.game_move({"game": number, "move": move, "at": made})
+            assert again["moves_made"] == view["moves_made"] and again["notice"]
+        steps += 1
+    assert steps >= 10
+
+
+def their_last_moves(game: Game, moves: Sequence[str]) -> list[Move]:
+    """The computer's moves since the reader's last one, found by replaying the game."""
+    state, made = game.new_initial_state(), []
+    for text in moves:
+        mover = state.current_player
+        made.append((mover, state.apply_text(text)))
+    theirs: list[Move] = []
+    for mover, move in reversed(made):
+        if mover is Player.A:
+            break
+        theirs.insert(0, move)
+    return theirs
+
+
+def stones_touched(moves: list[Move]) -> set[int]:
+    """The stones the moves name: where a card went, where one was taken from, what was claimed."""
+    touched: set[int] = set()
+    for move in moves:
+        for name in ("stone", "source", "to"):
+            value = getattr(move, name, None)
+            if isinstance(value, int):
+                touched.add(value)
+        touched.update(getattr(move, "stones", ()))
+    return touched
+
+
+def test_stepping_back_shows_the_game_as_it_stood_after_each_move() -> None:
+    """``game_at`` replays the game to any step: the hand and the table agree with a replay of
+    the record's first moves, and the step is kept within the game."""
+    view = play_to_the_end(11, "tactics", False, True)
+    record = parse_record(view["record"])
+    total = len(record.moves)
+    assert view["moves_made"] == total
+    for step in (0, 1, 2, total // 2, total - 1, total):
+        moment = SESSION.game_at({"game": view["game"], "step": step})
+        state = replay(record.game, record.moves[:step])
+        assert moment["step"] == step and moment["total"] == total
+        assert [card["name"] for card in moment["hand_cards"]] == [
+            card_name(card) for card in state.hands[Player.A]
+        ]
+        for stone, then in zip(moment["table"], state.position(Player.A).stones, strict=True):
+            assert [card["name"] for card in stone["you"]] == [
+                card_name(card) for card in then.sides[Player.A]
+            ]
+            assert [card["name"] for card in stone["them"]] == [
+                card_name(card) for card in then.sides[Player.B]
+            ]
+        assert bool(moment["move"]) == (step > 0)
+    assert SESSION.game_at({"game": view["game"], "step": total + 5})["step"] == total
+    assert SESSION.game_at({"game": view["game"], "step": -3})["step"] == 0
+
+
 def test_a_claim_that_cannot_be_proved_is_refused_with_the_engines_reason() -> None:
     view = SESSION.new_game({"variant": "base", "seed": 5, "you_first": True})
     rng = random.Random(5)
@@ -258,7 +355,7 @@ def test_a_claim_that_cannot_be_proved_is_refused_with_the_engines_reason() -> N
             continue
         if view["over"]:
             break
-        view = SESSION.game_move({"game": view["game"], "move": rng.choice(view["legal"])})
+        view = SESSION.game_move({"game": view["game"], "move": rng.choice(view["moves"])["text"]})
     pytest.fail("no claim step with an unprovable stone came up")
 
 

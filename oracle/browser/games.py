@@ -1,34 +1,60 @@
 """A game on the "Play a game" page: the computer's moves, and the game as the page shows it.
 
 The opponent decides from its own view only (:func:`engine.opponent.choose_move`); the page gets
-plain data: the board drawn, the legal moves grouped as its controls need them, the log and the
-record that ``schotten-oracle replay`` reads.
+plain data: the table (each stone's cards as the engine draws them, its marks and its words for a
+screen reader), the reader's hand, every legal move as the table picks it, the log and the record
+that ``schotten-oracle replay`` reads. The page decides nothing itself: what it offers is what
+the engine lists.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Claim, GameState, Play, Player, card_name, record_text, result_text
+from engine import (
+    Banshee,
+    Claim,
+    Draw,
+    Game,
+    GameState,
+    Move,
+    Pass,
+    Play,
+    Player,
+    Position,
+    Recruit,
+    Return,
+    Strategist,
+    Traitor,
+    card_name,
+    record_text,
+    replay,
+    result_text,
+)
 from engine.opponent import choose_move
 from engine.position import STONES
 from oracle.casefile.vocabulary import PLAYER_WORDS
-from oracle.site.boards import board_html
+from oracle.site.boards import card_html, stone_words
 
 
 @dataclass
 class GameSession:
+    """A game on the page: its state, which seat the reader has, the computer's chance, and the
+    moves the computer made since the reader's last (the table highlights them)."""
+
+    game: Game
     state: GameState
     you: Player
     opponent_rng: random.Random
+    their_last: list[Move] = field(default_factory=list)
 
 
 def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, Any]:
+    """The game now, from the reader's seat, as the Play page's table shows it."""
     state, you = session.state, session.you
     position = state.position(you)
-    legal = [str(move) for move in state.legal_moves()] if state.current_player is you else []
     open_stones = [
         n for n, stone in zip(STONES, position.stones, strict=True) if stone.claimed_by is None
     ]
@@ -44,20 +70,13 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
         "variant": state.variant.name,
         "expert": state.game.expert,
         "seed": state.game.seed,
+        "you_first": state.game.first_player is you,
         "over": state.is_over,
         "winner": winner,
         "result": _result_words(state, you),
         "phase": state.phase.value,
         "your_turn": state.current_player is you and not state.is_over,
         "turn": state.turn,
-        "hand": [card_name(card) for card in state.hands[you]],
-        "legal": legal,
-        "plays": _plays_by_card(state, you),
-        "other_moves": [
-            str(move)
-            for move in (state.legal_moves() if state.current_player is you else [])
-            if not isinstance(move, (Play, Claim))
-        ],
         "open_stones": open_stones,
         "held": {
             "you": list(state.stones_held(you)),
@@ -65,8 +84,11 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
         },
         "their_hand_size": len(state.hands[you.other]),
         "decks": {deck.value: len(cards) for deck, cards in state.decks.items()},
-        "board": board_html(position),
-        "their_moves": _their_last_moves(state, you),
+        "table": table_view(position, _touched(session.their_last), provable(state, you)),
+        "hand_cards": [_card(card) for card in state.hands[you]],
+        "moves": [move_view(move) for move in legal_moves_of(state, you)],
+        "their_last": [str(move) for move in session.their_last],
+        "moves_made": len(state.moves),
         "log": [
             {
                 "turn": event.turn,
@@ -80,28 +102,6 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
     }
 
 
-def _their_last_moves(state: GameState, you: Player) -> list[str]:
-    """The moves the computer chose since your last move, in order (its forced steps left out)."""
-    moves: list[str] = []
-    for event in reversed(state.events):
-        if event.player is you:
-            break
-        if not event.forced:
-            moves.append(event.text)
-    return moves[::-1]
-
-
-def _plays_by_card(state: GameState, you: Player) -> dict[str, list[int]]:
-    """The legal plays of one card onto a stone, grouped by card (the hand's buttons)."""
-    plays: dict[str, list[int]] = {}
-    if state.current_player is not you:
-        return plays
-    for move in state.legal_moves():
-        if isinstance(move, Play):
-            plays.setdefault(card_name(move.card), []).append(move.stone)
-    return plays
-
-
 def _result_words(state: GameState, you: Player) -> str:
     if not state.is_over:
         return ""
@@ -112,7 +112,127 @@ def _result_words(state: GameState, you: Player) -> str:
 
 
 def opponent_moves(session: GameSession) -> None:
+    """The computer's moves until it is the reader's turn, kept so the table can show them."""
     state = session.state
+    session.their_last = []
     while not state.is_over and state.current_player is not session.you:
         them = state.current_player
-        state.apply(choose_move(state.view(them), state.legal_moves(), session.opponent_rng))
+        move = choose_move(state.view(them), state.legal_moves(), session.opponent_rng)
+        state.apply(move)
+        session.their_last.append(move)
+
+
+def legal_moves_of(state: GameState, you: Player) -> list[Move]:
+    """The reader's legal moves now (none on the computer's turn)."""
+    return state.legal_moves() if state.current_player is you and not state.is_over else []
+
+
+def provable(state: GameState, you: Player) -> tuple[int, ...]:
+    """The stones the reader may claim in this step (marked on the table)."""
+    if state.current_player is not you or state.is_over:
+        return ()
+    return tuple(
+        stone for move in state.legal_moves() if isinstance(move, Claim) for stone in move.stones
+    )
+
+
+def _card(card: int, *, last: bool = False) -> dict[str, Any]:
+    return {"name": card_name(card), "html": card_html(card), "last": last}
+
+
+def table_view(
+    position: Position, touched: dict[int, set[int]], claimable: tuple[int, ...] = ()
+) -> list[dict[str, Any]]:
+    """The nine stones for the page's table: each side's cards (name and the engine's drawing),
+    the modes, the owner, whether the reader may claim it now, what the computer just touched,
+    and the stone in words for a screen reader."""
+    me, them = position.viewer, position.viewer.other
+    stones = []
+    for number, stone in zip(STONES, position.stones, strict=True):
+        moved = touched.get(number, set())
+        owner = None if stone.claimed_by is None else PLAYER_WORDS[stone.claimed_by]
+        stones.append(
+            {
+                "number": number,
+                "you": [_card(card) for card in stone.sides[me]],
+                "them": [_card(card, last=card in moved) for card in stone.sides[them]],
+                "capacity": stone.capacity,
+                "modes": sorted(mode.label for mode in stone.modes),
+                "held_by": owner,
+                "claimable": number in claimable,
+                "touched": number in touched,
+                "words": stone_words(number, stone, me, False),
+            }
+        )
+    return stones
+
+
+def _touched(moves: list[Move]) -> dict[int, set[int]]:
+    """The stones the computer's moves touched, and the cards it put there."""
+    touched: dict[int, set[int]] = {}
+    for move in moves:
+        if isinstance(move, Play):
+            touched.setdefault(move.stone, set()).add(move.card)
+        elif isinstance(move, Traitor):
+            touched.setdefault(move.source, set())
+            touched.setdefault(move.to, set()).add(move.card)
+        elif isinstance(move, Strategist):
+            touched.setdefault(move.source, set())
+            if move.to is not None:
+                touched.setdefault(move.to, set()).add(move.card)
+        elif isinstance(move, Banshee):
+            touched.setdefault(move.stone, set())
+        elif isinstance(move, Claim):
+            for stone in move.stones:
+                touched.setdefault(stone, set())
+    return touched
+
+
+def move_view(move: Move) -> dict[str, Any]:
+    """One legal move as the table picks it: the hand card it starts from, the card on the
+    board it takes (for a ruse), the stone it ends at; and its text in the notation."""
+    found: dict[str, Any] = {"text": str(move), "kind": type(move).__name__.lower()}
+    if isinstance(move, Play):
+        found |= {"hand": card_name(move.card), "stone": move.stone}
+    elif isinstance(move, Strategist):
+        found |= {"hand": "strategist", "card": card_name(move.card), "from": move.source}
+        found["stone"] = move.to
+    elif isinstance(move, Traitor):
+        found |= {"hand": "traitor", "card": card_name(move.card), "from": move.source}
+        found["stone"] = move.to
+    elif isinstance(move, Banshee):
+        found |= {"hand": "banshee", "card": card_name(move.card), "from": move.stone}
+    elif isinstance(move, Recruit):
+        found["hand"] = "recruiter"
+    elif isinstance(move, Return):
+        found["card"] = card_name(move.card)
+    elif isinstance(move, Draw):
+        found["deck"] = move.deck.value
+    elif isinstance(move, Claim):
+        found["stones"] = list(move.stones)
+    else:
+        assert isinstance(move, Pass)
+    return found
+
+
+def moment_view(session: GameSession, step: int) -> dict[str, Any]:
+    """The game as it stood after its first ``step`` moves, seen from the reader's seat, for
+    stepping back through a game: the table, the hand, and the move that led there."""
+    state = session.state
+    step = max(0, min(step, len(state.moves)))
+    then = replay(session.game, state.moves[:step])
+    before = replay(session.game, state.moves[: step - 1]) if step else None
+    who = (
+        ""
+        if before is None
+        else ("you" if before.current_player is session.you else "the computer")
+    )
+    last = [state.moves[step - 1]] if step and who == "the computer" else []
+    return {
+        "step": step,
+        "total": len(state.moves),
+        "turn": then.turn,
+        "move": "" if before is None else f"{who}: {state.moves[step - 1]}",
+        "table": table_view(then.position(session.you), _touched(last)),
+        "hand_cards": [_card(card) for card in then.hands[session.you]],
+    }

@@ -21,7 +21,7 @@ from engine import Claim, Game, IllegalMove, MoveSyntaxError, Player, card_name
 from engine.cards import CARDS
 from engine.tactics import Tactic
 from oracle.browser.forms import Answered, PageError, field_label, form_case_text, form_of
-from oracle.browser.games import GameSession, game_view, opponent_moves
+from oracle.browser.games import GameSession, game_view, moment_view, opponent_moves
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case, RulesIndex
@@ -52,6 +52,7 @@ class Session:
             "ask_form": self.ask_form,
             "new_game": self.new_game,
             "game_move": self.game_move,
+            "game_at": self.game_at,
         }
 
     def call(self, name: str, request_json: str) -> str:
@@ -137,7 +138,9 @@ class Session:
             seed=seed,
         )
         number = max(self.games, default=0) + 1
-        session = GameSession(game.new_initial_state(), Player.A, random.Random(f"opponent {seed}"))
+        session = GameSession(
+            game, game.new_initial_state(), Player.A, random.Random(f"opponent {seed}")
+        )
         self.games = {number: session}
         opponent_moves(session)
         return game_view(number, session)
@@ -150,6 +153,9 @@ class Session:
         if session is None:
             raise PageError(f"no game {number}")
         state = session.state
+        if "at" in request and int(request["at"]) != len(state.moves):
+            # Sent for a moment of the game already past (a double click, say): not again.
+            return game_view(number, session, notice="that move was already made")
         if state.is_over or state.current_player is not session.you:
             return {**game_view(number, session), "ok": False, "problem": "it is not your turn"}
         try:
@@ -165,6 +171,14 @@ class Session:
             return {**game_view(number, session), "ok": False, "problem": str(error)}
         opponent_moves(session)
         return game_view(number, session)
+
+    def game_at(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The game as it stood after a number of moves, for stepping back through it."""
+        number = int(request.get("game", 0))
+        session = self.games.get(number)
+        if session is None:
+            raise PageError(f"no game {number}")
+        return moment_view(session, int(request.get("step", 0)))
 
 
 def card_names(request: dict[str, Any]) -> dict[str, Any]:
