@@ -325,6 +325,42 @@ def test_search_previews_read_as_text(visit: Visit, site_url: str) -> None:
     visit.clean()
 
 
+def search_titles(page: Page, words: str) -> list[str]:
+    """The titles of the site search's results for ``words``, best first."""
+    page.goto(page.url)
+    field = page.locator("input.md-search__input")
+    for _ in range(10):  # the search index loads in a worker: type again until it answers
+        field.click()
+        field.fill("")
+        field.type(words)
+        try:
+            page.locator(".md-search-result__item").first.wait_for(timeout=3000)
+            break
+        except PlaywrightTimeout:
+            continue
+    titles: list[str] = page.locator(
+        ".md-search-result__item > .md-search-result__link"
+    ).evaluate_all("links => links.map(link => link.querySelector('h1, h2').textContent.trim())")
+    return titles
+
+
+def test_search_finds_the_edge_cases_and_rulings_by_their_words(
+    visit: Visit, site_url: str, published: tuple[CaseReport, ...]
+) -> None:
+    """A reader's words find the edge-case table's rows first; a ruling's words find it."""
+    page = visit.page
+    page.goto(f"{site_url}/index.html")
+    situations = {report.case.id: report.case.situation for report in published}
+    tie = search_titles(page, "tie")[:5]
+    assert situations["tie-you-finished-first"] in tie, tie
+    assert situations["tie-they-finished-first"] in tie, tie
+    mud_fight = search_titles(page, "mud fight")
+    assert mud_fight[0] == situations["three-cards-under-mud-fight"], mud_fight
+    traitor = search_titles(page, "traitor")[:10]
+    assert "The Traitor may keep the card at the same stone" in traitor, traitor
+    visit.clean()
+
+
 def test_the_filter_field_has_a_border_and_a_visible_focus(visit: Visit, site_url: str) -> None:
     page = visit.page
     page.goto(f"{site_url}/edge-cases.html")

@@ -30,7 +30,8 @@ from oracle.site.render import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "site_src" / "_templates"
+SITE_SRC = ROOT / "site_src"
+TEMPLATES = SITE_SRC / "_templates"
 
 
 def test_the_seed_table_comes_first_in_order_with_its_verdicts(
@@ -167,6 +168,19 @@ def test_the_topics_on_pages_are_the_cases_their_tables_show(catalogue: Catalogu
         )
 
 
+def test_every_topic_has_a_page_of_its_own_in_the_navigation() -> None:
+    """A reader finds each topic by its own entry: no page shows two topics' tables, and every
+    page that shows one is in the navigation."""
+    sources = {page.name: page.read_text(encoding="utf-8") for page in SITE_SRC.glob("*.md")}
+    topics = topic_pages(sources)
+    shown = list(topics.values())
+    assert len(shown) == len(set(shown)), sorted(shown)
+    assert {folder.name for folder in (ROOT / "cases").iterdir() if folder.is_dir()} == set(topics)
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n", 1)[1]
+    for page in shown:
+        assert f": {page}\n" in nav, page
+
+
 # ------------------------------------------------------------------------------- walkthrough
 
 
@@ -226,7 +240,9 @@ def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
     catalogue = verified_catalogue(project_copy)
     pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
-    assert page.startswith(
+    assert page.startswith("---\n")  # the front matter: how search weighs the page
+    body = page.split("\n---\n", 1)[1].lstrip()
+    assert body.startswith(
         "# &#60;b&#62;You&#60;&#47;b&#62; &#91;really&#93; played &#92;&#92; &#42;then&#42;"
     )
     assert page.rstrip().endswith("```") and page.count("```") == 2

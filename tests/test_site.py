@@ -8,6 +8,7 @@ malformed case share one stopped build, whose report must name both.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -55,6 +56,20 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
         assert f'href="../../cases/{report.case.topic}/{report.case.id}.html"' not in text
     search_index = (root / "site" / "search" / "search_index.json").read_text()
     assert "last-three-in-your-hand" in search_index
+    # Search reads titles and answers: no board, table, rule list or case file is indexed, and
+    # the edge-case table's rows and the rulings rank before the other pages.
+    entries = json.loads(search_index)["docs"]
+    for entry in entries:
+        assert not entry["location"].endswith(("#the-case-file", "#the-rules-it-checks"))
+        assert not re.search(r"<(table|figure)\b", entry["text"]), entry
+        if entry["location"].startswith(("cases/", "ask.html", "play.html")):
+            assert not re.search(r"<pre\b|yaml-language-server", entry["text"]), entry
+    boosts = {entry["location"]: entry.get("boost", 1) for entry in entries}
+    assert (
+        boosts["cases/claims/last-three-in-your-hand.html"]
+        > boosts["cases/more-claims/a-higher-colour-refutes.html"]
+    )
+    assert boosts["rulings.html"] > boosts["formations.html"]
     for html in (root / "site").rglob("*.html"):
         text = html.read_text()
         head = text.split("<head>", 1)[1].lstrip()  # the policy comes before any script
