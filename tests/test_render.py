@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,6 +30,7 @@ from oracle.site.render import (
     render_walkthrough,
     ruling_anchor,
 )
+from oracle.verify.questions import LONG_TURN
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_SRC = ROOT / "site_src"
@@ -229,6 +232,27 @@ def test_the_odds_page_is_computed_exactly() -> None:
     assert row("a pair of 5s", "0", "7.69 %", "0", "0", "92.31 %") in page
     with pytest.raises(ValueError):
         formation_counts(parse_cards("red 5, red 5"))
+
+
+def test_a_case_page_opens_with_a_short_answer_and_folds_a_long_log(catalogue: Catalogue) -> None:
+    """A whole game's page says in a line how long it was and who won; its steps, numbered, are
+    folded away below the board; a short turn is still shown step by step in that line."""
+    pages = render_case_pages(catalogue, TEMPLATES, {})
+    whole = pages["cases/turns/a-whole-game-from-the-deal.md"].split("\n---\n", 1)[1]
+    answer = html.unescape(whole.split("\n\n")[1]).split(" Why: ")[0]
+    assert re.fullmatch(r"The engine's answer: \d+ moves, then you win \([a-z ]+\)\.", answer)
+    folded = re.search(r'\?\?\? note "What happens, step by step \((\d+) steps\)"', whole)
+    assert folded is not None
+    steps = re.findall(r"^    1\. ", whole, flags=re.MULTILINE)
+    assert len(steps) == int(folded.group(1)) > LONG_TURN
+    short = next(
+        report
+        for report in catalogue.published
+        if any(check.what == "the turn" for check in report.game_checks)
+        and len(next(c for c in report.game_checks if c.what == "the turn").actual.split(" → "))
+        <= LONG_TURN
+    )
+    assert " → " in short.verdict_label
 
 
 def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:

@@ -16,6 +16,7 @@ from engine import Reason, card_name
 from oracle.casefile.model import Case, RulesIndex
 from oracle.site.boards import board_html, written_board_html
 from oracle.site.markup import Markup, code_block, site_link
+from oracle.verify.questions import LONG_TURN
 from oracle.verify.report import CaseReport
 
 if TYPE_CHECKING:  # the site's browser pages import this module without Jinja
@@ -184,6 +185,7 @@ def render_case_page(
         file=str(case.path.relative_to(root)) if root else case.path.name,
         ask_link=ask_link,
         since=since,
+        long_turn=LONG_TURN,
     )
 
 

@@ -142,7 +142,10 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
         repin = () if value is None else ((("turn", "expect", key), value),)
         return GameCheck(name, lines.get(key, turn.line), expected, actual, "", detail, "", repin)
 
-    summary = " → ".join(log + _ending(state, outcome))
+    steps = log + _ending(state, outcome)
+    summary = " → ".join(steps)
+    # A whole game is the answer's list of steps; its one line says how long and how it ended.
+    short = summary if len(steps) <= LONG_TURN else _short_turn(state, outcome, len(log))
     diff = tuple(
         line.rstrip()
         for line in difflib.ndiff(list(expect.log or ()), log)
@@ -151,7 +154,7 @@ def check_turn(state: GameState, turn: TurnQuestion) -> list[GameCheck]:
     held = tuple(tuple(sorted(state.stones_held(player))) for player in Player)
     ending = ending_words(state)
     checks: list[GameCheck] = [
-        GameCheck("the turn", turn.line, None, summary, summary, detail),
+        GameCheck("the turn", turn.line, None, summary, short, detail),
         GameCheck(
             "the log",
             lines.get("log", turn.line),
@@ -208,6 +211,16 @@ def _discards_and_next(state: GameState, expect: TurnExpectation, fact: _Fact) -
 
 def _sorted(stones: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     return tuple(sorted(stones))
+
+
+LONG_TURN = 12
+"""Steps beyond which a turn's one-line answer gives its length and its end, not every step."""
+
+
+def _short_turn(state: GameState, outcome: str, moves: int) -> str:
+    """A long turn (a whole game, say) in a line: how many moves, then how it ended."""
+    ending = _ending(state, outcome)
+    return f"{moves} moves, then {ending[0]}" if ending else f"{moves} moves; the game goes on"
 
 
 def _ending(state: GameState, outcome: str) -> list[str]:
