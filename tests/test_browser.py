@@ -54,12 +54,16 @@ def test_the_edge_case_table_has_the_seed_rows_and_sorts(
     assert len(rows) == len(claims_table(published))
     assert "Refused" in rows[0] and "Refused" in rows[1] and "Granted" in rows[2]
     header = page.locator("article table").first.locator("th", has_text="Verdict")
-    header.click()
+    sort = header.get_by_role("button")  # made by the page's script: waited for, then pressed
+    sort.click()
+    page.wait_for_function(
+        "th => th.getAttribute('aria-sort') === 'ascending'", arg=header.element_handle()
+    )
     verdicts = [row.split("\t")[1].strip() for row in visible_rows(page)]
     assert verdicts == sorted(verdicts)
-    assert header.get_attribute("aria-sort") == "ascending"
-    header.click()
-    header.click()  # third click: back to the catalogue's order
+    sort.click()
+    sort.click()  # third click: back to the catalogue's order
+    page.wait_for_function("th => !th.hasAttribute('aria-sort')", arg=header.element_handle())
     assert visible_rows(page) == rows
     visit.clean()
 
@@ -818,8 +822,9 @@ def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> 
         if how == "drag" and not picked:
             number = stone.evaluate("label => label.closest('[data-stone]').dataset.stone")
             page.keyboard.press("Escape")  # start again, and drag the card there instead
-            assert page.get_attribute(f"#game-hand [data-card='{name}']", "aria-pressed") == "false"
-            drag(page, f"#game-hand [data-card='{name}']", f"#game-table [data-stone='{number}']")
+            card = page.locator(f"#game-hand [data-card='{name}']").first
+            assert card.get_attribute("aria-pressed") == "false"
+            card.drag_to(page.locator(f"#game-table [data-stone='{number}']"))
         elif double_click:
             stone.dblclick()
         else:
@@ -863,10 +868,15 @@ def test_a_whole_game_is_played_at_the_table_and_its_record_replays(
         page.wait_for_function(f"() => {app}.busy !== 'true'")
         before = page.get_attribute("#oracle-app", "data-moves-made")
         log_before = page.locator("#game-log li").count()
+        phase = page.get_attribute("#oracle-app", "data-phase")
         table_turn(page, how, rng, double_click=how == "click" and turn == 0)
-        page.wait_for_function(
-            f"before => {app}.movesMade !== before || {app}.over === 'true'", arg=before
-        )
+        try:
+            page.wait_for_function(
+                f"before => {app}.movesMade !== before || {app}.over === 'true'", arg=before
+            )
+        except PlaywrightTimeout:
+            picked = page.locator("#game-hand [aria-pressed=true]").all_inner_texts()
+            pytest.fail(f"turn {turn}, {phase} step: no move made ({picked} picked)")
         assert page.is_hidden("#game-problem"), page.inner_text("#game-problem")
         if turn == 0 and how == "click":  # the double click made one move, not two
             mine = [line for line in page.locator("#game-log li").all_inner_texts()[log_before:]]
