@@ -12,6 +12,7 @@ let pick = { hand: null, card: null }; // the hand card chosen, then the board c
 const marked = new Set(); // stones marked to claim
 let busy = false; // a move is on its way: nothing more is sent until the answer
 let review = null; // the moment shown while stepping back through the game
+let reviewStep = null; // the step last asked for; clicks faster than the engine answers count from it
 
 function button(text, onClick, options = {}) {
   const element = document.createElement("button");
@@ -76,7 +77,7 @@ function hint() {
 // ------------------------------------------------------------------ sending a move
 
 async function send(request, what) {
-  if (busy || review) return;
+  if (busy || reviewStep !== null) return;
   busy = true;
   app.dataset.busy = "true";
   render(); // every control off until the answer: a second click sends nothing
@@ -97,7 +98,7 @@ async function send(request, what) {
 // A step with one move only (claim nothing when no stone can be proved, the one deck to draw
 // from) is taken for the reader; the log still lists it.
 function autoMove() {
-  if (!game || !game.your_turn || game.moves.length !== 1 || review) return;
+  if (!game || !game.your_turn || game.moves.length !== 1 || reviewStep !== null) return;
   const [only] = game.moves;
   const forced = (only.kind === "claim" && only.stones.length === 0) || only.kind === "draw";
   if (forced) setTimeout(() => send({ move: only.text }, only.text), 0);
@@ -312,7 +313,7 @@ function handCard(card, playing) {
 }
 
 function chooseCard(name) {
-  if (busy || review) return;
+  if (busy || reviewStep !== null) return;
   if (game.phase === "recruiter return") {
     const move = game.moves.find((m) => m.kind === "return" && m.card === name);
     if (move) send({ move: move.text }, move.text);
@@ -366,17 +367,24 @@ function cancelPick() {
 async function stepTo(step) {
   if (!game || busy) return;
   const target = Math.max(0, Math.min(step, game.moves_made));
-  if (target === game.moves_made) {
+  reviewStep = target === game.moves_made ? null : target;
+  if (reviewStep === null) {
     review = null;
     $("game-review-note").hidden = true;
     render();
     return;
   }
-  review = await engine.ask("game_at", { game: game.game, step: target });
+  const moment = await engine.ask("game_at", { game: game.game, step: target });
+  if (reviewStep !== target) return; // a later click asked for another step
+  review = moment;
   const note = $("game-review-note");
   note.hidden = false;
   note.textContent = `Looking back: after move ${review.step} of ${review.total} (turn ${review.turn})${review.move ? `, ${review.move}` : ", the deal"}. Press Now to return to the game.`;
   render();
+}
+
+function reviewFrom() {
+  return reviewStep === null ? game.moves_made : reviewStep;
 }
 
 // ------------------------------------------------------------------ start
@@ -391,6 +399,7 @@ async function deal(event) {
   const variant = document.querySelector('#game-form input[name="variant"]:checked').value;
   if ($("game-seed").value === "") newSeed();
   review = null;
+  reviewStep = null;
   $("game-review-note").hidden = true;
   pick = { hand: null, card: null };
   marked.clear();
@@ -416,8 +425,8 @@ async function main() {
     else if (move) send({ move: text }, text);
   });
   $("review-start").addEventListener("click", () => stepTo(0));
-  $("review-back").addEventListener("click", () => stepTo((review ? review.step : game.moves_made) - 1));
-  $("review-forward").addEventListener("click", () => stepTo((review ? review.step : game.moves_made) + 1));
+  $("review-back").addEventListener("click", () => stepTo(reviewFrom() - 1));
+  $("review-forward").addEventListener("click", () => stepTo(reviewFrom() + 1));
   $("review-now").addEventListener("click", () => stepTo(game.moves_made));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && pick.hand) cancelPick();
