@@ -1,9 +1,15 @@
-"""How fast the engine pages are in Debian's chromium: the runtime's time to become ready, and
-a claim's time in the page (goals: ready within 5 s once cached, a claim within 50 ms).
+"""How fast the engine pages are in Debian's chromium: the engine's time to become ready, the
+first paint, and a claim's time in the page.
 
-Builds the site into a temporary folder, serves it on localhost, and loads ``ask.html`` in a
-fresh browser profile (cold), then again in the same profile (cached). A claim is timed from the
-page's click to its answer, through the worker, over several boards of the catalogue.
+Goals (issue 26): ready in 1.5 s from the browser's cache and 5 s cold, a claim in 20 ms
+(median) and 50 ms (worst), and a first paint that never waits for the engine.
+
+Builds the site into a temporary folder, serves it on localhost, and measures in one browser
+profile: a cold start (nothing cached, ``ask.html`` opened first); a start from the cache (the
+browser restarted, so no engine is running, with the files its service worker keeps); the
+engine kept running (Ask, then Play, then Ask reloaded); and claims timed from the page's
+click to its answer, through the worker, over several boards of the catalogue. Each start
+prints where its time went: Python's own start, unpacking the archive, importing the engine.
 
     .venv/bin/python bench/browser_bench.py [--loads 5] [--claims 40]
 """
@@ -12,17 +18,19 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
+from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("ORACLE_CHROMIUM", "/usr/bin/chromium")
@@ -35,8 +43,10 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-READY_GOAL = 5.0
-CLAIM_GOAL = 50.0
+COLD_GOAL = 5.0
+CACHED_GOAL = 1.5
+CLAIM_GOAL = 20.0
+WORST_CLAIM_GOAL = 50.0
 CASES = (
     "cases/claims/02-last-three-in-your-hand.yaml",
     "cases/claims/10-three-cards-under-mud-fight.yaml",
@@ -59,21 +69,45 @@ def build(site: Path) -> None:
     )
 
 
-def ready_seconds(page: Page, url: str) -> float:
+@dataclass
+class Start:
+    """One wait for the engine: seconds to ready, whether it was already running, where a
+    fresh start's time went (milliseconds since the worker began), and the first paint."""
+
+    seconds: float
+    kept: bool
+    timings: dict[str, int]
+    first_paint: float
+
+    def __str__(self) -> str:
+        laps = ", ".join(f"{name} {ms / 1000:.2f} s" for name, ms in self.timings.items())
+        how = "kept running" if self.kept else f"started ({laps})"
+        return f"{self.seconds:5.2f} s, {how}; first paint {self.first_paint / 1000:.2f} s"
+
+
+def ready(page: Page, url: str) -> Start:
     page.goto(url)
     page.wait_for_selector("#oracle-loading[data-ready=true]", state="attached", timeout=120_000)
-    return float(page.get_attribute("#oracle-loading", "data-seconds") or "nan")
+    return Start(
+        seconds=float(page.get_attribute("#oracle-loading", "data-seconds") or "nan"),
+        kept=page.get_attribute("#oracle-loading", "data-kept") == "true",
+        timings=json.loads(page.get_attribute("#oracle-loading", "data-timings") or "{}"),
+        first_paint=page.evaluate(
+            "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"
+        ),
+    )
 
 
 def claim_times(page: Page, count: int) -> list[float]:
     """Milliseconds from the click on "Ask the engine" to the answer, for ``count`` claims."""
     times = []
-    page.locator("#paste-box summary").click()
     for index in range(count):
         text = (ROOT / CASES[index % len(CASES)]).read_text(encoding="utf-8")
-        page.fill("#paste-text", text)
-        page.get_by_role("button", name="Load and judge it").click()
-        page.wait_for_function("() => !document.getElementById('ask-answer').hidden")
+        page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
+        page.fill("#case-text", text)
+        page.wait_for_function(
+            "() => document.getElementById('ask-answer').dataset.verdicts !== 'waiting'"
+        )
         page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
         page.get_by_role("button", name="Ask the engine").click()
         page.wait_for_function(
@@ -85,7 +119,7 @@ def claim_times(page: Page, count: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--loads", type=int, default=5, help="cached loads to time (5)")
+    parser.add_argument("--loads", type=int, default=5, help="starts from the cache to time (5)")
     parser.add_argument("--claims", type=int, default=40, help="claims to time (40)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -95,28 +129,54 @@ def main() -> None:
             ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site))
         )
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_address[1]}/ask.html"
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        profile = str(Path(folder) / "profile")
         with sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                str(Path(folder) / "profile"), executable_path=CHROMIUM, args=FLAGS
-            )
+
+            def browser() -> BrowserContext:
+                return playwright.chromium.launch_persistent_context(
+                    profile, executable_path=CHROMIUM, args=FLAGS
+                )
+
+            context = browser()
             page = context.new_page()
-            cold = ready_seconds(page, url)
-            cached = [ready_seconds(page, url) for _ in range(args.loads)]
+            cold = ready(page, f"{base}/ask.html")
+            page.wait_for_function(
+                "async () => (await navigator.serviceWorker.ready).active.state === 'activated'"
+            )
+            context.close()
+            cached = []
+            for _ in range(args.loads):
+                context = browser()  # a new browser: no engine running, the files kept
+                cached.append(ready(context.new_page(), f"{base}/ask.html"))
+                context.close()
+            context = browser()
+            page = context.new_page()
+            ready(page, f"{base}/ask.html")
+            kept = [ready(page, f"{base}/{name}.html") for name in ("play", "ask", "ask")]
             claims = claim_times(page, args.claims)
             context.close()
         server.shutdown()
-    worst = max(claims)
-    ready = statistics.median(cached)
-    claim = statistics.median(claims)
-    print(f"runtime ready, first load (cold):  {cold:6.2f} s")
+    seconds = statistics.median(start.seconds for start in cached)
+    paints = [start.first_paint for start in (cold, *cached, *kept)]
+    print(f"cold start (nothing cached):        {cold}")
+    for start in cached:
+        print(f"start from the cache:               {start}")
+    for start in kept:
+        print(f"engine kept (Ask, Play, reload):    {start}")
     print(
-        f"runtime ready, cached ({args.loads} loads): median {ready:5.2f} s,"
-        f" worst {max(cached):5.2f} s   (goal <= {READY_GOAL:.0f} s)"
+        f"ready from the cache: median {seconds:.2f} s over {args.loads} browser starts;"
+        f" kept running: worst {max(start.seconds for start in kept):.2f} s"
+        f"   (goal <= {CACHED_GOAL} s; cold goal <= {COLD_GOAL:.0f} s)"
     )
     print(
-        f"a claim in the page ({args.claims}):      median {claim:5.1f} ms,"
-        f" worst {worst:5.1f} ms   (goal <= {CLAIM_GOAL:.0f} ms)"
+        f"first paint: worst {max(paints) / 1000:.2f} s, before the engine every time:"
+        f" {all(start.first_paint < start.seconds * 1000 for start in (cold, *cached))}"
+    )
+    print(
+        f"a claim in the page ({args.claims}): median {statistics.median(claims):5.1f} ms,"
+        f" worst {max(claims):5.1f} ms"
+        f"   (goals <= {CLAIM_GOAL:.0f} ms, <= {WORST_CLAIM_GOAL:.0f} ms)"
     )
 
 

@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 import pytest
 
 try:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
     HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - depends on the machine
@@ -204,10 +204,16 @@ def site_url(built_site: Path) -> Iterator[str]:
     yield from served(built_site)
 
 
+def fresh_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A context of its own, with the site's service worker blocked: it would fetch the 13 MB
+    runtime again for every context (the test of the worker itself allows it)."""
+    return browser.new_context(service_workers="block", **options)
+
+
 @pytest.fixture
 def visit(browser: Browser) -> Iterator[Visit]:
     """A fresh page in a context of its own."""
-    context = browser.new_context()
+    context = fresh_context(browser)
     page = context.new_page()
     yield Visit(page)
     context.close()

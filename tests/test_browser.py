@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import WATCH_POLICY, Visit
+from browser_support import WATCH_POLICY, Visit, fresh_context
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -226,7 +226,7 @@ def test_axe_finds_nothing_serious_on_any_page(
     """Every page, for what its own content may get wrong: at the widest and the narrowest
     screen, one in each theme (each kind of page is checked at every width and in each theme
     above)."""
-    context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+    context = fresh_context(browser, viewport=viewport, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{site_url}/all-cases.html")
     links = page.locator("nav.md-nav a.md-nav__link, article table a").evaluate_all(
@@ -280,7 +280,7 @@ def test_the_border_is_one_row_of_nine_on_a_desktop_and_one_stone_a_row_on_a_pho
     browser: Browser, site_url: str
 ) -> None:
     for viewport, rows in ((DESKTOP, 1), (PHONE, 9)):
-        context = browser.new_context(viewport=viewport)
+        context = fresh_context(browser, viewport=viewport)
         page = context.new_page()
         page.goto(f"{site_url}/cases/claims/last-three-in-your-hand.html")
         tops = page.locator(".oracle-stone").evaluate_all(
@@ -300,7 +300,7 @@ def test_the_border_is_one_row_of_nine_on_a_desktop_and_one_stone_a_row_on_a_pho
 
 
 def test_dark_mode_follows_the_system_and_toggles(browser: Browser, site_url: str) -> None:
-    context = browser.new_context(color_scheme="dark")
+    context = fresh_context(browser, color_scheme="dark")
     page = context.new_page()
     page.goto(f"{site_url}/index.html")
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
@@ -412,7 +412,7 @@ def test_the_rulings_link_each_case_that_checks_them(visit: Visit, site_url: str
 
 def test_the_misreading_matrix_fits_a_desktop(browser: Browser, site_url: str) -> None:
     """No page scrolls sideways (checked with axe, page by page); the matrix fits a desktop."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = fresh_context(browser, viewport=DESKTOP)
     page = context.new_page()
     page.goto(f"{site_url}/misreadings.html")
     overflow = page.locator(".oracle-matrix .md-typeset__scrollwrap").evaluate_all(
@@ -508,7 +508,7 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
 def test_the_play_page_deals_a_seeded_game_and_takes_a_move_at_the_table(
     browser: Browser, site_url: str
 ) -> None:
-    context = browser.new_context(viewport=PHONE)
+    context = fresh_context(browser, viewport=PHONE)
     visit = Visit(context.new_page())
     page = visit.page
     engine_page(page, f"{site_url}/play.html")
@@ -576,7 +576,7 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
 ) -> None:
     """A board set up as a reader would, described in their words and copied, is a finished
     case: check publishes it as it is."""
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    context = fresh_context(browser, permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     engine_page(page, f"{site_url}/ask.html")
     page.check("input[name=variant][value=tactics]")
@@ -687,7 +687,7 @@ def test_ask_answers_as_the_board_or_its_text_changes_and_the_address_shares_it(
     # The address holds the board (version 2); opened elsewhere, it shows the same board.
     page.wait_for_function("() => location.hash.startsWith('#v2=')")
     shared = page.url
-    other = Visit(browser.new_context().new_page())
+    other = Visit(fresh_context(browser).new_page())
     engine_page(other.page, shared)
     wait_for_verdict(other.page, "Stone 3: refused")
     assert other.page.input_value("#case-text") == page.input_value("#case-text")
@@ -1003,7 +1003,7 @@ def test_an_inline_handler_slipped_into_a_built_page_is_blocked(
 def test_search_works_under_the_policy_from_a_copy_opened_from_disk(
     browser: Browser, built_site: Path
 ) -> None:
-    context = browser.new_context()
+    context = fresh_context(browser)
     context.add_init_script(WATCH_POLICY)
     page = context.new_page()
     page.goto((built_site / "index.html").as_uri())
@@ -1043,3 +1043,62 @@ def test_a_damaged_case_link_is_said_on_the_ask_page(
     assert problem.inner_text().startswith("The link to this page: ")
     assert words in problem.inner_text()
     assert not visit.errors
+
+
+@pytest.mark.browser
+def test_the_engine_starts_once_and_its_files_stay_in_the_browser(
+    browser: Browser, site_url: str
+) -> None:
+    """Served over http, any page caches the runtime (the service worker); Ask starts the
+    engine, and Play, a reload and a second tab find it running, each with a game of its own;
+    the first paint never waits for the engine."""
+    context = browser.new_context()  # the service worker allowed, unlike fresh_context's
+    visit = Visit(context.new_page())
+    page = visit.page
+    page.goto(f"{site_url}/index.html")
+    page.wait_for_function(
+        "async () => (await navigator.serviceWorker.ready).active.state === 'activated'"
+    )
+    cached = page.evaluate(
+        """async () => {
+            const names = await caches.keys();
+            const cache = await caches.open(names.find((n) => n.startsWith('oracle-engine-')));
+            return (await cache.keys()).map((request) => new URL(request.url).pathname);
+        }"""
+    )
+    assert any(path.endswith("/pyodide.asm.wasm") for path in cached), cached
+    assert any("/assets/engine/oracle-engine-" in path for path in cached), cached
+    engine_page(page, f"{site_url}/ask.html")
+    assert page.get_attribute("#oracle-loading", "data-kept") == "false"
+    paint = page.evaluate(
+        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"
+    )
+    assert paint is not None and paint < 1000 * float(
+        page.get_attribute("#oracle-loading", "data-seconds") or 0
+    )
+    for url in (f"{site_url}/play.html", f"{site_url}/ask.html"):
+        engine_page(page, url)
+        assert page.get_attribute("#oracle-loading", "data-kept") == "true", url
+        assert "already running" in page.inner_text("#oracle-loading-text")
+    # Two Play pages share the engine, not their games.
+    other = Visit(context.new_page())
+    for tab in (page, other.page):
+        engine_page(tab, f"{site_url}/play.html")
+    page.fill("#game-seed", "11")
+    page.select_option("#game-first", "them")  # the computer's first move: a step to go back to
+    page.get_by_role("button", name="Deal").click()
+    page.wait_for_selector("#game:not([hidden])")
+    hand = page.locator("#game-hand button").all_inner_texts()
+    other.page.fill("#game-seed", "12")
+    other.page.get_by_role("button", name="Deal").click()
+    other.page.wait_for_selector("#game:not([hidden])")
+    assert other.page.locator("#game-hand button").all_inner_texts() != hand
+    # The first page's game, asked of the engine after the second page dealt, is still its own.
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.wait_for_function(
+        "() => document.getElementById('game-review-note').textContent.includes('the deal')"
+    )
+    assert page.locator("#game-hand button").all_inner_texts() == hand
+    visit.clean()
+    other.clean()
+    context.close()

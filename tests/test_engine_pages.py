@@ -515,3 +515,16 @@ def test_a_case_asked_on_the_page_is_read_from_its_text_and_written_nowhere(
     assert list(tmp_path.iterdir()) == [] and not browser.CASE_PATH.exists()
     broken = SESSION.ask_text({"text": "id: [\n"})
     assert broken["problem"].startswith("YAML syntax error")
+
+
+def test_every_page_the_engine_serves_has_a_session_and_a_game_of_its_own() -> None:
+    """The shared worker gives each page a session over one rules index: a game dealt on one
+    page never replaces another page's game."""
+    make = browser.session_maker(str(RULES))
+    first, second = make(), make()
+    assert first is not second and first.rules is second.rules
+    one = json.loads(first.call("new_game", json.dumps({"variant": "base", "seed": 1})))
+    two = json.loads(second.call("new_game", json.dumps({"variant": "tactics", "seed": 2})))
+    assert two["game"] == one["game"]  # numbered per session
+    again = json.loads(first.call("game_at", json.dumps({"game": one["game"], "step": 0})))
+    assert again["hand_cards"] == one["hand_cards"] != two["hand_cards"]

@@ -24,7 +24,13 @@ from urllib.parse import urlparse
 
 import pytest
 import yaml
-from browser_support import WATCH_POLICY, served, shared_build, skip_without_a_browser
+from browser_support import (
+    WATCH_POLICY,
+    fresh_context,
+    served,
+    shared_build,
+    skip_without_a_browser,
+)
 from conftest import ROOT, publishable_case_files
 
 from engine import Game, MoveSyntaxError
@@ -347,7 +353,7 @@ def test_no_hostile_text_is_live_on_any_page(
     browser: Any, hostile_site: tuple[str, Path], hostile_catalogue: HostileCatalogue
 ) -> None:
     url, site = hostile_site
-    context = browser.new_context()
+    context = fresh_context(browser)
     context.add_init_script(RECORD_RUNS + WATCH_POLICY)
     context.route(
         "**/*",
@@ -401,7 +407,7 @@ def test_no_hostile_text_is_live_on_the_ask_page_either(
     browser: Any, hostile_site: tuple[str, Path], hostile_catalogue: HostileCatalogue
 ) -> None:
     url, _ = hostile_site
-    context = browser.new_context()
+    context = fresh_context(browser)
     context.add_init_script(RECORD_RUNS + WATCH_POLICY)
     page = context.new_page()
     for kind, case in hostile_catalogue.cases.items():

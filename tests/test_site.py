@@ -196,8 +196,9 @@ def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
         catalogue=catalogue,
         blocks={},
         conformance=None,  # type: ignore[arg-type]  # not reached after the pages
-        runtime=(catalogue.root, ""),
-        archive=(None, ""),  # type: ignore[arg-type]
+        runtime=catalogue.root,
+        archive=None,  # type: ignore[arg-type]
+        engine_app=None,  # type: ignore[arg-type]
         shown={report.case.id for report in published} - {lost.id},
     )
     config = SimpleNamespace(config_file_path=str(catalogue.root / "mkdocs.yml"))

@@ -4,9 +4,10 @@ The pages run this module, with ``engine/`` and the loader, unchanged in the rea
 (Pyodide). Nothing here decides a rule: a board typed on the "Ask the engine" page becomes the
 text of a case file, which the loader reads and :func:`~oracle.verify.replay.verify_case` judges
 exactly as ``schotten-oracle ask`` and the case pages do; a game on the "Play a game" page is a
-:class:`~engine.GameState` whose opponent sees only its own view. Each page makes one
-:class:`Session`, which holds what it needs (the rules index, its game); every call takes and
-returns plain data, so the page's script needs no knowledge of the engine's types.
+:class:`~engine.GameState` whose opponent sees only its own view. The engine's worker starts
+Python once and gives each page it serves a :class:`Session` of its own (from
+:func:`session_maker`), which holds what the page needs (the rules index, its game); every call
+takes and returns plain data, so the page's script needs no knowledge of the engine's types.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ CASE_PATH = Path("asked") / "your-case.yaml"
 """Where a case asked on the page is said to come from, in messages (it is never written)."""
 
 
+def session_maker(rules_index: str) -> Callable[[], Session]:
+    """Sessions over one engine, one for each page the engine serves: the rules index the
+    catalogue pins (so a pasted case's rule ids are checked) is read once, for all of them."""
+    rules = load_rules_index(Path(rules_index))
+    return lambda: Session(rules)
+
+
 class Session:
     """What one page holds between calls: the rules index pasted cases are checked against,
     and the game being played."""
@@ -46,7 +54,6 @@ class Session:
         self.rules = rules
         self.games: dict[int, GameSession] = {}
         self.calls: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "configure": self.configure,
             "cards": card_names,
             "ask_text": self.ask_text,
             "ask_form": self.ask_form,
@@ -63,11 +70,6 @@ class Session:
         if not isinstance(request, dict):
             raise PageError("a request is a JSON object")
         return json.dumps(self.calls[name](request))
-
-    def configure(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Load the rules index the catalogue pins (so a pasted case's rule ids are checked)."""
-        self.rules = load_rules_index(Path(str(request["rules_index"])))
-        return {"rules": len(self.rules.entries)}
 
     def load(self, text: str) -> Case:
         """A case from its text, read as any case file is."""

@@ -7,6 +7,7 @@ PyYAML itself (:func:`yaml_scalar`), so whatever an editor types reads back as t
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -21,9 +22,11 @@ MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json
 """The first line of every case file: editors check it against the editors' schema."""
 
 
+@functools.lru_cache(maxsize=4096)
 def yaml_scalar(text: str) -> str:
     """``text`` as one YAML scalar on one line: plain where that reads back the same, quoted
-    where it would not (a ``:``, a ``#``, a leading quote, ``yes``...)."""
+    where it would not (a ``:``, a ``#``, a leading quote, ``yes``...). Remembered, since a
+    board is written again at every change and its card names repeat."""
     dumped = yaml.safe_dump(text, default_flow_style=True, width=1_000_000, allow_unicode=True)
     return dumped.removesuffix("\n").removesuffix("\n...").strip()
 

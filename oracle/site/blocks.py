@@ -137,8 +137,6 @@ def render_engine_app(app: str | None, engine_app: EngineApp, templates: Path, p
         template_environment(templates),
         "engine_app.html.j2",
         app=app,
-        runtime=relative(engine_app.runtime),
-        bundle=relative(engine_app.bundle),
         digest=engine_app.digest,
         pyodide_version=engine_app.pyodide_version,
         script=relative(f"assets/javascripts/{APPS[app]}"),

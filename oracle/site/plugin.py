@@ -32,6 +32,14 @@ from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, genera
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
 from oracle.site.casepages import case_page_uri
 from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
+from oracle.site.enginecache import (
+    ENGINE_FILES,
+    SERVICE_WORKER,
+    content_named,
+    engine_files_module,
+    service_worker,
+    with_cache_headers,
+)
 from oracle.site.engines import Conformance, conformance
 from oracle.site.history import files_added
 from oracle.site.markup import text
@@ -55,8 +63,9 @@ class SiteBuild:
     catalogue: Catalogue
     blocks: dict[str, Block]
     conformance: Conformance
-    runtime: tuple[Path, str]
-    archive: tuple[Bundle, str]
+    runtime: Path
+    archive: Bundle
+    engine_app: EngineApp
     used: set[str] = field(default_factory=set)
     shown: set[str] = field(default_factory=set)
     engine_pages: set[str] = field(default_factory=set)
@@ -107,8 +116,9 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
         catalogue=catalogue,
         blocks=generated_blocks(catalogue, templates, root, engine_app, runs),
         conformance=runs,
-        runtime=(runtime, engine_app.runtime),
-        archive=(archive, engine_app.bundle),
+        runtime=runtime,
+        archive=archive,
+        engine_app=engine_app,
     )
 
 
@@ -229,17 +239,29 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         server.watch(str(root / CASES_DIR))
         server.watch(str(root / Path(RULES_INDEX).parent))
         server.watch(str(root / GAMES_DIR))
+        server.set_app(with_cache_headers(server.get_app(), self._content_named))
         return server
+
+    def _content_named(self) -> tuple[str, ...]:
+        """The files the served build names by their content (none while it is rebuilt)."""
+        current = self.current
+        return () if current is None else content_named(current.engine_app)
 
 
 def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> None:
-    """The browser runtime and the engine archive, served by the site itself (never a CDN), and
-    the catalogue for other engines, made from the verified cases at this build."""
-    runtime, runtime_uri = build.runtime
+    """The browser runtime and the engine archive, served by the site itself (never a CDN), with
+    the service worker that keeps them in the browser and the module that names them, and the
+    catalogue for other engines, made from the verified cases at this build."""
+    engine_app = build.engine_app
     for name in PYODIDE_FILES:
-        files.append(File.generated(config, runtime_uri + name, abs_src_path=str(runtime / name)))
-    archive, archive_uri = build.archive
-    files.append(File.generated(config, archive_uri, content=archive.content))
+        source = str(build.runtime / name)
+        files.append(File.generated(config, engine_app.runtime + name, abs_src_path=source))
+    files.append(File.generated(config, engine_app.bundle, content=build.archive.content))
+    templates = Path(config.docs_dir) / "_templates"
+    files.append(
+        File.generated(config, SERVICE_WORKER, content=service_worker(engine_app, templates))
+    )
+    files.append(File.generated(config, ENGINE_FILES, content=engine_files_module(engine_app)))
     for name, content in build.conformance.texts().items():
         files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
     for source, published in (

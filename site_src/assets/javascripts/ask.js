@@ -5,7 +5,7 @@
 import { startEngine } from "./engine-client.js";
 
 const app = document.getElementById("oracle-app");
-const engine = startEngine(app);
+const engine = startEngine();
 const $ = (id) => document.getElementById(id);
 const STONES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const DELAY = 250; // ms after the last keystroke or click before the engine is asked

@@ -5,7 +5,7 @@
 import { startEngine } from "./engine-client.js";
 
 const app = document.getElementById("oracle-app");
-const engine = startEngine(app);
+const engine = startEngine();
 const $ = (id) => document.getElementById(id);
 let game = null; // the engine's view of the game, as last answered
 let pick = { hand: null, card: null }; // the hand card chosen, then the board card a ruse takes
