@@ -6,10 +6,12 @@ Goals (issue 26): ready in 1.5 s from the browser's cache and 5 s cold, a claim 
 
 Builds the site into a temporary folder, serves it on localhost, and measures in one browser
 profile: a cold start (nothing cached, ``ask.html`` opened first); a start from the cache (the
-browser restarted, so no engine is running, with the files its service worker keeps); the
+browser restarted, so no engine is running, with the files its service worker keeps and the
+snapshot of Python's memory the first start left); the
 engine kept running (Ask, then Play, then Ask reloaded); and claims timed from the page's
 click to its answer, through the worker, over several boards of the catalogue. Each start
-prints where its time went: Python's own start, unpacking the archive, importing the engine.
+prints where its time went (seconds since the worker began): Python started or restored,
+the archive unpacked, the engine imported and its rules index read.
 
     .venv/bin/python bench/browser_bench.py [--loads 5] [--claims 40]
 """
@@ -76,12 +78,14 @@ class Start:
 
     seconds: float
     kept: bool
+    restored: bool
     timings: dict[str, int]
     first_paint: float
 
     def __str__(self) -> str:
         laps = ", ".join(f"{name} {ms / 1000:.2f} s" for name, ms in self.timings.items())
-        how = "kept running" if self.kept else f"started ({laps})"
+        restored = " from the snapshot" if self.restored else ""
+        how = "kept running" if self.kept else f"started{restored} ({laps})"
         return f"{self.seconds:5.2f} s, {how}; first paint {self.first_paint / 1000:.2f} s"
 
 
@@ -91,6 +95,7 @@ def ready(page: Page, url: str) -> Start:
     return Start(
         seconds=float(page.get_attribute("#oracle-loading", "data-seconds") or "nan"),
         kept=page.get_attribute("#oracle-loading", "data-kept") == "true",
+        restored=page.get_attribute("#oracle-loading", "data-restored") == "true",
         timings=json.loads(page.get_attribute("#oracle-loading", "data-timings") or "{}"),
         first_paint=page.evaluate(
             "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"
@@ -143,6 +148,7 @@ def main() -> None:
             cold = ready(page, f"{base}/ask.html")
             page.wait_for_function(
                 "async () => (await navigator.serviceWorker.ready).active.state === 'activated'"
+                " && (await caches.keys()).some((name) => name.startsWith('oracle-snapshot-'))"
             )
             context.close()
             cached = []

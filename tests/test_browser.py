@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import WATCH_POLICY, Visit, fresh_context
+from browser_support import CHROMIUM, FLAGS, WATCH_POLICY, Visit, fresh_context
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -1102,3 +1102,35 @@ def test_the_engine_starts_once_and_its_files_stay_in_the_browser(
     visit.clean()
     other.clean()
     context.close()
+
+
+@pytest.mark.browser
+def test_a_browser_started_again_restores_the_engine_and_it_judges_as_python_does(
+    browser: Browser, site_url: str, tmp_path: Path, published: tuple[CaseReport, ...]
+) -> None:
+    """The first start leaves a snapshot of Python's memory with the engine imported; a
+    browser started again restores it instead of importing, and the restored engine gives
+    the catalogue's verdicts (the edge-case table's cases, and every tenth of the others)."""
+    judged = [report for report in published if report.checks]
+    sample = [r for i, r in enumerate(judged) if r.case.topic == "claims" or i % 10 == 0]
+    for start in ("imported", "restored"):
+        context = browser.browser_type.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=FLAGS
+        )
+        visit = Visit(context.pages[0] if context.pages else context.new_page())
+        page = visit.page
+        engine_page(page, f"{site_url}/ask.html")
+        assert page.get_attribute("#oracle-loading", "data-kept") == "false"
+        restored = page.get_attribute("#oracle-loading", "data-restored")
+        assert restored == ("true" if start == "restored" else "false"), start
+        for report in sample:
+            page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
+            page.fill("#case-text", report.case.path.read_text(encoding="utf-8"))
+            wait_for_answer(page, "waiting")
+            assert shown_verdicts(page) == python_verdicts(report), (start, report.case.id)
+        if start == "imported":
+            page.wait_for_function(
+                "async () => (await caches.keys()).some((n) => n.startsWith('oracle-snapshot-'))"
+            )
+        visit.clean()
+        context.close()

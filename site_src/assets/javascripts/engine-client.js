@@ -71,6 +71,7 @@ export function startEngine() {
       loading.dataset.ready = "true";
       loading.dataset.seconds = seconds.toFixed(3);
       loading.dataset.kept = String(Boolean(message.kept));
+      loading.dataset.restored = String(Boolean(message.restored));
       loading.dataset.timings = JSON.stringify(message.timings);
       readyResolve();
     } else if (message.failed) {

@@ -4,7 +4,8 @@
 // shared workers, each page starts a worker of its own, with the same code.
 //
 // A page (a port) sends {start, runtime, bundle}, then {id, call, request}; it gets progress
-// messages, {ready} or {failed}, then {id, answer} or {id, error}. Each page has a session of its
+// messages, {ready} (saying whether the engine was running already, or restored from a
+// snapshot) or {failed}, then {id, answer} or {id, error}. Each page has a session of its
 // own (its game), over the one engine. {start, warm: true} only starts the engine, for a page
 // that expects the reader to open Ask or Play next; {bye} ends a page's session.
 let booting = null; // the one start of the engine: a promise of its session maker
@@ -20,30 +21,96 @@ function problem(error) {
   return String(error && error.message ? error.message : error);
 }
 
+// Python's memory once the engine is imported (a "snapshot", about 40 MB), kept in the browser
+// under the engine archive's name: the next start restores it instead of starting Python and
+// importing the engine again. Pyodide marks this part of its interface experimental, so any
+// trouble with a snapshot drops it and starts Python the ordinary way.
+function snapshotPlace(bundle) {
+  const name = new URL(bundle).pathname.split("/").pop();
+  return { cache: `oracle-snapshot-${name}`, key: `${bundle}.snapshot` };
+}
+
+async function keptSnapshot(bundle) {
+  if (typeof caches === "undefined") return null;
+  try {
+    const place = snapshotPlace(bundle);
+    const response = await (await caches.open(place.cache)).match(place.key);
+    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function keepSnapshot(bundle, snapshot) {
+  if (typeof caches === "undefined") return;
+  const place = snapshotPlace(bundle);
+  for (const name of await caches.keys()) {
+    if (name.startsWith("oracle-snapshot-") && name !== place.cache) await caches.delete(name);
+  }
+  if (snapshot) await (await caches.open(place.cache)).put(place.key, new Response(snapshot));
+}
+
+// Pyodide's module owns its memory and starts it small; a snapshot needs it as large as it was.
+async function withMemoryFor(bytes, load) {
+  const original = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const result = await original.call(WebAssembly, source, imports);
+    const memory = result.instance.exports.memory;
+    const missing = Math.ceil((bytes - memory.buffer.byteLength) / 65536);
+    if (missing > 0) memory.grow(missing);
+    return result;
+  };
+  try {
+    return await load();
+  } finally {
+    WebAssembly.instantiateStreaming = original;
+  }
+}
+
+async function startPython(loadPyodide, runtime, bundle, snapshot) {
+  const options = { indexURL: runtime, packages: [], fullStdLib: false };
+  if (snapshot) {
+    try {
+      const pyodide = await withMemoryFor(snapshot.byteLength, () => loadPyodide({ ...options, _loadSnapshot: snapshot }));
+      pyodide.runPython("import oracle.browser.pages");
+      return { pyodide, restored: true };
+    } catch {
+      await keepSnapshot(bundle, null).catch(() => {}); // a snapshot that fails is not used again
+    }
+  }
+  return { pyodide: await loadPyodide({ ...options, _makeSnapshot: true }), restored: false };
+}
+
 async function start(runtime, bundle) {
   const began = performance.now();
   const timings = {};
   const lap = (name) => { timings[name] = Math.round(performance.now() - began); };
   tell({ progress: 1, text: "Starting Python…" });
-  const [{ loadPyodide }, archive] = await Promise.all([
+  const [{ loadPyodide }, snapshot, archive] = await Promise.all([
     import(new URL("pyodide.mjs", runtime).href),
+    keptSnapshot(bundle),
     fetch(bundle).then((response) => {
       if (!response.ok) throw new Error(`the engine archive did not load (${response.status})`);
       return response.arrayBuffer();
     }),
   ]);
-  const pyodide = await loadPyodide({ indexURL: runtime, packages: [], fullStdLib: false });
+  const { pyodide, restored } = await startPython(loadPyodide, runtime, bundle, snapshot);
   lap("python");
   tell({ progress: 2, text: "Unpacking the rules engine…" });
+  // The files go to the file system even after a snapshot, which holds only Python's memory.
   pyodide.unpackArchive(new Uint8Array(archive), "zip", { extractDir: "/oracle-site" });
   lap("archive");
   tell({ progress: 3, text: "Loading the rules engine…" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site')");
+  if (!restored) {
+    pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site'); import oracle.browser.pages");
+    const made = pyodide.makeMemorySnapshot();
+    keepSnapshot(bundle, made).catch(() => {}); // without it, the next start imports again
+  }
   const sessionMaker = pyodide.pyimport("oracle.browser.pages").session_maker;
   const session = sessionMaker("/oracle-site/oracle_site/rules-index.yaml");
   sessionMaker.destroy();
   lap("engine");
-  return { session, timings };
+  return { session, timings, restored };
 }
 
 function serve(port) {
@@ -58,7 +125,7 @@ function serve(port) {
       try {
         const engine = await booting;
         if (!message.warm) session = engine.session();
-        port.postMessage({ ready: true, kept, timings: engine.timings });
+        port.postMessage({ ready: true, kept, restored: engine.restored, timings: engine.timings });
       } catch (error) {
         booting = null; // the next page to ask tries again
         port.postMessage({ failed: problem(error) });
