@@ -93,6 +93,7 @@ if TYPE_CHECKING:
         Return,
         Strategist,
         Traitor,
+        stones_named,
     )
     from engine.records import (
         GameRecord,
@@ -136,6 +137,7 @@ _LOADED_ON_FIRST_USE = {
     "replay": "engine.records",
     "result_text": "engine.records",
     "round_points": "engine.match",
+    "stones_named": "engine.moves",
 }
 """Each name of the game's modules, and the module it is loaded from when first asked for."""
 
@@ -228,6 +230,7 @@ __all__ = [
     "result_text",
     "round_points",
     "side_capacity",
+    "stones_named",
     "strength",
     "strongest_completion",
     "variant_named",

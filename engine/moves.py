@@ -142,6 +142,19 @@ class Traitor:
 Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Traitor
 """Every kind of move. ``str(move)`` is its notation, read back by :meth:`GameState.parse_move`."""
 
+
+def stones_named(move: Move) -> tuple[int, ...]:
+    """The stones ``move`` names: where a card goes, where one is taken from, what is claimed.
+    A draw, a pass, and the Recruiter's or a returned card's moves name none."""
+    if isinstance(move, (Play, Banshee)):
+        return (move.stone,)
+    if isinstance(move, (Traitor, Strategist)):
+        return (move.source,) if move.to is None else (move.source, move.to)
+    if isinstance(move, Claim):
+        return move.stones
+    return ()
+
+
 PLAYS = tuple(tuple(Play(card, stone) for stone in range(10)) for card in range(64))
 """Every play of a card to a stone, made once (``PLAYS[card][stone]``): listing the legal moves
 only looks them up."""

@@ -35,6 +35,7 @@ from engine.moves import (
     Return,
     Strategist,
     Traitor,
+    stones_named,
 )
 from engine.records import (
     random_move,
@@ -290,3 +291,23 @@ def test_accepted_moves_are_exactly_the_listed_ones(variant: str, expert: bool) 
 def test_accepted_moves_are_exactly_the_listed_ones_broadly(variant: str, expert: bool) -> None:
     for state in _states(variant, expert, range(100, 108), 0.2):
         check_accepted_iff_listed(state, broad=True)
+
+
+def test_a_move_names_the_stones_its_notation_names() -> None:
+    """``stones_named`` is the one answer to "which stones does this move touch" (the Play
+    page outlines them): every stone number its notation writes, and no other."""
+    cases: list[tuple[Move, tuple[int, ...]]] = [
+        (Play(3, 4), (4,)),
+        (Banshee(3, 7), (7,)),
+        (Traitor(3, 2, 5), (2, 5)),
+        (Strategist(3, 2, 5), (2, 5)),
+        (Strategist(3, 2, None), (2,)),
+        (Claim((1, 6, 9)), (1, 6, 9)),
+        (Claim(()), ()),
+        (Pass(), ()),
+        (Draw(Deck.CLAN), ()),
+    ]
+    for move, stones in cases:
+        assert stones_named(move) == stones, move
+        written = {int(word) for word in str(move).replace(",", " ").split() if word.isdigit()}
+        assert set(stones) <= written, move

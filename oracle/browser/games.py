@@ -32,6 +32,7 @@ from engine import (
     record_text,
     replay,
     result_text,
+    stones_named,
 )
 from engine.opponent import choose_move
 from engine.position import STONES
@@ -55,14 +56,7 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
     """The game now, from the reader's seat, as the Play page's table shows it."""
     state, you = session.state, session.you
     position = state.position(you)
-    open_stones = [
-        n for n, stone in zip(STONES, position.stones, strict=True) if stone.claimed_by is None
-    ]
-    winner = (
-        None
-        if state.winner is None
-        else PLAYER_WORDS[Player.A if state.winner is you else Player.B]
-    )
+    moves = legal_moves_of(state, you)
     return {
         "ok": True,
         "game": number,
@@ -72,21 +66,19 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
         "seed": state.game.seed,
         "you_first": state.game.first_player is you,
         "over": state.is_over,
-        "winner": winner,
         "result": _result_words(state, you),
         "phase": state.phase.value,
         "your_turn": state.current_player is you and not state.is_over,
         "turn": state.turn,
-        "open_stones": open_stones,
         "held": {
             "you": list(state.stones_held(you)),
             "them": list(state.stones_held(you.other)),
         },
         "their_hand_size": len(state.hands[you.other]),
         "decks": {deck.value: len(cards) for deck, cards in state.decks.items()},
-        "table": table_view(position, _touched(session.their_last), provable(state, you)),
+        "table": table_view(position, _touched(session.their_last), provable(moves)),
         "hand_cards": [_card(card) for card in state.hands[you]],
-        "moves": [move_view(move) for move in legal_moves_of(state, you)],
+        "moves": [move_view(move) for move in moves],
         "their_last": [str(move) for move in session.their_last],
         "moves_made": len(state.moves),
         "log": [
@@ -127,13 +119,11 @@ def legal_moves_of(state: GameState, you: Player) -> list[Move]:
     return state.legal_moves() if state.current_player is you and not state.is_over else []
 
 
-def provable(state: GameState, you: Player) -> tuple[int, ...]:
-    """The stones the reader may claim in this step (marked on the table)."""
-    if state.current_player is not you or state.is_over:
-        return ()
-    return tuple(
-        stone for move in state.legal_moves() if isinstance(move, Claim) for stone in move.stones
-    )
+def provable(moves: list[Move]) -> tuple[int, ...]:
+    """The stones the reader may claim in this step (marked on the table): those the legal
+    claims name."""
+    named = {stone for move in moves if isinstance(move, Claim) for stone in move.stones}
+    return tuple(sorted(named))
 
 
 def _card(card: int, *, last: bool = False) -> dict[str, Any]:
@@ -168,23 +158,15 @@ def table_view(
 
 
 def _touched(moves: list[Move]) -> dict[int, set[int]]:
-    """The stones the computer's moves touched, and the cards it put there."""
+    """The stones the computer's moves named, and the cards it put on them."""
     touched: dict[int, set[int]] = {}
     for move in moves:
+        for stone in stones_named(move):
+            touched.setdefault(stone, set())
         if isinstance(move, Play):
-            touched.setdefault(move.stone, set()).add(move.card)
-        elif isinstance(move, Traitor):
-            touched.setdefault(move.source, set())
-            touched.setdefault(move.to, set()).add(move.card)
-        elif isinstance(move, Strategist):
-            touched.setdefault(move.source, set())
-            if move.to is not None:
-                touched.setdefault(move.to, set()).add(move.card)
-        elif isinstance(move, Banshee):
-            touched.setdefault(move.stone, set())
-        elif isinstance(move, Claim):
-            for stone in move.stones:
-                touched.setdefault(stone, set())
+            touched[move.stone].add(move.card)
+        elif isinstance(move, (Traitor, Strategist)) and move.to is not None:
+            touched[move.to].add(move.card)
     return touched
 
 
