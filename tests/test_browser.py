@@ -528,7 +528,7 @@ def test_the_play_page_deals_a_seeded_game_and_takes_a_move_at_the_table(
     page.get_by_role("button", name=f"Stone 1: {names[0]} on 1").click()
     page.wait_for_function("() => document.querySelectorAll('#game-log li').length >= 2")
     log = page.locator("#game-log li").all_inner_texts()
-    assert log[0] == f"Turn 1, you: {names[0]} on 1"
+    assert log[0].startswith(f"Turn 1, you: {names[0]} on 1 (then claim nothing")
     assert any("the computer" in line for line in log)
     # The computer's move is on the table, outlined, and in the status a screen reader hears.
     assert "The computer: " in page.inner_text("#game-status")
@@ -892,6 +892,12 @@ def test_a_whole_game_is_played_at_the_table_and_its_record_replays(
         ".includes(`after move ${total - 3} of ${total}`)",
         arg=total,
     )
+    # The log marks the turn the table shows; the status, which tells the game now, steps aside.
+    shown_turn = re.search(r"\(turn (\d+)\)", page.inner_text("#game-review-note"))
+    current = page.locator("#game-log li[aria-current=step]")
+    assert shown_turn and current.count() == 1
+    assert current.get_attribute("data-turn") == shown_turn.group(1)
+    assert page.is_hidden("#game-status")
     assert page.locator("#game-table .oracle-table-label:not([disabled])").count() == 0
     page.get_by_role("button", name="Start", exact=True).click()
     page.wait_for_function(
@@ -909,6 +915,10 @@ def test_a_whole_game_is_played_at_the_table_and_its_record_replays(
     )
     record_file = tmp_path / download.suggested_filename
     download.save_as(record_file)
+    # A new game is one press away from the result, with a seed of its own.
+    page.get_by_role("button", name="Deal a new game").click()
+    page.wait_for_function("() => document.getElementById('oracle-app').dataset.over === 'false'")
+    assert page.input_value("#game-seed") != str(seed)
     visit.clean()
     record = parse_record(record_file.read_text(encoding="utf-8"))
     state = replay(record.game, record.moves)

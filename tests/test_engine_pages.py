@@ -324,7 +324,8 @@ def their_last_moves(game: Game, moves: Sequence[str]) -> list[Move]:
 
 def test_stepping_back_shows_the_game_as_it_stood_after_each_move() -> None:
     """``game_at`` replays the game to any step: the hand and the table agree with a replay of
-    the record's first moves, and the step is kept within the game."""
+    the record's first moves, the turn is the one the log gives the move, and the step is kept
+    within the game."""
     view = play_to_the_end(11, "tactics", False, True)
     record = parse_record(view["record"])
     total = len(record.moves)
@@ -344,6 +345,13 @@ def test_stepping_back_shows_the_game_as_it_stood_after_each_move() -> None:
                 card_name(card) for card in then.sides[Player.B]
             ]
         assert bool(moment["move"]) == (step > 0)
+        if step:  # the turn the move was made in, as the log numbers it
+            made = replay(record.game, record.moves[: step - 1])
+            assert moment["turn"] == made.turn
+            assert any(
+                event.turn == made.turn and event.text == str(record.moves[step - 1])
+                for event in state.events
+            ), moment
     assert SESSION.game_at({"game": view["game"], "step": total + 5})["step"] == total
     assert SESSION.game_at({"game": view["game"], "step": -3})["step"] == 0
 

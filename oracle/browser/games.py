@@ -213,7 +213,7 @@ def moment_view(session: GameSession, step: int) -> dict[str, Any]:
     return {
         "step": step,
         "total": len(state.moves),
-        "turn": then.turn,
+        "turn": then.turn if before is None else before.turn,  # the turn the move was made in
         "move": "" if before is None else f"{who}: {state.moves[step - 1]}",
         "table": table_view(then.position(session.you), _touched(last)),
         "hand_cards": [_card(card) for card in then.hands[session.you]],

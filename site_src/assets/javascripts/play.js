@@ -62,7 +62,11 @@ function boardCardMove(side, number, name) {
 
 function hint() {
   if (!game.your_turn) return "";
-  if (game.phase === "claim") return "Mark the stones you can prove (they are flagged), then claim them.";
+  if (game.phase === "claim") {
+    return game.table.some((stone) => stone.claimable)
+      ? "The stones you can prove are marked: claim them, or press one to leave it unclaimed."
+      : "";
+  }
   if (game.phase === "recruiter return") return "Choose a card to put back under its deck.";
   if (game.phase === "draw" || game.phase === "recruiter draw") return "Choose the deck to draw from.";
   if (!pick.hand) return "Choose a card, then a stone (or drag the card onto a stone).";
@@ -127,6 +131,10 @@ function describeStatus(view, what) {
 
 function show(view, what) {
   game = view;
+  if (view.your_turn && view.phase === "claim") {
+    // The stones the reader can prove come marked: one press claims them all.
+    for (const stone of view.table) if (stone.claimable) marked.add(stone.number);
+  }
   $("game").hidden = false;
   app.dataset.over = view.over ? "true" : "false";
   app.dataset.phase = view.phase;
@@ -158,15 +166,52 @@ function show(view, what) {
   render();
 }
 
+// One line a turn: what the player chose, then the steps the rules made for them (a claim of
+// nothing, a draw from the only deck) in a lighter colour.
 function showLog(view) {
   const log = $("game-log");
   log.replaceChildren();
+  let line = null;
   for (const event of view.log) {
-    const item = document.createElement("li");
-    item.textContent = `Turn ${event.turn}, ${event.who}: ${event.text}${event.forced ? " (forced)" : ""}`;
-    log.append(item);
+    if (!line || line.dataset.turn !== String(event.turn)) {
+      line = document.createElement("li");
+      line.dataset.turn = String(event.turn);
+      line.append(`Turn ${event.turn}, ${event.who}: `);
+      line.chosen = [];
+      line.forced = document.createElement("span");
+      line.forced.className = "oracle-log-forced";
+      log.append(line);
+    }
+    if (event.forced) {
+      line.forced.textContent = `${line.forced.textContent ? `${line.forced.textContent}, ` : " (then "}${event.text}`;
+    } else {
+      line.chosen.push(event.text);
+    }
+  }
+  for (const item of log.children) {
+    item.append(item.chosen.length ? item.chosen.join("; ") : "nothing to choose");
+    if (item.forced.textContent) {
+      item.forced.textContent += ", forced)";
+      item.append(item.forced);
+    }
   }
   log.scrollTop = log.scrollHeight; // the newest moves in view
+}
+
+// While stepping back, the log shows which turn the table stands at.
+function markLogTurn(turn) {
+  const log = $("game-log");
+  for (const item of log.children) {
+    const current = turn !== null && item.dataset.turn === String(turn);
+    item.classList.toggle("oracle-log-current", current);
+    if (current) {
+      item.setAttribute("aria-current", "step");
+      // Within the log's own scroll box only: the page stays where the reader is.
+      log.scrollTop = item.offsetTop - (log.clientHeight - item.offsetHeight) / 2;
+    } else {
+      item.removeAttribute("aria-current");
+    }
+  }
 }
 
 // The table: the nine stones (their side above, yours below), your hand and the other moves,
@@ -371,6 +416,8 @@ async function stepTo(step) {
   if (reviewStep === null) {
     review = null;
     $("game-review-note").hidden = true;
+    $("game-status").hidden = false;
+    markLogTurn(null);
     render();
     return;
   }
@@ -380,6 +427,8 @@ async function stepTo(step) {
   const note = $("game-review-note");
   note.hidden = false;
   note.textContent = `Looking back: after move ${review.step} of ${review.total} (turn ${review.turn})${review.move ? `, ${review.move}` : ", the deal"}. Press Now to return to the game.`;
+  $("game-status").hidden = true; // it tells the game now, not the moment shown
+  markLogTurn(review.step ? review.turn : null);
   render();
 }
 
@@ -403,6 +452,7 @@ async function deal(event) {
   $("game-review-note").hidden = true;
   pick = { hand: null, card: null };
   marked.clear();
+  $("game-status").hidden = false;
   const view = await engine.ask("new_game", {
     variant,
     expert: $("game-expert").checked,
@@ -410,7 +460,8 @@ async function deal(event) {
     you_first: $("game-first").value === "you",
   });
   show(view);
-  $("game-title").focus();
+  $("game-title").scrollIntoView({ block: "start" }); // the table and the hand in view
+  $("game-title").focus({ preventScroll: true });
   autoMove();
 }
 
@@ -423,6 +474,10 @@ async function main() {
     const move = game.moves.find((m) => m.text === text);
     if (move && move.kind === "claim") send({ claim: move.stones }, text);
     else if (move) send({ move: text }, text);
+  });
+  $("game-again").addEventListener("click", () => {
+    newSeed();
+    $("game-form").requestSubmit();
   });
   $("review-start").addEventListener("click", () => stepTo(0));
   $("review-back").addEventListener("click", () => stepTo(reviewFrom() - 1));
