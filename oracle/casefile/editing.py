@@ -6,6 +6,7 @@ editors' files through this, and only when asked."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -147,14 +148,27 @@ def _quoted(value: str, style: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_PLAIN_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;()'-]*[A-Za-z0-9.)]")
+"""Text YAML surely reads back as itself when written plain: a letter first, then only letters,
+digits, spaces and ``,.;()'-`` (no ``:``, ``#`` or quote first), not ending in a space."""
+_YAML_WORDS = {"yes", "no", "on", "off", "true", "false", "null"}
+"""Words YAML 1.1 reads as something other than text, in any case."""
+
+
+def _reads_back_plain(value: str) -> bool:
+    if _PLAIN_WORDS.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return True  # the common case, without running the YAML parser
+    try:
+        return bool(yaml.safe_load(f"key: {value}\n") == {"key": value})
+    except yaml.YAMLError:
+        return False
+
+
 def _scalar(value: Any) -> str:
     """A scalar plain where YAML reads it back as the same text, double-quoted otherwise."""
     if not isinstance(value, str):
         return json.dumps(value)
-    try:
-        plain_reads = yaml.safe_load(f"key: {value}\n") == {"key": value}
-    except yaml.YAMLError:
-        plain_reads = False
+    plain_reads = _reads_back_plain(value)
     safe = plain_reads and value == value.strip() and not value.startswith(("[", "{", "'", '"'))
     return value if safe and "#" not in value and ": " not in value else _quoted(value, '"')
 
