@@ -24,7 +24,7 @@ from engine.formations import (
 )
 from engine.frozen import FrozenValue, set_field
 from engine.position import Player, Position, PositionError, StoneState, check_stone
-from engine.tactics import JOKERS, Tactic
+from engine.tactics import CARD_RULES, ELITE_TROOPS, JOKERS, Tactic
 
 
 class Verdict(Enum):
@@ -79,17 +79,12 @@ REASON_RULES: dict[Reason, tuple[str, ...]] = {
 claim breaks."""
 
 MODE_RULES = {
-    CombatMode.MUD_FIGHT: "tactics.mud-fight",
-    CombatMode.BLIND_MANS_BLUFF: "tactics.blind-mans-bluff",
+    CombatMode.MUD_FIGHT: CARD_RULES[Tactic.MUD_FIGHT],
+    CombatMode.BLIND_MANS_BLUFF: CARD_RULES[Tactic.BLIND_MANS_BLUFF],
 }
 """The rule of each combat mode, named when a verdict is judged under it."""
 
-ELITE_TROOP_RULES: dict[Card, str] = {
-    Tactic.JOKER: "tactics.joker",
-    Tactic.SECOND_JOKER: "tactics.joker",
-    Tactic.SPY: "tactics.spy",
-    Tactic.SHIELD_BEARER: "tactics.shield-bearer",
-}
+ELITE_TROOP_RULES: dict[Card, str] = {troop: CARD_RULES[troop] for troop in sorted(ELITE_TROOPS)}
 """The rule of each elite troop, named when one stands at the stone or completes their side."""
 
 

@@ -43,6 +43,12 @@ TACTIC_NAMES: dict[Tactic, str] = {
     Tactic.TRAITOR: "traitor",
 }
 
+CARD_RULES: dict[Tactic, str] = {
+    tactic: "tactics." + TACTIC_NAMES[tactic].replace(" ", "-").replace("'", "")
+    for tactic in Tactic
+}
+"""The rule of the rules index each Tactic card is played by (``tactics.blind-mans-bluff``)."""
+
 JOKERS = (Tactic.JOKER, Tactic.SECOND_JOKER)
 ELITE_TROOPS = frozenset({Tactic.JOKER, Tactic.SECOND_JOKER, Tactic.SPY, Tactic.SHIELD_BEARER})
 COMBAT_MODE_CARDS = frozenset({Tactic.BLIND_MANS_BLUFF, Tactic.MUD_FIGHT})

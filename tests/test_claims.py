@@ -25,7 +25,7 @@ from engine import (
 )
 from engine.cards import cards_in, mask_of
 from engine.claims import ELITE_TROOP_RULES, MODE_RULES, REASON_RULES
-from engine.tactics import ELITE_TROOPS
+from engine.tactics import CARD_RULES, ELITE_TROOPS
 from oracle.casefile.rules import load_rules_index
 from oracle.verify.report import CaseReport
 
@@ -353,7 +353,7 @@ def test_each_verdict_names_only_rules_of_the_index_that_hold_in_its_game(
     the index, hold in the case's version of the game, and come with what played a part."""
     index = load_rules_index(Path(__file__).resolve().parent.parent / "rules" / "index.yaml")
     entries = {entry.id: entry for entry in index.entries}
-    named = {*MODE_RULES.values(), *ELITE_TROOP_RULES.values()}
+    named = {*MODE_RULES.values(), *ELITE_TROOP_RULES.values(), *CARD_RULES.values()}
     named |= {rule for rules in REASON_RULES.values() for rule in rules}
     assert not named - set(entries)
     seen: set[str] = set()

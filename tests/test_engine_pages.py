@@ -25,12 +25,14 @@ from engine import (
     Phase,
     Player,
     card_name,
+    parse_card,
     parse_record,
     replay,
     stones_named,
 )
 from engine.moves import Deck
 from engine.opponent import choose_move
+from engine.tactics import CARD_RULES, Tactic
 from oracle.browser import pages as browser
 from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
@@ -544,3 +546,29 @@ def test_every_page_the_engine_serves_has_a_session_and_a_game_of_its_own() -> N
     assert two["game"] == one["game"]  # numbered per session
     again = json.loads(first.call("game_at", json.dumps({"game": one["game"], "step": 0})))
     assert again["hand_cards"] == one["hand_cards"] != two["hand_cards"]
+
+
+def test_a_tactic_card_in_the_hand_says_what_it_does_in_the_rules_words() -> None:
+    """Each Tactic card of the hand carries its rule of the rules index (title and text), the
+    one the engine's moves name; a Clan card carries none."""
+    entries = {entry.id: entry for entry in load_rules_index(RULES).entries}
+    seen: set[str] = set()
+    for seed in range(1, 40):
+        view = SESSION.new_game({"variant": "tactics", "seed": seed, "you_first": True})
+        while not view["over"] and view["moves"]:
+            for card in view["hand_cards"]:
+                parsed = parse_card(card["name"])
+                if parsed in CARD_RULES:
+                    entry = entries[CARD_RULES[Tactic(parsed)]]
+                    assert card["rule"] == f"{entry.title}: {entry.text}"
+                    seen.add(card["name"])
+                else:
+                    assert card["rule"] == ""
+            if len(view["log"]) > 30:
+                break
+            texts = [move["text"] for move in view["moves"]]
+            move = "draw tactics" if "draw tactics" in texts else texts[0]
+            view = SESSION.game_move({"game": view["game"], "move": move, "at": view["moves_made"]})
+        if len(seen) >= 3:
+            return
+    pytest.fail(f"too few Tactic cards came to the hand: {seen}")

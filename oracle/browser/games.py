@@ -10,6 +10,7 @@ the engine lists.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,8 @@ from engine import (
 )
 from engine.opponent import choose_move
 from engine.position import STONES
+from engine.tactics import CARD_RULES
+from oracle.casefile.model import RulesIndex
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.site.boards import card_html, stone_words
 
@@ -50,6 +53,18 @@ class GameSession:
     you: Player
     opponent_rng: random.Random
     their_last: list[Move] = field(default_factory=list)
+    card_rules: Mapping[int, str] = field(default_factory=dict)
+    """Each Tactic card's rule, in the rules index's words, shown with the card in the hand."""
+
+
+def card_rule_texts(rules: RulesIndex | None) -> dict[int, str]:
+    """What each Tactic card does, from the rules index: its rule's title and text."""
+    entries = {} if rules is None else {entry.id: entry for entry in rules.entries}
+    return {
+        int(tactic): f"{entries[rule].title}: {entries[rule].text}"
+        for tactic, rule in CARD_RULES.items()
+        if rule in entries
+    }
 
 
 def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, Any]:
@@ -77,7 +92,7 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
         "their_hand_size": len(state.hands[you.other]),
         "decks": {deck.value: len(cards) for deck, cards in state.decks.items()},
         "table": table_view(position, _touched(session.their_last), provable(moves)),
-        "hand_cards": [_card(card) for card in state.hands[you]],
+        "hand_cards": _hand(session, state),
         "moves": [move_view(move) for move in moves],
         "their_last": [str(move) for move in session.their_last],
         "moves_made": len(state.moves),
@@ -124,6 +139,12 @@ def provable(moves: list[Move]) -> tuple[int, ...]:
     claims name."""
     named = {stone for move in moves if isinstance(move, Claim) for stone in move.stones}
     return tuple(sorted(named))
+
+
+def _hand(session: GameSession, state: GameState) -> list[dict[str, Any]]:
+    """The reader's hand: each card drawn, and a Tactic card's rule."""
+    cards = state.hands[session.you]
+    return [{**_card(card), "rule": session.card_rules.get(card, "")} for card in cards]
 
 
 def _card(card: int, *, last: bool = False) -> dict[str, Any]:
@@ -216,5 +237,5 @@ def moment_view(session: GameSession, step: int) -> dict[str, Any]:
         "turn": then.turn if before is None else before.turn,  # the turn the move was made in
         "move": "" if before is None else f"{who}: {state.moves[step - 1]}",
         "table": table_view(then.position(session.you), _touched(last)),
-        "hand_cards": [_card(card) for card in then.hands[session.you]],
+        "hand_cards": _hand(session, then),
     }

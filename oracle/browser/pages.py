@@ -22,7 +22,13 @@ from engine import Claim, Game, IllegalMove, MoveSyntaxError, Player, card_name
 from engine.cards import CARDS
 from engine.tactics import Tactic
 from oracle.browser.forms import Answered, PageError, field_label, form_case_text, form_of
-from oracle.browser.games import GameSession, game_view, moment_view, opponent_moves
+from oracle.browser.games import (
+    GameSession,
+    card_rule_texts,
+    game_view,
+    moment_view,
+    opponent_moves,
+)
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case, RulesIndex
@@ -141,7 +147,11 @@ class Session:
         )
         number = max(self.games, default=0) + 1
         session = GameSession(
-            game, game.new_initial_state(), Player.A, random.Random(f"opponent {seed}")
+            game,
+            game.new_initial_state(),
+            Player.A,
+            random.Random(f"opponent {seed}"),
+            card_rules=card_rule_texts(self.rules),
         )
         self.games = {number: session}
         opponent_moves(session)

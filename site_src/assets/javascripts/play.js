@@ -61,6 +61,12 @@ function boardCardMove(side, number, name) {
 }
 
 function hint() {
+  const rule = pick.hand ? game.hand_cards.find((card) => card.name === pick.hand)?.rule : "";
+  const next = nextStep();
+  return rule && next ? `${rule} ${next}` : next;
+}
+
+function nextStep() {
   if (!game.your_turn) return "";
   if (game.phase === "claim") {
     return game.table.some((stone) => stone.claimable)
@@ -337,6 +343,7 @@ function handCard(card, playing) {
   const element = button("", () => chooseCard(card.name));
   element.className = "oracle-hand-card";
   element.dataset.card = card.name;
+  if (card.rule) element.title = card.rule; // a Tactic card's rule: also its accessible description
   element.append(cardFace(card));
   if (!moves.length && playing) {
     const note = document.createElement("span");
