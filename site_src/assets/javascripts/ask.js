@@ -374,8 +374,10 @@ async function askCaseText() {
   clearTimeout(timer);
   const text = $("case-text").value;
   const asked = ++generation;
+  const started = performance.now();
   const answer = await engine.ask("ask_text", { text });
   if (asked !== generation) return;
+  app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
   clearProblem();
   showInAddress(text);
   if (!answer.ok) {
