@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from enum import Enum, IntEnum
-from functools import cache
-from itertools import pairwise, permutations
+from functools import cache, lru_cache
+from itertools import permutations
 
 from engine.cards import (
     COLOUR_MASKS,
@@ -43,6 +43,10 @@ class CombatMode(Enum):
     MUD_FIGHT = "mud fight"
     BLIND_MANS_BLUFF = "blind-man's bluff"
 
+    # Members are singletons, so identity is equality; Enum's own hash runs Python code on every
+    # ``mode in modes``, which the claim proof asks on each side it judges.
+    __hash__ = object.__hash__
+
     @property
     def label(self) -> str:
         """The name as an editor writes it."""
@@ -67,17 +71,23 @@ class Formation(IntEnum):
 
 def side_capacity(modes: Collection[CombatMode]) -> int:
     """How many cards complete a side: 3, or 4 under Mud Fight."""
-    return 4 if CombatMode.MUD_FIGHT in modes else 3
+    return 4 if modes and CombatMode.MUD_FIGHT in modes else 3
 
 
 def formation_of(cards: Sequence[Card]) -> Formation:
     """The formation a complete side makes. The order of play does not matter; runs never wrap."""
-    values = sorted(card % 9 for card in cards)
-    same_colour = len({card // 9 for card in cards}) == 1
-    consecutive = all(b - a == 1 for a, b in pairwise(values))
+    values = sorted([card % 9 for card in cards])
+    low, high = values[0], values[-1]
+    colour = cards[0] // 9
+    same_colour = True
+    for card in cards:
+        if card // 9 != colour:
+            same_colour = False
+            break
+    consecutive = high - low == len(values) - 1 and len(set(values)) == len(values)
     if consecutive and same_colour:
         return Formation.COLOUR_RUN
-    if values[0] == values[-1]:
+    if low == high:
         return Formation.SAME_VALUE
     if same_colour:
         return Formation.COLOUR
@@ -88,7 +98,7 @@ def formation_of(cards: Sequence[Card]) -> Formation:
 
 def total_of(cards: Sequence[Card]) -> int:
     """The sum of the cards' values."""
-    return sum(card % 9 + 1 for card in cards)
+    return sum([card % 9 for card in cards]) + len(cards)
 
 
 def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
@@ -97,11 +107,24 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
     Elite troops on the side take the identities that make it strongest, as their owner would
     choose at the claim.
     """
+    blind = bool(modes) and CombatMode.BLIND_MANS_BLUFF in modes
+    return _side_strength(cards if type(cards) is tuple else tuple(cards), blind)
+
+
+@lru_cache(maxsize=1 << 16)
+def _side_strength(cards: tuple[Card, ...], blind: bool) -> int:
+    """:func:`strength`, remembered: a proof or a game judges the same complete sides again and
+    again, and working one out costs more than looking it up."""
     if any(card >= ELITE_BASE for card in cards):
-        return _judged_with_troops(cards, modes)[0]
-    if CombatMode.BLIND_MANS_BLUFF in modes:
+        return _judged_with_troops(cards, blind)[0]
+    if blind:
         return total_of(cards)
     return formation_of(cards) * RANK_WEIGHT + total_of(cards)
+
+
+def forget_strengths() -> None:
+    """Forget the remembered strengths of sides, so that a timing starts cold."""
+    _side_strength.cache_clear()
 
 
 def identities(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> dict[Card, Card]:
@@ -109,16 +132,15 @@ def identities(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> dic
     wilds = [card for card in cards if card >= ELITE_BASE]
     if not wilds:
         return {}
-    return dict(zip(wilds, _judged_with_troops(cards, modes)[2], strict=True))
+    blind = CombatMode.BLIND_MANS_BLUFF in modes
+    return dict(zip(wilds, _judged_with_troops(cards, blind)[2], strict=True))
 
 
-def _judged_with_troops(
-    cards: Sequence[Card], modes: Collection[CombatMode]
-) -> tuple[int, list[Card], list[Card]]:
+def _judged_with_troops(cards: Sequence[Card], blind: bool) -> tuple[int, list[Card], list[Card]]:
     """A complete side holding elite troops at its best: (strength, [], each troop's identity)."""
     clan = [card for card in cards if card < ELITE_BASE]
     wilds = [card for card in cards if card >= ELITE_BASE]
-    found = _strongest(clan, wilds, 0, 0, len(cards), CombatMode.BLIND_MANS_BLUFF in modes, -1)
+    found = _strongest(clan, wilds, 0, 0, len(cards), blind, -1)
     assert found is not None
     return found
 
