@@ -9,7 +9,6 @@ and the claimant's side is already complete.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from enum import Enum
 
 from engine.cards import ALL_CARDS_MASK as CLAN_MASK
 from engine.cards import Card, card_name, cards_text
@@ -22,12 +21,12 @@ from engine.formations import (
     strongest_completion,
     why_stronger,
 )
-from engine.frozen import FrozenValue, set_field
+from engine.frozen import FrozenValue, IdentityEnum, set_field
 from engine.position import Player, Position, PositionError, StoneState, check_stone
 from engine.tactics import CARD_RULES, ELITE_TROOPS, JOKERS, Tactic
 
 
-class Verdict(Enum):
+class Verdict(IdentityEnum):
     """The engine's answer to a claim."""
 
     GRANTED = "granted"
@@ -39,7 +38,7 @@ class Verdict(Enum):
         return self.value
 
 
-class Reason(Enum):
+class Reason(IdentityEnum):
     """Why a claim was granted or refused."""
 
     STONE_CLAIMED = "stone already claimed"

@@ -12,7 +12,7 @@ strongest down, so the first formation that can be reached at all gives the answ
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from enum import Enum, IntEnum
+from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import permutations
 
@@ -25,7 +25,7 @@ from engine.cards import (
     cards_repr,
     make_card,
 )
-from engine.frozen import FrozenValue, set_field
+from engine.frozen import FrozenValue, IdentityEnum, set_field
 from engine.tactics import JOKERS, WILD_VALUES, Tactic
 
 ELITE_BASE = int(Tactic.JOKER)
@@ -37,15 +37,11 @@ RANK_WEIGHT = 64
 outweighs the total."""
 
 
-class CombatMode(Enum):
+class CombatMode(IdentityEnum):
     """The two Tactic cards that change how a single stone is fought."""
 
     MUD_FIGHT = "mud fight"
     BLIND_MANS_BLUFF = "blind-man's bluff"
-
-    # Members are singletons, so identity is equality; Enum's own hash runs Python code on every
-    # ``mode in modes``, which the claim proof asks on each side it judges.
-    __hash__ = object.__hash__
 
     @property
     def label(self) -> str:

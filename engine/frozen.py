@@ -7,12 +7,22 @@ CPU than the rest of ``import engine``, which every command and every conformanc
 
 from __future__ import annotations
 
+from enum import Enum
 from operator import attrgetter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, ClassVar, Self
+
+
+class IdentityEnum(Enum):
+    """An enumeration hashed by identity. Its members are singletons, so identity is equality,
+    and Enum's own hash runs Python code at every ``in`` and dict lookup: the claim proof and
+    the game ask ``mode in modes`` and look up steps and decks thousands of times a game."""
+
+    __hash__ = object.__hash__
+
 
 set_field = object.__setattr__
 """How a frozen value's constructor sets its fields (the value's own ``__setattr__`` refuses)."""

@@ -241,6 +241,7 @@ class GameState(PlayState):
         other._legal = self._legal
         other._provable = dict(self._provable)
         other._refuted = dict(self._refuted)
+        other._rooms = self._rooms
         return other
 
     def __repr__(self) -> str:

@@ -111,14 +111,23 @@ ROOM_FOR_THE_TRAITOR = MoveRule("tactics.traitor", _room_on_the_side, _side_full
 
 def stones_with_room(
     state: PlayState, player: Player, room: MoveRule[[StoneInPlay, int, Player]] = ROOM_FOR_A_CARD
-) -> list[int]:
-    """The open stones where ``player``'s side has room, as ``room`` judges it."""
+) -> tuple[int, ...]:
+    """The open stones where ``player``'s side has room, as ``room`` judges it.
+
+    A play step asks this three times (is there a play, which plays, may they pass), so the
+    answer is kept until the state changes (:meth:`~engine.play_state.PlayState.room_key`)."""
+    key = state.room_key(player)
+    kept = state._rooms
+    if kept is not None and kept[0] == key and kept[1] is room:
+        return kept[2]
     holds = room.holds
-    return [
+    found = tuple(
         number
         for number, stone in zip(STONES, state.stones, strict=True)
         if stone.claimed_by is None and holds(stone, number, player)
-    ]
+    )
+    state._rooms = (key, room, found)
+    return found
 
 
 def check_open(state: PlayState, move: Move, number: int, rule: MoveRule[[PlayState, int]]) -> None:

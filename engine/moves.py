@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from engine.cards import CARDS, Card, CardError, card_name, echoed, parse_card
+from engine.frozen import IdentityEnum
 from engine.tactics import JOKERS, Tactic
 
 
-class Deck(Enum):
+class Deck(IdentityEnum):
     """The two decks: the Clan deck, and in the tactics variant the Tactic deck."""
 
     CLAN = "clan"

@@ -11,13 +11,13 @@ imports this module and nothing imports back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from engine.cards import ALL_CARDS_MASK as CLAN_MASK
 from engine.cards import Card, mask_of
 from engine.claims import stone_verdict, unseen_elite_troops
 from engine.formations import CombatMode, side_capacity
+from engine.frozen import IdentityEnum
 from engine.moves import Deck, Move
 from engine.position import (
     STONES,
@@ -38,7 +38,7 @@ _Refutation = tuple[_Board, int, tuple[Card, ...]]
 the claim (a mask), and the elite troops among them."""
 
 
-class Phase(Enum):
+class Phase(IdentityEnum):
     """Where the current player is in their turn."""
 
     PLAY = "play"
@@ -49,7 +49,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-class Termination(Enum):
+class Termination(IdentityEnum):
     """How a game ended: a victory on the border, or the stalemate award and what it gave."""
 
     FIVE_STONES = "five stones"
@@ -167,6 +167,7 @@ class PlayState:
         "_recruits_left",
         "_refuted",
         "_returns_left",
+        "_rooms",
         "_version",
         "clock",
         "current_player",
@@ -217,6 +218,7 @@ class PlayState:
         self._legal: tuple[_Key, tuple[Move, ...], set[int], dict[Move, Move]] | None = None
         self._provable: dict[_Key, tuple[int, ...]] = {}
         self._refuted: dict[tuple[Player, int], _Refutation] = {}
+        self._rooms: tuple[tuple[int, int, Player], object, tuple[int, ...]] | None = None
 
     # ------------------------------------------------------------------ what anyone may ask
 
@@ -338,19 +340,26 @@ class PlayState:
         without a proof while it is unchanged and the completion that refuted the claim can
         still be made: its cards are still out of sight, and its elite troops still the
         opponent's to play. That completion still beats the claimant's side."""
-        unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
-        # The game records every Joker played (a test checks it agrees with the position's).
-        troops = unseen_elite_troops(unseen, player.other in self.jokers_played)
+        unseen = -1  # the cards out of sight, worked out when a proof first needs them
+        troops: tuple[Card, ...] = ()
         proved = []
         for number, stone in zip(STONES, self.stones, strict=True):
-            if stone.claimed_by is not None or len(stone.sides[player]) != stone.capacity:
+            capacity = stone.capacity
+            if stone.claimed_by is not None or len(stone.sides[player]) != capacity:
                 continue
             board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
+            if unseen < 0 and len(stone.sides[player.other]) < capacity:
+                unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
+                # The game records every Joker played (a test checks it agrees with the
+                # position's).
+                troops = unseen_elite_troops(unseen, player.other in self.jokers_played)
             kept = self._refuted.get((player, number))
-            if kept is not None and _still_refutes(kept, board, unseen, troops):
+            if kept is not None and unseen >= 0 and _still_refutes(kept, board, unseen, troops):
                 continue
             state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
-            verdict = stone_verdict(number, state, player, self.hands[player], unseen, troops)
+            verdict = stone_verdict(
+                number, state, player, self.hands[player], max(unseen, 0), troops
+            )
             if verdict.granted:
                 proved.append(number)
             elif verdict.best_reply is not None:
@@ -365,6 +374,12 @@ class PlayState:
         """Say that the state was changed by hand (a test rearranging hidden cards, say), not by
         a move: the legal moves and provable stones kept for it are worked out again."""
         self._version += 1
+
+    def room_key(self, player: Player) -> tuple[int, int, Player]:
+        """What the stones with room on ``player``'s side depend on, besides the rule judging
+        the room: the state's version and its clock (every card laid moves it; taking one off
+        forgets the answer)."""
+        return (self._version, self.clock, player)
 
     def _cache_key(self, player: Player) -> _Key:
         """What a cached answer about ``player``'s options depends on: the state's version, bumped
@@ -386,6 +401,7 @@ class PlayState:
         stone = self.stones[number - 1]
         stone.sides[player].remove(card)
         stone.completed_at[player] = None
+        self._rooms = None
 
     def start_recruiting(self) -> None:
         """The Recruiter's steps follow: draw up to three cards, then put two back."""

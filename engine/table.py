@@ -10,9 +10,9 @@ that whoever wrote the table (a case file, a test) can point at it in its own te
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import Enum
 
 from engine.cards import CARDS, Card, card_name
+from engine.frozen import IdentityEnum
 from engine.move_rules import may_pass, someone_can_go_on, stones_with_room
 from engine.moves import Deck
 from engine.play_state import Phase, PlayState
@@ -35,7 +35,7 @@ from engine.reachable import (
 from engine.tactics import Tactic
 
 
-class TableFact(Enum):
+class TableFact(IdentityEnum):
     """A fact of a table that the board cannot show, which a :class:`TableError` is about."""
 
     COMPLETION_ORDER = "who completed each complete stone first"
