@@ -29,7 +29,8 @@ from pathlib import Path
 
 from engine import Game, Phase, claim_verdict, play_random_game
 from engine.game import CLAIM_RULES
-from oracle.casefile.writer import case_text, yaml_scalar
+from oracle.casefile.editing import yaml_scalar
+from oracle.casefile.writer import case_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

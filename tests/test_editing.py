@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle.casefile.editing import _PLAIN_WORDS, _YAML_WORDS, _scalar
+from oracle.casefile.editing import _PLAIN_WORDS, _YAML_WORDS, yaml_scalar
 
 
 @settings(max_examples=400, deadline=None)
@@ -16,8 +16,8 @@ def test_the_quick_plain_check_only_passes_text_yaml_reads_back(value: str) -> N
     YAML reads back as the same text."""
     if value.lower() in _YAML_WORDS:
         return
-    assert yaml.safe_load(f"key: {_scalar(value)}\n") == {"key": value}
-    assert _scalar(value) == value
+    assert yaml.safe_load(f"key: {yaml_scalar(value)}\n") == {"key": value}
+    assert yaml_scalar(value) == value
 
 
 PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Cf", "Zl", "Zp", "Co", "Cn"))
@@ -26,11 +26,11 @@ PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Cf", "Zl", "Zp", "C
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=PRINTABLE, max_size=40))
-def test_every_text_is_written_as_a_scalar_that_reads_back(value: str) -> None:
-    written = _scalar(value)
+def test_every_text_is_written_as_ayaml_scalar_that_reads_back(value: str) -> None:
+    written = yaml_scalar(value)
     assert yaml.safe_load(f"key: {written}\n") == {"key": value}
 
 
 def test_yaml_words_and_risky_text_are_quoted() -> None:
     for value in ("yes", "No", "off", "null", "a: b", "# note", "'quoted'", "7", "x #y", " lead"):
-        assert _scalar(value).startswith('"'), value
+        assert yaml_scalar(value).startswith('"'), value

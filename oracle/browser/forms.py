@@ -17,7 +17,7 @@ from typing import Any
 from engine import Player, card_name, parse_card
 from engine.cards import CardError
 from engine.position import STONES
-from oracle.casefile.editing import fitted_scalar
+from oracle.casefile.editing import fitted_scalar, yaml_scalar
 from oracle.casefile.model import Case
 from oracle.casefile.questions import pinned_words
 from oracle.casefile.vocabulary import (
@@ -26,7 +26,7 @@ from oracle.casefile.vocabulary import (
     SITUATION_TO_WRITE,
     WHY_TO_WRITE,
 )
-from oracle.casefile.writer import MODELINE, case_id_from, yaml_scalar
+from oracle.casefile.writer import MODELINE, case_id_from
 
 FIELD_NAMES = {
     "situation": "The situation",

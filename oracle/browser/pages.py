@@ -58,6 +58,7 @@ class Session:
 
     def __init__(self, rules: RulesIndex | None = None) -> None:
         self.rules = rules
+        self.card_rules = card_rule_texts(rules)  # each Tactic card's rule, for its hints
         self.games: dict[int, GameSession] = {}
         self.calls: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "cards": card_names,
@@ -151,7 +152,7 @@ class Session:
             game.new_initial_state(),
             Player.A,
             random.Random(f"opponent {seed}"),
-            card_rules=card_rule_texts(self.rules),
+            card_rules=self.card_rules,
         )
         self.games = {number: session}
         opponent_moves(session)

@@ -131,7 +131,7 @@ def fitted_scalar(value: Any, column: int, key_width: int) -> str:
     below it if not."""
     if not isinstance(value, str):
         return _flow(value)
-    inline = _scalar(value)
+    inline = yaml_scalar(value)
     if column + key_width + len(inline) <= WIDTH:
         return inline
     return _folded(value, column + 2)
@@ -164,8 +164,11 @@ def _reads_back_plain(value: str) -> bool:
         return False
 
 
-def _scalar(value: Any) -> str:
-    """A scalar plain where YAML reads it back as the same text, double-quoted otherwise."""
+def yaml_scalar(value: Any) -> str:
+    """``value`` as one YAML scalar on one line: plain where YAML reads it back as the same text,
+    double-quoted where it would not (a ``: ``, a ``#``, a leading quote, ``yes``...). Every
+    scalar the project writes into a case file is written here, so what an editor types reads
+    back as typed."""
     if not isinstance(value, str):
         return json.dumps(value)
     plain_reads = _reads_back_plain(value)
@@ -178,7 +181,7 @@ def _flow(value: Any) -> str:
         return "[" + ", ".join(_flow(item) for item in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{key}: {_flow(item)}" for key, item in value.items()) + "}"
-    return _scalar(value)
+    return yaml_scalar(value)
 
 
 def _check_reads_back(text: str, changes: Sequence[tuple[DataPath, Any]]) -> None:

@@ -2,33 +2,23 @@
 
 The loader reads the text back into the same state, so an editor can start a case from any
 moment of a real game (a seeded game, say) and then trim it by hand. Scalars are written by
-PyYAML itself (:func:`yaml_scalar`), so whatever an editor types reads back as typed.
+:func:`oracle.casefile.editing.yaml_scalar`, the one writer of a scalar, so whatever an editor
+types reads back as typed.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Iterable
 
-import yaml
-
 from engine import GameState, Phase, Player, Position, card_name
 from engine.moves import Deck
+from oracle.casefile.editing import yaml_scalar
 from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
 
 MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
 """The first line of every case file: editors check it against the editors' schema."""
-
-
-@functools.lru_cache(maxsize=4096)
-def yaml_scalar(text: str) -> str:
-    """``text`` as one YAML scalar on one line: plain where that reads back the same, quoted
-    where it would not (a ``:``, a ``#``, a leading quote, ``yes``...). Remembered, since a
-    board is written again at every change and its card names repeat."""
-    dumped = yaml.safe_dump(text, default_flow_style=True, width=1_000_000, allow_unicode=True)
-    return dumped.removesuffix("\n").removesuffix("\n...").strip()
 
 
 ID_WORDS = 8
@@ -149,5 +139,4 @@ __all__ = [
     "flow",
     "position_lines",
     "table_lines",
-    "yaml_scalar",
 ]

@@ -72,6 +72,7 @@ async function startPython(loadPyodide, runtime, bundle, snapshot) {
   if (snapshot) {
     try {
       const pyodide = await withMemoryFor(snapshot.byteLength, () => loadPyodide({ ...options, _loadSnapshot: snapshot }));
+      // A snapshot that does not hold the engine fails here, and Python starts the usual way.
       pyodide.runPython("import oracle.browser.pages");
       return { pyodide, restored: true };
     } catch {
