@@ -416,9 +416,11 @@ class Position(FrozenValue):
         # At C speed when all is well: plain ints, each a card number, none twice.
         if not cards:
             return [], 0
-        plain = set(map(type, cards)) == {int} and min(cards) >= 0 and max(cards) < 64
-        if plain and len(set(cards)) == len(cards):
-            return [], sum(map((1).__lshift__, cards))
+        if set(map(type, cards)) == {int} and min(cards) >= 0:
+            # A sum of powers of two has as many bits as terms only when no two are equal.
+            seen = sum(map((1).__lshift__, cards))
+            if not seen >> 64 and seen.bit_count() == len(cards):
+                return [], seen
         problems: list[PositionError] = []
         seen = 0
         for card in cards:
