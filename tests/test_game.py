@@ -47,6 +47,12 @@ from engine import (
 from engine.cards import card_name
 from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
+from engine.move_rules import (
+    ROOM_FOR_A_CARD,
+    ROOM_FOR_THE_STRATEGIST,
+    ROOM_FOR_THE_TRAITOR,
+    stones_with_room,
+)
 from engine.tactics import Tactic
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
@@ -382,6 +388,32 @@ def test_the_provable_stones_kept_between_steps_are_the_ones_proved_afresh(varia
                 compared += 1
             state.apply(random_move(state, rng))
     assert compared > 1000
+
+
+def test_the_stones_with_room_kept_between_asks_are_the_ones_found_afresh() -> None:
+    """A play step asks which stones have room several times, and the answer is kept until the
+    state changes. At every step of whole tactics games (where the Strategist, the Traitor and
+    the Banshee take cards off sides, and Mud Fight makes room), for both players and each rule
+    of room, the kept answer agrees with one worked out afresh. Each step asks first what the
+    step before asked last, so an answer kept across a move is compared too."""
+    rooms = (ROOM_FOR_A_CARD, ROOM_FOR_THE_STRATEGIST, ROOM_FOR_THE_TRAITOR)
+    asks = [(player, room) for room in rooms for player in Player]
+    asks.append(asks[0])
+    compared = 0
+    for seed in range(4):
+        state = Game.named("tactics", seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_over:
+            for player, room in asks:
+                afresh = tuple(
+                    number
+                    for number, stone in enumerate(state.stones, 1)
+                    if stone.claimed_by is None and room.holds(stone, number, player)
+                )
+                assert stones_with_room(state, player, room) == afresh, (state, player, room.id)
+                compared += 1
+            state.apply(random_move(state, rng))
+    assert compared > 2000
 
 
 @pytest.mark.parametrize("game", GAMES, ids=repr)
