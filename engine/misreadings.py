@@ -13,8 +13,8 @@ may still add a Joker) from :mod:`engine.reference_rules`, never from the engine
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache, partial
 from itertools import combinations, pairwise, product
 from math import comb
 from typing import Any
@@ -137,15 +137,7 @@ class Reading:
         Remembered (:func:`_shared_memo`): the judge scores the same sides again and again,
         across the completions of one claim, across claims and across readings.
         """
-        key = (tuple(side), frozenset(modes))
-        memo = _shared_memo(self, "side_strength")
-        if key not in memo:
-            clan = tuple(card for card in side if rules.is_clan_card(card))
-            troops = [card for card in side if not rules.is_clan_card(card)]
-            choices = [self.identities(troop) for troop in troops]
-            memo[key] = max(self.strength(clan + chosen, modes) for chosen in product(*choices))
-        strength: Standing = memo[key]
-        return strength
+        return _sides_scored(self, frozenset(modes))[tuple(side)]
 
     def claim_granted(
         self, position: Position, stone: int, played_first: Player | None = None
@@ -224,22 +216,27 @@ class Reading:
     ) -> Standing | _TooLarge | None:
         """:meth:`_best_completion` worked out, or the :class:`_TooLarge` it raises."""
         missing = capacity - len(placed)
-        cards = tuple(cards_in(pool))
+        # The opponent lays the cards they add in the order that suits them best: rising. Taken
+        # from cards in rising order, each combination comes in that order already.
+        cards = tuple(sorted(cards_in(pool), key=rules.value_of))
         work = sum(
             comb(len(cards), missing - used) * comb(len(wilds), used) * 54**used
             for used in range(min(len(wilds), missing) + 1)
         ) * max(1, 54 ** sum(not rules.is_clan_card(card) for card in placed))
         if work > LIMIT:
             return _TooLarge()
+        scored: Callable[[tuple[Card, ...]], Standing]
+        if type(self).side_strength is Reading.side_strength:  # its memo, fetched once
+            scored = _sides_scored(self, frozenset(modes)).__getitem__
+        else:  # a reading that scores sides its own way
+            scored = partial(self.side_strength, modes=modes)
         best: Standing | None = None
         for used in range(min(len(wilds), missing) + 1):
             for extra in combinations(wilds, used):
                 if sum(card in JOKERS for card in extra) > 1:
                     continue
                 for added in combinations(cards, missing - used):
-                    # The opponent lays the cards they add in the order that suits them best.
-                    rising = sorted(added, key=rules.value_of)
-                    score = self.side_strength((*placed, *extra, *rising), modes)
+                    score = scored((*placed, *extra, *added))
                     if best is None or score > best:
                         best = score
         return best
@@ -263,6 +260,40 @@ SCORING_HOOKS = (
 """The methods that decide how a reading scores a side and finds the strongest completion."""
 
 _MEMOS: dict[tuple[object, ...], dict[object, Any]] = {}
+
+SIDES_KEPT = 200_000
+"""The most side strengths kept for one way of scoring under one set of combat modes: a larger
+catalogue works them out again rather than hold them all (a side takes about 250 bytes)."""
+
+
+class _SidesScored(dict[tuple[Card, ...], Standing]):
+    """Side strengths under some combat modes, by side, for every reading that scores sides as
+    ``reading`` does: a side not seen yet is scored on lookup (``memo[side]``)."""
+
+    def __init__(self, reading: Reading, modes: frozenset[CombatMode]) -> None:
+        super().__init__()
+        self.reading, self.modes = reading, modes
+
+    def __missing__(self, side: tuple[Card, ...]) -> Standing:
+        reading, modes = self.reading, self.modes
+        clan = tuple(card for card in side if rules.is_clan_card(card))
+        troops = [card for card in side if not rules.is_clan_card(card)]
+        choices = [reading.identities(troop) for troop in troops]
+        strength = max(reading.strength(clan + chosen, modes) for chosen in product(*choices))
+        if len(self) >= SIDES_KEPT:
+            self.clear()
+        self[side] = strength
+        return strength
+
+
+def _sides_scored(reading: Reading, modes: frozenset[CombatMode]) -> _SidesScored:
+    """The side strengths ``reading`` shares with the readings that score sides alike
+    (:func:`_shared_memo`), under ``modes``."""
+    by_modes = _shared_memo(reading, "side_strength")
+    memo: _SidesScored | None = by_modes.get(modes)
+    if memo is None:
+        memo = by_modes[modes] = _SidesScored(reading, modes)
+    return memo
 
 
 def _shared_memo(reading: Reading, kind: str) -> dict[object, Any]:
