@@ -126,3 +126,21 @@ def test_readings_share_what_they_score_alike_and_only_that() -> None:
     assert hand.side_strength(wrapped, ()) == plain.side_strength(wrapped, ())
     assert _shared_memo(hand, "side_strength") is _shared_memo(plain, "side_strength")
     assert _shared_memo(wraps, "side_strength") is not _shared_memo(plain, "side_strength")
+
+
+def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The judge's memo of side strengths starts again when full (a large catalogue would hold
+    them all otherwise); the strengths are the same, and the independent enumeration's."""
+    import engine.misreadings as misreadings
+    from engine import CARDS
+    from engine.enumeration import side_strength_by_enumeration
+
+    sides = [tuple(CARDS[start : start + 3]) for start in range(0, 40, 2)]
+    monkeypatch.setattr(misreadings, "SIDES_KEPT", 4)
+    memo = misreadings._sides_scored(RULES, frozenset())
+    memo.clear()
+    for side in sides * 2:
+        assert RULES.side_strength(side, ()) == side_strength_by_enumeration(side, ())
+        assert 1 <= len(memo) <= 4
