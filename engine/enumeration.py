@@ -12,7 +12,7 @@ ints: compare them with each other, or order them against the engine's.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from math import comb
 
@@ -57,15 +57,25 @@ def best_strength_by_enumeration(
 def side_strength_by_enumeration(side: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
     """A complete side's standing, trying every identity of every elite troop on it."""
     bluff = CombatMode.BLIND_MANS_BLUFF in modes
+    cards = mask_of(side)
+    if cards.bit_count() != len(side):  # a card twice: no set stands for it
+        return rules.best_standing(side, blind_mans_bluff=bluff)
     if all(rules.is_clan_card(card) for card in side):
-        return _standing_of_set(mask_of(side), bluff)
-    return rules.best_standing(side, blind_mans_bluff=bluff)
+        return _standing_of_set(cards, bluff)
+    return _best_standing_of_set(cards, bluff)
 
 
 @cache
 def _standing_of_set(cards: int, bluff: bool) -> Standing:
     """The standing of a set of Clan cards given as a mask, remembered across positions."""
     return rules.standing_of(tuple(cards_in(cards)), blind_mans_bluff=bluff)
+
+
+@lru_cache(maxsize=1 << 17)
+def _best_standing_of_set(cards: int, bluff: bool) -> Standing:
+    """The best standing of a set of cards holding elite troops (every identity tried),
+    remembered: the same sides come back across completions and positions."""
+    return rules.best_standing(tuple(cards_in(cards)), blind_mans_bluff=bluff)
 
 
 def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
@@ -112,3 +122,4 @@ def _unseen_troops(unseen: int) -> list[Card]:
 def clear_strength_cache() -> None:
     """Forget remembered strengths, so that a timing of the enumeration starts cold."""
     _standing_of_set.cache_clear()
+    _best_standing_of_set.cache_clear()

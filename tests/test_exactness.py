@@ -18,6 +18,7 @@ from strategies import (
 )
 
 from engine import (
+    CombatMode,
     Position,
     Reason,
     claim_verdict,
@@ -168,3 +169,22 @@ def test_soak_tactics_claims(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(5))
 def test_soak_completions(seed: int) -> None:
     check_completions(seed=2000 + seed, examples=20_000)
+
+
+def test_the_enumeration_scores_a_side_with_elite_troops_alike_in_any_order_and_again() -> None:
+    """Its remembered standings are keyed by the set of cards: a side scores as the reference
+    rules score it, in every order of play, the first time and from memory."""
+    import random
+    from itertools import permutations
+
+    from engine import reference_rules as rules
+    from engine.cards import CARDS
+
+    rng = random.Random(7)
+    for _ in range(200):
+        side = (*rng.sample(CARDS, rng.choice((1, 2))), *rng.sample(rules.ELITE_TROOPS, 1))
+        for bluff in (False, True):
+            modes = (CombatMode.BLIND_MANS_BLUFF,) if bluff else ()
+            expected = rules.best_standing(side, blind_mans_bluff=bluff)
+            for order in permutations(side):
+                assert side_strength_by_enumeration(order, modes) == expected
