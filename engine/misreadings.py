@@ -282,8 +282,13 @@ class _SidesScored(dict[tuple[Card, ...], Standing]):
         strength = max(reading.strength(clan + chosen, modes) for chosen in product(*choices))
         if len(self) >= SIDES_KEPT:
             self.clear()
-        self[side] = strength
+        # A few hundred standings exist: the memo keeps one copy of each, not one per side.
+        strength = self[side] = _STANDINGS.setdefault(strength, strength)
         return strength
+
+
+_STANDINGS: dict[Standing, Standing] = {}
+"""Each standing a side has scored, once."""
 
 
 def _sides_scored(reading: Reading, modes: frozenset[CombatMode]) -> _SidesScored:
