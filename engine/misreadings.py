@@ -263,7 +263,7 @@ _MEMOS: dict[tuple[object, ...], dict[object, Any]] = {}
 
 SIDES_KEPT = 200_000
 """The most side strengths kept for one way of scoring under one set of combat modes: a larger
-catalogue works them out again rather than hold them all (a side takes about 250 bytes)."""
+catalogue works them out again rather than hold them all (a side takes about 200 bytes)."""
 
 
 class _SidesScored(dict[tuple[Card, ...], Standing]):
