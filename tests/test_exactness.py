@@ -188,3 +188,7 @@ def test_the_enumeration_scores_a_side_with_elite_troops_alike_in_any_order_and_
             expected = rules.best_standing(side, blind_mans_bluff=bluff)
             for order in permutations(side):
                 assert side_strength_by_enumeration(order, modes) == expected
+    twice = (CARDS[0], CARDS[0], CARDS[9])  # no set stands for it: scored as given
+    assert side_strength_by_enumeration(twice, ()) == rules.best_standing(
+        twice, blind_mans_bluff=False
+    )

@@ -144,3 +144,21 @@ def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
     for side in sides * 2:
         assert RULES.side_strength(side, ()) == side_strength_by_enumeration(side, ())
         assert 1 <= len(memo) <= 4
+
+
+def test_a_reading_that_scores_sides_its_own_way_is_asked_in_every_completion() -> None:
+    """The enumeration takes the shared memo of side strengths only for readings that score
+    sides as the rules do: one overriding ``side_strength`` scores every completion itself."""
+    from engine.misreadings import Reading
+    from engine.reference_rules import Standing
+
+    class AllSidesEqual(Reading):
+        name = "all-sides-equal"
+
+        def side_strength(self, side: object, modes: object) -> Standing:
+            return Standing(0, 0)
+
+    mine = parse_cards("red 1, blue 2, green 4")
+    position = Position.from_stones({1: StoneState(sides=(mine, ()))})
+    assert RULES.claim_granted(position, 1) is False  # a stronger side can still be made
+    assert AllSidesEqual().claim_granted(position, 1) is True  # every completion only ties
