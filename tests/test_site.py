@@ -245,7 +245,7 @@ def test_a_page_holding_anything_live_is_refused_by_the_plugin_in_one_message() 
 
     plugin = OraclePlugin()
     plugin.current = SimpleNamespace(  # type: ignore[assignment]
-        label="build 3", theme_scripts=frozenset(), engine_pages=frozenset()
+        label="build 3", theme_scripts=frozenset(), engine_pages=frozenset(), case_pages={}
     )
     page = SimpleNamespace(file=SimpleNamespace(src_uri="turns.md"))
     html = "<html><head></head><body><p>Turns</p>{}</body></html>"
@@ -273,4 +273,19 @@ def test_a_page_holding_anything_live_fails_the_build(project_copy: Path) -> Non
     assert result.returncode != 0
     assert "turns.md holds what no page of this site may:" in result.stderr
     assert "<img> has an inline handler onerror" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_case_page_front_matter_read_too_late_fails_the_build(project_copy: Path) -> None:
+    """Case pages are rendered as they are written, after MkDocs has chosen each page's template:
+    front matter it would have read earlier stops the build rather than being ignored."""
+    root = project_copy
+    template = root / "site_src" / "_templates" / "case_page.md.j2"
+    template.write_text(
+        template.read_text().replace("search:\n", "template: other.html\nsearch:\n", 1)
+    )
+    result = build(root)
+    assert result.returncode != 0
+    assert "sets template, which MkDocs reads before a case page is rendered" in result.stderr
     assert "Traceback" not in result.stderr

@@ -15,12 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.meta import get_data
+from mkdocs.utils.templates import TemplateContext
 
 from oracle.casefile.errors import CaseError
 from oracle.casefile.rules import load_rules_index
@@ -30,7 +34,6 @@ from oracle.catalogue import Catalogue, CatalogueError, verified_catalogue
 from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
 from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
-from oracle.site.casepages import case_page_uri
 from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
 from oracle.site.enginecache import (
     ENGINE_FILES,
@@ -43,12 +46,16 @@ from oracle.site.enginecache import (
 from oracle.site.engines import Conformance, conformance
 from oracle.site.history import files_added
 from oracle.site.markup import text
-from oracle.site.render import render_case_pages, unplaced_cases
+from oracle.site.render import CasePages, render_case_pages, unplaced_cases
 
 DOWNLOADS = "downloads"
 EXPORT_SCHEMA = "schotten-totten-catalogue.schema.json"
 PROTOCOL_SCHEMA_FILE = "schotten-totten-protocol.schema.json"
 """The protocol's schema as published; it refers to the catalogue's by this name."""
+
+CASE_PAGE_META = frozenset({"search"})
+"""What a case page's front matter may set: it is read only when the page is written, after
+MkDocs has chosen the page's template and title."""
 
 log = logging.getLogger("mkdocs.plugins.oracle")
 
@@ -69,7 +76,8 @@ class SiteBuild:
     used: set[str] = field(default_factory=set)
     shown: set[str] = field(default_factory=set)
     engine_pages: set[str] = field(default_factory=set)
-    case_titles: dict[str, str] = field(default_factory=dict)
+    case_pages: CasePages | None = None
+    files: Files | None = None
     theme_scripts: frozenset[str] | None = None
 
 
@@ -156,15 +164,12 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         # checks again, from what the rendered pages did show.
         catalogue = build.catalogue
         templates = Path(config.docs_dir) / "_templates"
-        rendered = render_case_pages(
+        build.case_pages = render_case_pages(
             catalogue, templates, catalogue.shown_topics, build.root, files_added(build.root)
         )
-        build.case_titles = {
-            case_page_uri(report.case): report.case.situation for report in catalogue.published
-        }
-        for uri, markdown in rendered.items():
+        for uri in build.case_pages:  # each written when its page is (on_page_context)
             files.append(
-                File.generated(config, uri, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV)
+                File.generated(config, uri, content="", inclusion=InclusionLevel.NOT_IN_NAV)
             )
         _add_served_files(files, config, build)
         return files
@@ -174,8 +179,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     ) -> str:
         """Replace the page's ``<!-- oracle:... -->`` markers with the rendered content."""
         build = self.build
-        title = build.case_titles.get(page.file.src_uri)
-        if title is not None:  # a generated case page: editor text only, never markers
+        title = self._case_pages.situation(page.file.src_uri)
+        if title is not None:  # a case page: rendered when it is written, never with markers
             page.meta["title"] = text(title)
             return markdown
         try:
@@ -187,6 +192,44 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         if "engine-app" in used:
             build.engine_pages.add(page.file.src_uri)
         return filled
+
+    def on_env(
+        self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment:
+        """Keep the site's files: a case page rendered as it is written links to them."""
+        self.build.files = files
+        return env
+
+    @event_priority(50)  # before the search plugin indexes the page
+    def on_page_context(
+        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        """Render a case's page just before it is written, and only then: MkDocs converts every
+        page before it writes any, so a catalogue of thousands of cases would otherwise be held
+        in memory all at once, Markdown and HTML (on_post_page lets it go again)."""
+        uri = page.file.src_uri
+        if uri not in self._case_pages:
+            return context
+        markdown, meta = get_data(self._case_pages[uri])
+        late = sorted(set(meta) - CASE_PAGE_META)
+        if late:
+            raise PluginError(
+                f"({self.build.label}) the front matter of {uri} sets {', '.join(late)}, which"
+                " MkDocs reads before a case page is rendered; a case page may set only "
+                + ", ".join(sorted(CASE_PAGE_META))
+            )
+        page.meta.update(meta)
+        page.markdown = markdown
+        assert self.build.files is not None  # on_env keeps them before any page is written
+        page.render(config, self.build.files)
+        return context
+
+    @property
+    def _case_pages(self) -> CasePages:
+        pages = self.build.case_pages
+        if pages is None:
+            raise PluginError("the oracle plugin added no case pages (on_files)")
+        return pages
 
     def on_post_template(
         self, output_content: str, *, template_name: str, config: MkDocsConfig
@@ -218,6 +261,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
                 + "\n".join(problems)
             )
         engine = page.file.src_uri in self.build.engine_pages
+        if page.file.src_uri in self._case_pages:
+            page.markdown = page.content = None  # written: let the case page go (on_page_context)
         return with_policy(output, policy(allowed, engine=engine))
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

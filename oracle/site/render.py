@@ -6,7 +6,7 @@ The verdict shown is always the engine's, computed here, never the one written i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,21 +182,55 @@ def render_case_pages(
     topics: Mapping[str, str],
     root: Path | None = None,
     added: Mapping[Path, str] | None = None,
-) -> dict[str, str]:
+) -> CasePages:
     """Every published case's page, by its source path in the site; ``added`` gives the day
-    each case file was added, where the build knows it (:func:`oracle.site.history.files_added`)."""
-    template = template_environment(templates).get_template("case_page.md.j2")
-    return {
-        case_page_uri(report.case): render_case_page(
+    each case file was added, where the build knows it (:func:`oracle.site.history.files_added`).
+    Each page is rendered when it is asked for, so a large catalogue's pages are never all held
+    at once."""
+    return CasePages(catalogue, templates, topics, root, added or {})
+
+
+class CasePages(Mapping[str, str]):
+    """The Markdown of each published case's page by its source path in the site, rendered
+    anew each time it is asked for (:func:`render_case_pages`)."""
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        templates: Path,
+        topics: Mapping[str, str],
+        root: Path | None,
+        added: Mapping[Path, str],
+    ) -> None:
+        self._rules = catalogue.rules
+        self._template = template_environment(templates).get_template("case_page.md.j2")
+        self._topics = dict(topics)
+        self._root = root
+        self._added = added
+        self._reports = {case_page_uri(report.case): report for report in catalogue.published}
+
+    def __getitem__(self, uri: str) -> str:
+        report = self._reports[uri]
+        return render_case_page(
             report,
-            catalogue.rules,
-            template,
-            dict(topics),
-            root,
-            answer_since(report.case, catalogue.rules, added or {}),
+            self._rules,
+            self._template,
+            self._topics,
+            self._root,
+            answer_since(report.case, self._rules, self._added),
         )
-        for report in catalogue.published
-    }
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._reports)
+
+    def __len__(self) -> int:
+        return len(self._reports)
+
+    def situation(self, uri: str) -> str | None:
+        """The situation of the case whose page is ``uri`` (its title), or None for a page that
+        is not a case's."""
+        report = self._reports.get(uri)
+        return None if report is None else report.case.situation
 
 
 def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = None) -> list[str]:
