@@ -7,6 +7,7 @@ import random
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,7 @@ from oracle.site.render import (
     ruling_anchor,
 )
 from oracle.verify.questions import LONG_TURN
+from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_SRC = ROOT / "site_src"
@@ -317,3 +319,29 @@ def test_formation_counts_are_cached_per_engine_version(
     monkeypatch.setattr(odds_cache, "counts_digest", lambda: "another-engine")
     with pytest.raises(AssertionError, match="counted again"):
         odds_cache.FormationCounts(tmp_path).counts(placed)
+
+
+def test_case_pages_are_rendered_one_at_a_time_when_asked_for(
+    catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's build holds one case page at a time: listing the pages or asking whether a
+    page is a case's renders none; asking for a page renders that one."""
+    import oracle.site.casepages
+    import oracle.site.render
+
+    rendered: list[str] = []
+    real = oracle.site.casepages.render_case_page
+
+    def counted(report: CaseReport, *rest: Any) -> str:
+        rendered.append(report.case.id)
+        return real(report, *rest)
+
+    monkeypatch.setattr(oracle.site.render, "render_case_page", counted)
+    pages = render_case_pages(catalogue, TEMPLATES, {})
+    uri = "cases/more-claims/order-of-play-does-not-matter.md"
+    assert uri in pages and "index.md" not in pages
+    assert len(pages) == len(list(pages)) == len(catalogue.published)
+    assert pages.situation(uri) is not None and pages.situation("index.md") is None
+    assert rendered == []
+    assert pages[uri] == pages[uri]
+    assert rendered == ["order-of-play-does-not-matter"] * 2

@@ -220,6 +220,9 @@ class CasePages(Mapping[str, str]):
             answer_since(report.case, self._rules, self._added),
         )
 
+    def __contains__(self, uri: object) -> bool:
+        return uri in self._reports  # Mapping's own would render the page to find out
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._reports)
 
