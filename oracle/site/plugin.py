@@ -130,6 +130,21 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
     )
 
 
+class CasePage(Page):
+    """A case's page, converted to HTML only when it is written
+    (:meth:`OraclePlugin.on_page_context`)."""
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        """Nothing yet: MkDocs converts every page before it writes any, which would hold a
+        large catalogue's pages in memory all at once (and its Markdown is not made yet)."""
+        self.content = ""
+
+    def convert(self, markdown: str, config: MkDocsConfig, files: Files) -> None:
+        """Convert ``markdown``, made as the page is written, as MkDocs converts any page."""
+        self.markdown = markdown
+        super().render(config, files)
+
+
 class OracleConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs untyped
     """The plugin's options: none (everything it reads lies in the project)."""
 
@@ -167,10 +182,10 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         build.case_pages = render_case_pages(
             catalogue, templates, catalogue.shown_topics, build.root, files_added(build.root)
         )
-        for uri in build.case_pages:  # each written when its page is (on_page_context)
-            files.append(
-                File.generated(config, uri, content="", inclusion=InclusionLevel.NOT_IN_NAV)
-            )
+        for uri in build.case_pages:
+            page_file = File.generated(config, uri, content="", inclusion=InclusionLevel.NOT_IN_NAV)
+            CasePage(None, page_file, config)
+            files.append(page_file)
         _add_served_files(files, config, build)
         return files
 
@@ -207,9 +222,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         """Render a case's page just before it is written, and only then: MkDocs converts every
         page before it writes any, so a catalogue of thousands of cases would otherwise be held
         in memory all at once, Markdown and HTML (on_post_page lets it go again)."""
-        uri = page.file.src_uri
-        if uri not in self._case_pages:
+        if not isinstance(page, CasePage):
             return context
+        uri = page.file.src_uri
         markdown, meta = get_data(self._case_pages[uri])
         late = sorted(set(meta) - CASE_PAGE_META)
         if late:
@@ -219,9 +234,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
                 + ", ".join(sorted(CASE_PAGE_META))
             )
         page.meta.update(meta)
-        page.markdown = markdown
         assert self.build.files is not None  # on_env keeps them before any page is written
-        page.render(config, self.build.files)
+        page.convert(markdown, config, self.build.files)
         return context
 
     @property
@@ -261,7 +275,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
                 + "\n".join(problems)
             )
         engine = page.file.src_uri in self.build.engine_pages
-        if page.file.src_uri in self._case_pages:
+        if isinstance(page, CasePage):
             page.markdown = page.content = None  # written: let the case page go (on_page_context)
         return with_policy(output, policy(allowed, engine=engine))
 
