@@ -42,12 +42,26 @@ def code_digest(modules: Iterable[ModuleType]) -> str:
 
 
 def load_json(path: Path) -> dict[str, Any]:
-    """A cache file's content, or nothing when it is missing or unreadable."""
+    """A cache file's content, or nothing when it is missing or unreadable. A file read before
+    in this process and not written since is not parsed again: a test run or a build makes many
+    caches of one file, and the file grows with every catalogue the user builds. The caller gets
+    a dictionary of its own to add to; the values in it are shared and never changed."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        status = path.stat()
+        stamp = (status.st_ino, status.st_mtime_ns, status.st_size)
+        parsed = _PARSED.get(path)
+        if parsed is None or parsed[0] != stamp:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                return {}
+            parsed = _PARSED[path] = (stamp, data)
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
+    return dict(parsed[1])
+
+
+_PARSED: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+"""Each cache file's content as last parsed, with what says whether the file changed since."""
 
 
 STALE_AFTER = 7 * 24 * 3600
