@@ -158,8 +158,23 @@ def cards_text(cards: Iterable[Card]) -> str:
 
 
 def cards_repr(cards: Iterable[Card]) -> str:
-    """Source text that makes these cards again: ``parse_cards('red 7, red 8')``."""
-    return f"parse_cards({cards_text(cards)!r})"
+    """Source text that makes these cards again: ``parse_cards('red 7, red 8')``. The second
+    Joker is named apart, ``(*parse_cards('red 7'), Tactic.SECOND_JOKER)``, since ``joker``
+    reads as the first wherever it is written alone."""
+    cards = tuple(cards)
+    if Tactic.SECOND_JOKER not in cards:
+        return f"parse_cards({cards_text(cards)!r})"
+    parts: list[str] = []
+    run: list[Card] = []
+    for card in (*cards, Tactic.SECOND_JOKER):
+        if card != Tactic.SECOND_JOKER:
+            run.append(card)
+            continue
+        if run:
+            parts.append(f"*parse_cards({cards_text(run)!r})")
+            run = []
+        parts.append("Tactic.SECOND_JOKER")
+    return f"({', '.join(parts[:-1])},)"
 
 
 def colour_mask(colour: Colour | int) -> int:

@@ -231,6 +231,15 @@ def test_reprs_paste_back_in() -> None:
     )
     assert eval(repr(position), namespace) == position
     assert "parse_cards('red 6, red 7, red 8')" in repr(position)
+    jokers = Position.from_stones(  # "joker" alone reads as the first Joker
+        {
+            2: StoneState(sides=(side("red 3"), (Tactic.JOKER, *side("red 4")))),
+            5: StoneState(sides=((*side("red 1"), Tactic.SECOND_JOKER, *side("red 2")), ())),
+        },
+        hand=side("blue 9"),
+        variant="tactics",
+    )
+    assert eval(repr(jokers), {**namespace, "Tactic": Tactic}) == jokers
     completion = Completion(side("blue 9"), 280)
     assert eval(repr(completion), namespace) == completion
     verdict = claim_verdict(
