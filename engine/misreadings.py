@@ -309,6 +309,15 @@ def _shared_memo(reading: Reading, kind: str) -> dict[object, Any]:
     return _MEMOS.setdefault(key, {})
 
 
+def forget_judgements() -> None:
+    """Let go of what the judge keeps from one claim to the next (side strengths, standings,
+    verdicts): it speeds up many judgements in a row, and holds memory a caller done judging
+    may want back. Nothing judged later changes."""
+    _MEMOS.clear()
+    _STANDINGS.clear()
+    _claim_granted.cache_clear()
+
+
 @lru_cache(maxsize=4096)
 def _claim_granted(
     reading: Reading, position: Position, stone: int, played_first: Player | None

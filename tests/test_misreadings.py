@@ -146,6 +146,32 @@ def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
         assert 1 <= len(memo) <= 4
 
 
+def test_the_judges_memos_are_let_go_once_a_matrix_is_made(
+    published: tuple[CaseReport, ...], tmp_path: Path
+) -> None:
+    """A cold matrix fills the judge's memos; once it is made they are empty again (a site build
+    goes on to write its pages in that memory), and a second cold matrix answers alike."""
+    import engine.misreadings as misreadings
+    from oracle.misreadings.cache import MisreadingCache
+
+    judged: list[int] = []
+    real = misreadings.forget_judgements
+
+    def forget() -> None:
+        judged.append(len(misreadings._STANDINGS) + len(misreadings._MEMOS))
+        real()
+
+    claims = tuple(report for report in published if report.case.claims)[:12]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("oracle.misreadings.matrix.forget_judgements", forget)
+        first = misreading_matrix(claims, MisreadingCache(tmp_path / "first"))
+    assert judged and judged[0] > 0
+    assert not misreadings._MEMOS and not misreadings._STANDINGS
+    assert misreadings._claim_granted.cache_info().currsize == 0
+    again = misreading_matrix(claims, MisreadingCache(tmp_path / "again"))
+    assert [row.outcomes for row in again] == [row.outcomes for row in first]
+
+
 def test_a_reading_that_scores_sides_its_own_way_is_asked_in_every_completion() -> None:
     """The enumeration takes the shared memo of side strengths only for readings that score
     sides as the rules do: one overriding ``side_strength`` scores every completion itself."""

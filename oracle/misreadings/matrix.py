@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engine.misreadings import MISREADINGS, Reading
+from engine.misreadings import MISREADINGS, Reading, forget_judgements
 from oracle.misreadings.cache import MisreadingCache
 from oracle.protocol.answers import expected_answers
 from oracle.protocol.compare import Result, compare
@@ -79,6 +79,8 @@ def misreading_matrix(
         }
         rows.append(MatrixRow(report, outcomes))
     cache.save()
+    # The judge's memos speed up one matrix; a site build goes on to write its pages.
+    forget_judgements()
     return tuple(rows)
 
 
