@@ -4,9 +4,10 @@ Runs ``pytest`` as ``make test`` does (spread over the cores by pytest-xdist), t
 in a child process each time, and prints the CPU it and everything it started used (the site
 builds, the subprocesses), then the same for each test file, so that a slow file is found before
 the loop slows down. The goal is well under a minute of CPU (the speed issue's: 30 s). On
-2026-12-02 the default run took about 65 s spread by pytest-xdist over two cores and 52-58 s in
-one process (81 s and 71 s the evening before; this machine's figures vary by 15% from run to run);
-the misreadings' answers were kept from an earlier run (a first run on a fresh machine works them
+2026-12-04 the default run took 40 s spread by pytest-xdist over two cores and 35 s in one process
+on a fast morning, and 51-60 s and 52 s in the afternoon (this machine's speed changes from day to
+day and hour to hour, its system time from 4 s to 16 s between two identical runs); the
+misreadings' answers were kept from an earlier run (a first run on a fresh machine works them
 out once, about 12 s).
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
