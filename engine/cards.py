@@ -249,4 +249,4 @@ class CardSet:
         return [card_name(card) for card in self]
 
     def __repr__(self) -> str:
-        return f"CardSet(map(parse_card, {self.names()!r}))"
+        return f"CardSet({cards_repr(self)})"

@@ -9,6 +9,7 @@ from engine import (
     CardError,
     CardSet,
     Colour,
+    Tactic,
     card_colour,
     card_name,
     card_value,
@@ -61,7 +62,10 @@ def test_card_set_behaves_like_a_set() -> None:
     assert parse_card("pink 9") in cards
     assert parse_card("pink 8") not in cards
     assert cards.names() == ["red 1", "blue 4", "pink 9"]
-    assert eval(repr(cards), {"CardSet": CardSet, "parse_card": parse_card}) == cards
+    namespace = {"CardSet": CardSet, "parse_cards": parse_cards, "Tactic": Tactic}
+    assert eval(repr(cards), namespace) == cards
+    jokers = CardSet([Tactic.JOKER, Tactic.SECOND_JOKER])  # "joker" alone reads as the first
+    assert eval(repr(jokers), namespace) == jokers
     assert (cards - CardSet([parse_card("red 1")])).names() == ["blue 4", "pink 9"]
     with pytest.raises(CardError):
         CardSet(1 << 64)
