@@ -345,3 +345,17 @@ def test_case_pages_are_rendered_one_at_a_time_when_asked_for(
     assert rendered == []
     assert pages[uri] == pages[uri]
     assert rendered == ["order-of-play-does-not-matter"] * 2
+
+
+def test_a_case_page_shows_its_file_as_verified_even_when_saved_meanwhile(
+    project_copy: Path,
+) -> None:
+    """Case pages are written one at a time, long after the catalogue read the files: a file
+    saved in between does not reach the page unverified (the next build verifies it)."""
+    catalogue = verified_catalogue(project_copy)
+    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    case = project_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
+    verified = case.read_text()
+    case.write_text(verified.replace("situation: You played", "situation: Unverified words"))
+    page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
+    assert "Unverified words" not in page and "situation: You played" in page

@@ -48,7 +48,9 @@ class MisreadingCache:
         """Each case's request as the key writes it, by the case (asked once per reading)."""
 
     def misread(self, case: Case, reading: Reading) -> dict[str, Any] | None:
-        """:func:`oracle.misreadings.answers.misread`, kept when this code has answered it."""
+        """:func:`oracle.misreadings.answers.misread`, kept when this code has answered it. The
+        response is shared with every later cache of the same file in this process: read it,
+        never change it."""
         known = self._requests.get(id(case))
         if known is None or known[0] is not case:
             known = self._requests[id(case)] = (case, json.dumps(request_of(case), sort_keys=True))

@@ -140,9 +140,11 @@ def render_case_page(
     topic_pages: dict[str, str],
     root: Path | None = None,
     since: Since | None = None,
+    source: str | None = None,
 ) -> str:
     """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``;
-    ``since`` says since when its answer stands, where that is known."""
+    ``since`` says since when its answer stands, where that is known; ``source`` is the case
+    file's text, read from its file when not given."""
     case = report.case
     page = case_page_uri(case)
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
@@ -169,7 +171,8 @@ def render_case_page(
         if rule_id in entries
     )
     topic_page = topic_pages.get(case.topic)
-    source = case.path.read_text(encoding="utf-8")
+    if source is None:
+        source = case.path.read_text(encoding="utf-8")
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     ask_link = site_link(
         posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#" + ask_fragment(source)

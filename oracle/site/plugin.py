@@ -179,9 +179,14 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         # checks again, from what the rendered pages did show.
         catalogue = build.catalogue
         templates = Path(config.docs_dir) / "_templates"
-        build.case_pages = render_case_pages(
-            catalogue, templates, catalogue.shown_topics, build.root, files_added(build.root)
-        )
+        try:
+            build.case_pages = render_case_pages(
+                catalogue, templates, catalogue.shown_topics, build.root, files_added(build.root)
+            )
+        except OSError as error:  # a case file removed since the catalogue read it
+            raise PluginError(
+                f"({build.label}) a case file cannot be read again for its page: {error}"
+            ) from None
         for uri in build.case_pages:
             page_file = File.generated(config, uri, content="", inclusion=InclusionLevel.NOT_IN_NAV)
             CasePage(None, page_file, config)

@@ -208,6 +208,12 @@ class CasePages(Mapping[str, str]):
         self._root = root
         self._added = added
         self._reports = {case_page_uri(report.case): report for report in catalogue.published}
+        # Read now, as the catalogue has just verified them: a page written later shows the
+        # file as verified even if an editor saves it meanwhile.
+        self._sources = {
+            uri: report.case.path.read_text(encoding="utf-8")
+            for uri, report in self._reports.items()
+        }
 
     def __getitem__(self, uri: str) -> str:
         report = self._reports[uri]
@@ -218,6 +224,7 @@ class CasePages(Mapping[str, str]):
             self._topics,
             self._root,
             answer_since(report.case, self._rules, self._added),
+            self._sources[uri],
         )
 
     def __contains__(self, uri: object) -> bool:
