@@ -135,16 +135,16 @@ class RuleShown:
 
 def render_case_page(
     report: CaseReport,
+    source: str,
     rules: RulesIndex,
     template: jinja2.Template,
     topic_pages: dict[str, str],
     root: Path | None = None,
     since: Since | None = None,
-    source: str | None = None,
 ) -> str:
     """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``;
-    ``since`` says since when its answer stands, where that is known; ``source`` is the case
-    file's text, read from its file when not given."""
+    ``source`` is the case file's text as the catalogue read it; ``since`` says since when its
+    answer stands, where that is known."""
     case = report.case
     page = case_page_uri(case)
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
@@ -171,8 +171,6 @@ def render_case_page(
         if rule_id in entries
     )
     topic_page = topic_pages.get(case.topic)
-    if source is None:
-        source = case.path.read_text(encoding="utf-8")
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     ask_link = site_link(
         posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#" + ask_fragment(source)

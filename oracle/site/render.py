@@ -219,12 +219,12 @@ class CasePages(Mapping[str, str]):
         report = self._reports[uri]
         return render_case_page(
             report,
+            self._sources[uri],
             self._rules,
             self._template,
             self._topics,
             self._root,
             answer_since(report.case, self._rules, self._added),
-            self._sources[uri],
         )
 
     def __contains__(self, uri: object) -> bool:
