@@ -505,6 +505,40 @@ def test_the_ask_page_judges_a_case_opened_from_its_page_and_a_typed_board(
 
 
 @pytest.mark.slow
+def test_a_case_pasted_as_the_engine_becomes_ready_is_the_one_answered(
+    visit: Visit, site_url: str, published: tuple[CaseReport, ...]
+) -> None:
+    """A case pasted the moment the engine is ready is answered, not the opening board: the
+    page's own first question, asked just after, once cancelled the pasted text's question
+    still waiting out its typing delay (or dropped its answer), so the answer never came."""
+    page = visit.page
+    report = next(r for r in published if r.case.id == "last-three-in-your-hand")
+    page.goto(f"{site_url}/ask.html")
+    # Paste as the loading line says ready, before the page's script hears of it.
+    page.evaluate(
+        """text => {
+            const loading = document.getElementById("oracle-loading");
+            new MutationObserver((_, observer) => {
+                if (loading.dataset.ready !== "true") return;
+                observer.disconnect();
+                const area = document.getElementById("case-text");
+                area.value = text;
+                area.dispatchEvent(new Event("input", { bubbles: true }));
+            }).observe(loading, { attributes: true, attributeFilter: ["data-ready"] });
+        }""",
+        report.case.path.read_text(encoding="utf-8"),
+    )
+    page.wait_for_selector(
+        "#oracle-loading[data-ready=true]", state="attached", timeout=ENGINE_READY
+    )
+    wait_for_answer(page)
+    assert page.is_hidden("#ask-problem-box"), page.inner_text("#ask-problem")
+    assert shown_verdicts(page) == python_verdicts(report)
+    assert page.input_value("#stone-3-you") == "red 1, blue 1, green 1"
+    visit.clean()
+
+
+@pytest.mark.slow
 def test_the_play_page_deals_a_seeded_game_and_takes_a_move_at_the_table(
     browser: Browser, site_url: str
 ) -> None:
@@ -1137,6 +1171,8 @@ def test_a_browser_started_again_restores_the_engine_and_it_judges_as_python_doe
             page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
             page.fill("#case-text", report.case.path.read_text(encoding="utf-8"))
             wait_for_answer(page, "waiting")
+            problem = page.inner_text("#ask-problem")
+            assert page.is_hidden("#ask-problem-box"), (start, report.case.id, problem)
             assert shown_verdicts(page) == python_verdicts(report), (start, report.case.id)
         if start == "imported":
             page.wait_for_function(

@@ -12,6 +12,7 @@ const DELAY = 250; // ms after the last keystroke or click before the engine is 
 let target = "stone-1-you";
 let generation = 0; // each question's number: an answer to an older one is dropped
 let timer = null;
+let edited = false; // the reader has changed the board or the text since the page opened
 
 // ------------------------------------------------------------------ the link to a board
 // The part of the address after # carries the case file's text; its key names the version.
@@ -339,11 +340,13 @@ function showReport(report, pasted) {
 // ------------------------------------------------------------------ asking
 
 function boardChanged() {
+  edited = true;
   clearTimeout(timer);
   timer = setTimeout(askBoard, DELAY);
 }
 
 function textChanged() {
+  edited = true;
   numberLines(null);
   clearTimeout(timer);
   timer = setTimeout(askCaseText, DELAY);
@@ -513,6 +516,9 @@ async function main() {
   showVariant();
   markUsed();
   $("ask-button").disabled = false;
+  // What the reader typed or pasted while the engine started is already on its way to it;
+  // asking about the opening board now would drop that answer and cancel a question not yet sent.
+  if (edited) return;
   if (linked !== null && linked.text !== undefined) {
     await askCaseText();
   } else if (linked === null) {
