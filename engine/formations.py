@@ -266,6 +266,9 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
     return sorted(choices, key=len, reverse=True)
 
 
+_EVERY_CLAN_CARD = sum(COLOUR_MASKS)
+"""The 54 Clan cards: an empty side may become a run of any colour."""
+
 HIGHEST_TOTAL = 36
 """The highest total a side can reach: four 9s, under Mud Fight."""
 
@@ -280,6 +283,7 @@ class _Side:
     __slots__ = (
         "allowed",
         "candidate_colours",
+        "candidate_mask",
         "clan_mask",
         "count",
         "distinct_values",
@@ -310,6 +314,11 @@ class _Side:
         # A side of two colours can only be a run or a sum; an empty side may take any colour.
         self.candidate_colours = (
             list(colours) if len(colours) == 1 else ([] if colours else list(range(6)))
+        )
+        self.candidate_mask = (
+            COLOUR_MASKS[self.candidate_colours[0]]
+            if len(colours) == 1
+            else (0 if colours else _EVERY_CLAN_CARD)
         )
 
     def top_identities(self, colour: int) -> list[Card]:
@@ -358,17 +367,20 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
     size, pool, clan_mask = side.size, side.pool, side.clan_mask
     starts = _run_starts(size, side.low, side.high, formation, beating)
     if not side.allowed:
-        # Without elite troops: a colour's run is there when all its values are in hand or pool.
-        within_reach = [
-            (colour, ((pool | clan_mask) >> (colour * 9)) & 0x1FF)
-            for colour in side.candidate_colours
-        ]
+        # Without elite troops: bit b of ``runs`` is set when cards b to b + size - 1 are all
+        # placed or in the pool, so a run from ``start`` in any candidate colour is one AND
+        # with the bits of that value; the lowest such bit is the first colour, as in the loop
+        # over colours below.
+        reach = pool | clan_mask
+        runs = reach & (reach >> 1) & (reach >> 2) & side.candidate_mask
+        if size == 4:
+            runs &= reach >> 3
         for start, total in starts:
-            run = ((1 << size) - 1) << (start - 1)
-            for colour, reach in within_reach:
-                if reach & run == run:
-                    needed = (run << (colour * 9)) & ~clan_mask
-                    return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
+            found = runs & VALUE_MASKS[start]
+            if found:
+                first = (found & -found).bit_length() - 1
+                needed = (((1 << size) - 1) << first) & ~clan_mask
+                return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
         return None
     for start, total in starts:
         coverings = _coverings(start, size, side.values, side.allowed)
