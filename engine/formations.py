@@ -232,8 +232,11 @@ def strongest_completion(
     missing = size - len(placed)
     if missing < 0:
         raise ValueError(f"a side of {len(placed)} cards is over its capacity of {size}")
-    clan = [card for card in placed if card < ELITE_BASE]
-    fixed = [card for card in placed if card >= ELITE_BASE]
+    clan: Sequence[Card] = placed
+    fixed: list[Card] = []
+    if placed and max(placed) >= ELITE_BASE:
+        clan = [card for card in placed if card < ELITE_BASE]
+        fixed = [card for card in placed if card >= ELITE_BASE]
     blind = CombatMode.BLIND_MANS_BLUFF in modes
     if not wilds:
         if pool.bit_count() < missing:
@@ -268,6 +271,7 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
 
 _EVERY_CLAN_CARD = sum(COLOUR_MASKS)
 """The 54 Clan cards: an empty side may become a run of any colour."""
+_ALL_COLOURS = tuple(range(6))
 
 HIGHEST_TOTAL = 36
 """The highest total a side can reach: four 9s, under Mud Fight."""
@@ -302,24 +306,28 @@ class _Side:
         self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
-        self.allowed = [WILD_VALUES[card] for card in wilds]
-        self.wild_top = [max(values) for values in self.allowed]
-        self.placed_total = total_of(clan) + sum(self.wild_top)
+        if wilds:
+            self.allowed = [WILD_VALUES[card] for card in wilds]
+            self.wild_top = [max(values) for values in self.allowed]
+            self.placed_total = total_of(clan) + sum(self.wild_top)
+        else:
+            self.allowed, self.wild_top, self.placed_total = [], [], total_of(clan)
+        if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
+            self.values: set[int] = set()
+            self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
+            self.low, self.high = 9, 1
+            self.candidate_colours: Sequence[int] = _ALL_COLOURS
+            self.candidate_mask = _EVERY_CLAN_CARD
+            return
         self.values = {card % 9 + 1 for card in clan}
         colours = {card // 9 for card in clan}
         self.clan_mask = _mask(clan)
-        self.other_colour = (min(colours) + 1) % 6 if colours else 0
+        self.other_colour = (min(colours) + 1) % 6
         self.distinct_values = len(self.values) == len(clan)
-        self.low, self.high = (min(self.values), max(self.values)) if self.values else (9, 1)
-        # A side of two colours can only be a run or a sum; an empty side may take any colour.
-        self.candidate_colours = (
-            list(colours) if len(colours) == 1 else ([] if colours else list(range(6)))
-        )
-        self.candidate_mask = (
-            COLOUR_MASKS[self.candidate_colours[0]]
-            if len(colours) == 1
-            else (0 if colours else _EVERY_CLAN_CARD)
-        )
+        self.low, self.high = min(self.values), max(self.values)
+        # A side of two colours can only be a run or a sum.
+        self.candidate_colours = list(colours) if len(colours) == 1 else []
+        self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
 
     def top_identities(self, colour: int) -> list[Card]:
         """Each elite troop at its highest value, in ``colour`` (for a colour or a sum)."""
@@ -399,15 +407,16 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
 def _best_same_value(side: _Side, beating: int) -> _Found | None:
     """Every card, elite troops included, of one value."""
     formation = Formation.SAME_VALUE
-    if len(side.values) > 1:
+    values, pool, count, size, allowed = side.values, side.pool, side.count, side.size, side.allowed
+    if len(values) > 1:
         return None
-    for value in sorted(side.values) if side.values else range(9, 0, -1):
-        total = side.size * value
+    for value in values or range(9, 0, -1):  # the placed cards' value, or the highest first
+        total = size * value
         if formation * RANK_WEIGHT + total <= beating:
             return None
-        available = side.pool & VALUE_MASKS[value]
-        if available.bit_count() >= side.count and all(value in own for own in side.allowed):
-            taken: list[Card] = list(cards_in(available))[: side.count]
+        available = pool & VALUE_MASKS[value]
+        if available.bit_count() >= count and (not allowed or all(value in own for own in allowed)):
+            taken: list[Card] = list(cards_in(available))[:count]
             chosen = [make_card(index % 6, value) for index in range(len(side.wilds))]
             return formation * RANK_WEIGHT + total, taken, chosen
     return None
