@@ -373,24 +373,29 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
     if not side.distinct_values or not side.candidate_colours:
         return None
     size, pool, clan_mask = side.size, side.pool, side.clan_mask
-    starts = _run_starts(size, side.low, side.high, formation, beating)
     if not side.allowed:
         # Without elite troops: bit b of ``runs`` is set when cards b to b + size - 1 are all
-        # placed or in the pool, so a run from ``start`` in any candidate colour is one AND
-        # with the bits of that value; the lowest such bit is the first colour, as in the loop
-        # over colours below.
+        # placed or in the pool. Folded over the colours, its highest bit inside the starts
+        # the placed cards allow is the best run; the lowest colour holding it is taken, as
+        # the loop over colours below does.
         reach = pool | clan_mask
         runs = reach & (reach >> 1) & (reach >> 2) & side.candidate_mask
         if size == 4:
             runs &= reach >> 3
-        for start, total in starts:
-            found = runs & VALUE_MASKS[start]
-            if found:
-                first = (found & -found).bit_length() - 1
-                needed = (((1 << size) - 1) << first) & ~clan_mask
-                return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
-        return None
-    for start, total in starts:
+        folded = (runs | runs >> 9 | runs >> 18 | runs >> 27 | runs >> 36 | runs >> 45) & 0x1FF
+        highest_start, lowest_start = min(side.low, 10 - size), max(side.high - size + 1, 1)
+        folded &= ((1 << highest_start) - 1) >> (lowest_start - 1) << (lowest_start - 1)
+        if not folded:
+            return None
+        start = folded.bit_length()
+        total = size * start + size * (size - 1) // 2
+        if formation * RANK_WEIGHT + total <= beating:
+            return None
+        found = runs & VALUE_MASKS[start]
+        first = (found & -found).bit_length() - 1
+        needed = (((1 << size) - 1) << first) & ~clan_mask
+        return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
+    for start, total in _run_starts(size, side.low, side.high, formation, beating):
         coverings = _coverings(start, size, side.values, side.allowed)
         run = ((1 << size) - 1) << (start - 1)
         for colour in side.candidate_colours:
