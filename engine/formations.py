@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 from itertools import permutations
 
 from engine.cards import (
+    ALL_CARDS_MASK,
     COLOUR_MASKS,
     VALUE_MASKS,
     Card,
@@ -269,8 +270,6 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
     return sorted(choices, key=len, reverse=True)
 
 
-_EVERY_CLAN_CARD = sum(COLOUR_MASKS)
-"""The 54 Clan cards: an empty side may become a run of any colour."""
 _ALL_COLOURS = tuple(range(6))
 
 HIGHEST_TOTAL = 36
@@ -317,7 +316,7 @@ class _Side:
             self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
             self.low, self.high = 9, 1
             self.candidate_colours: Sequence[int] = _ALL_COLOURS
-            self.candidate_mask = _EVERY_CLAN_CARD
+            self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
             return
         self.values = {card % 9 + 1 for card in clan}
         colours = {card // 9 for card in clan}
