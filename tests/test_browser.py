@@ -825,7 +825,7 @@ def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> 
     actions = page.locator("#game-actions button")
     enabled_hand = page.locator("#game-hand button:not([disabled])")
     if phase == "claim":
-        for label in page.locator(".oracle-claimable .oracle-table-label").all():
+        for label in page.locator(".oracle-claimable .oracle-play-label").all():
             if label.get_attribute("aria-pressed") == "false":
                 activate(page, label, how)
         activate(page, actions.first, how)  # "Claim stones ..." or "Claim nothing"
@@ -839,7 +839,7 @@ def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> 
         card = enabled_hand.nth(rng.randrange(enabled_hand.count()))
         name = card.get_attribute("data-card")
         activate(page, card, how)
-        picks = page.locator("#game-table .oracle-table-pick")
+        picks = page.locator("#game-table .oracle-play-pick")
         if name == "recruiter":
             activate(page, page.get_by_role("button", name="Play the Recruiter"), how)
             return
@@ -848,7 +848,7 @@ def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> 
             activate(page, picks.nth(rng.randrange(picks.count())), how)
             if name == "banshee":
                 return
-        stones = page.locator("#game-table .oracle-table-label:not([disabled])")
+        stones = page.locator("#game-table .oracle-play-label:not([disabled])")
         if stones.count() == 0:
             activate(page, page.get_by_role("button", name=re.compile("^Discard ")), how)
             return
@@ -932,7 +932,7 @@ def test_a_whole_game_is_played_at_the_table_and_its_record_replays(
     assert shown_turn and current.count() == 1
     assert current.get_attribute("data-turn") == shown_turn.group(1)
     assert page.is_hidden("#game-status")
-    assert page.locator("#game-table .oracle-table-label:not([disabled])").count() == 0
+    assert page.locator("#game-table .oracle-play-label:not([disabled])").count() == 0
     page.get_by_role("button", name="Start", exact=True).click()
     page.wait_for_function(
         "() => document.getElementById('game-review-note').textContent.includes('the deal')"

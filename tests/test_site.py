@@ -197,6 +197,7 @@ def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
         blocks={},
         conformance=None,  # type: ignore[arg-type]  # not reached after the pages
         runtime=catalogue.root,
+        fonts=[],
         archive=None,  # type: ignore[arg-type]
         engine_app=None,  # type: ignore[arg-type]
         shown={report.case.id for report in published} - {lost.id},
@@ -289,3 +290,32 @@ def test_a_case_page_front_matter_read_too_late_fails_the_build(project_copy: Pa
     assert result.returncode != 0
     assert "sets template, which MkDocs reads before a case page is rendered" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_fonts_come_from_the_locked_packages_or_the_build_says_how_to_install_them(
+    tmp_path: Path,
+) -> None:
+    """The build serves the fonts the stylesheet names from the npm packages the lock file pins:
+    missing, or at another version than pinned, it stops with the command that installs them."""
+    from oracle.site.bundle import BundleError
+    from oracle.site.fonts import FONT_FILES, FONTS_FOLDER, font_files
+
+    with pytest.raises(BundleError, match=r"fonts are not installed .*npm ci"):
+        font_files(tmp_path)
+    for package, name in FONT_FILES:
+        folder = tmp_path / "node_modules" / package
+        (folder / "files").mkdir(parents=True, exist_ok=True)
+        (folder / "files" / name).write_bytes(b"wOF2")
+        (folder / "package.json").write_text('{"version": "5.3.0"}', encoding="utf-8")
+    found = font_files(tmp_path)
+    assert [uri for _, uri in found] == [FONTS_FOLDER + name for _, name in FONT_FILES]
+    stylesheet = (ROOT / "site_src" / "assets" / "stylesheets" / "fonts.css").read_text()
+    assert sorted(set(re.findall(r"\.\./fonts/([\w.-]+)", stylesheet))) == sorted(
+        name for _, name in FONT_FILES
+    )
+    (tmp_path / "package-lock.json").write_text(
+        '{"packages": {"node_modules/@fontsource/roboto": {"version": "5.4.0"}}}',
+        encoding="utf-8",
+    )
+    with pytest.raises(BundleError, match=r"holds @fontsource/roboto 5.3.0 but .* pins 5.4.0"):
+        font_files(tmp_path)

@@ -44,6 +44,7 @@ from oracle.site.enginecache import (
     with_cache_headers,
 )
 from oracle.site.engines import Conformance, conformance
+from oracle.site.fonts import font_files
 from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import CasePages, render_case_pages, unplaced_cases
@@ -71,6 +72,7 @@ class SiteBuild:
     blocks: dict[str, Block]
     conformance: Conformance
     runtime: Path
+    fonts: list[tuple[Path, str]]
     archive: Bundle
     engine_app: EngineApp
     used: set[str] = field(default_factory=set)
@@ -101,6 +103,7 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
         ) from None
     try:
         runtime = pyodide_folder(root)
+        fonts = font_files(root)
         archive = bundle(root / RULES_INDEX)
     except BundleError as error:
         raise PluginError(f"the engine pages cannot be built ({label}): {error}") from None
@@ -125,6 +128,7 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
         blocks=generated_blocks(catalogue, templates, root, engine_app, runs),
         conformance=runs,
         runtime=runtime,
+        fonts=fonts,
         archive=archive,
         engine_app=engine_app,
     )
@@ -313,14 +317,17 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
 
 
 def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> None:
-    """The browser runtime and the engine archive, served by the site itself (never a CDN), with
-    the service worker that keeps them in the browser and the module that names them, and the
-    catalogue for other engines, made from the verified cases at this build."""
+    """The browser runtime, the engine archive and the fonts, served by the site itself (never a
+    CDN), with the service worker that keeps the engine's files in the browser and the module
+    that names them, and the catalogue for other engines, made from the verified cases at this
+    build."""
     engine_app = build.engine_app
     for name in PYODIDE_FILES:
         source = str(build.runtime / name)
         files.append(File.generated(config, engine_app.runtime + name, abs_src_path=source))
     files.append(File.generated(config, engine_app.bundle, content=build.archive.content))
+    for source_path, uri in build.fonts:
+        files.append(File.generated(config, uri, abs_src_path=str(source_path)))
     templates = Path(config.docs_dir) / "_templates"
     files.append(
         File.generated(config, SERVICE_WORKER, content=service_worker(engine_app, templates))

@@ -1,7 +1,7 @@
 /* Sort and filter the case tables of the rules oracle. Written for this site, no dependencies.
  *
  * Every table the site renders from the catalogue is preceded by an empty, hidden
- * <div class="oracle-table-data" data-rows="[...]"> carrying one object per row (answer,
+ * <div class="oracle-case-table-data" data-rows="[...]"> carrying one object per row (answer,
  * variant, topic). This script adds a small filter bar above the table and puts a button in
  * each column header that sorts the rows (a third press restores the catalogue's order).
  */
@@ -128,7 +128,7 @@
   }
 
   function start() {
-    document.querySelectorAll(".oracle-table-data").forEach(enhance);
+    document.querySelectorAll(".oracle-case-table-data").forEach(enhance);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

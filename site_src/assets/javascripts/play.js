@@ -26,7 +26,7 @@ function button(text, onClick, options = {}) {
 
 function cardFace(card) {
   const face = document.createElement("span");
-  face.className = "oracle-table-card";
+  face.className = "oracle-play-card";
   face.innerHTML = card.html; // the engine's drawing of the card, every text escaped there
   face.firstElementChild.setAttribute("aria-hidden", "true");
   const name = document.createElement("span");
@@ -239,7 +239,7 @@ function render() {
 
 function stoneColumn(stone, playing) {
   const column = document.createElement("div");
-  column.className = "oracle-table-stone";
+  column.className = "oracle-play-stone";
   column.dataset.stone = String(stone.number);
   column.classList.toggle("oracle-touched", Boolean(stone.touched));
   column.classList.toggle("oracle-claimable", playing && stone.claimable);
@@ -256,11 +256,11 @@ function stoneColumn(stone, playing) {
     if (claimable) toggleClaim(stone.number);
     else if (moves.length) send({ move: moves[0].text }, moves[0].text);
   });
-  label.className = "oracle-table-label";
+  label.className = "oracle-play-label";
   const number = document.createElement("strong");
   number.textContent = String(stone.number);
   const notes = document.createElement("span");
-  notes.className = "oracle-table-marks";
+  notes.className = "oracle-play-marks";
   notes.textContent = marks.join(" · ");
   label.append(number, notes);
   label.disabled = !(claimable || moves.length);
@@ -280,7 +280,7 @@ function stoneColumn(stone, playing) {
   column.append(label, side(stone, "you", playing));
   // Anywhere on the column does what its button does; a card dropped on it is played there.
   column.addEventListener("click", (event) => {
-    if (event.target === column || event.target.closest(".oracle-table-side") && !event.target.closest("button")) {
+    if (event.target === column || event.target.closest(".oracle-play-side") && !event.target.closest("button")) {
       if (!label.disabled) label.click();
     }
   });
@@ -313,7 +313,7 @@ let draggedName = null; // dragover cannot read the data, only its type
 
 function side(stone, who, playing) {
   const element = document.createElement("div");
-  element.className = `oracle-table-side oracle-table-side--${who}`;
+  element.className = `oracle-play-side oracle-play-side--${who}`;
   for (const card of stone[who]) {
     const move = playing ? boardCardMove(who, stone.number, card.name) : null;
     if (move) {
@@ -321,7 +321,7 @@ function side(stone, who, playing) {
         if (pick.hand === "banshee") send({ move: move.text }, move.text);
         else { pick.card = { name: card.name, from: stone.number }; render(); focusNextStep(); }
       }, { label: `${pick.hand}: take ${card.name} from stone ${stone.number}` });
-      take.className = "oracle-table-pick";
+      take.className = "oracle-play-pick";
       take.append(cardFace(card));
       element.append(take);
     } else {
@@ -332,7 +332,7 @@ function side(stone, who, playing) {
   }
   for (let free = stone[who].length; free < stone.capacity; free += 1) {
     const slot = document.createElement("span");
-    slot.className = "oracle-table-slot";
+    slot.className = "oracle-play-slot";
     element.append(slot);
   }
   return element;
@@ -380,7 +380,7 @@ function chooseCard(name) {
 function toggleClaim(number) {
   if (marked.has(number)) marked.delete(number); else marked.add(number);
   render();
-  $("game-table").querySelector(`[data-stone="${number}"] .oracle-table-label`)?.focus();
+  $("game-table").querySelector(`[data-stone="${number}"] .oracle-play-label`)?.focus();
 }
 
 function otherMoves() {
