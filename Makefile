@@ -11,7 +11,7 @@ NPM ?= npm
 # package-lock.json and copied into the site at every build.
 RUNTIME := node_modules/.oracle-installed
 
-.PHONY: serve site test lint bench schema lock clean
+.PHONY: serve site test lint bench schema lock clean screenshots screenshots-review
 
 # Everything: the engine, the site's packages and the development tools, at the versions of the
 # lock file, so that make lint and make test give the same answers next month.
@@ -54,6 +54,18 @@ lock: $(BIN)/.installed
 		--no-emit-find-links --unsafe-package schotten-totten-oracle \
 		-o requirements-dev.lock pyproject.toml
 
+# The reader tests' pictures (tests/test_reader.py): take them all again, leaving each changed
+# one in test-artefacts/screenshots/ with a page showing old, new and diff; then accept or keep
+# each (tests/review_screenshots.py).
+screenshots: $(BIN)/.installed $(RUNTIME)
+	rm -rf test-artefacts/screenshots
+	ORACLE_SCREENSHOTS=record $(BIN)/pytest -m browser -k looks_as_reviewed -n auto --dist load \
+		-q tests/test_reader.py
+	$(BIN)/python tests/review_screenshots.py --list
+
+screenshots-review: $(BIN)/.installed
+	$(BIN)/python tests/review_screenshots.py
+
 schema: $(BIN)/.installed
 	$(BIN)/python -m oracle.casefile.schema
 
@@ -61,6 +73,7 @@ bench: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/python bench/claim_bench.py
 	$(BIN)/python bench/game_bench.py
 	$(BIN)/python bench/browser_bench.py
+	$(BIN)/python bench/page_weight.py
 
 clean:
 	rm -rf $(VENV) node_modules site .pytest_cache .mypy_cache .ruff_cache

@@ -13,6 +13,8 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import random
+import re
 import shutil
 import subprocess
 import sys
@@ -217,3 +219,61 @@ def visit(browser: Browser) -> Iterator[Visit]:
     page = context.new_page()
     yield Visit(page)
     context.close()
+
+
+# --------------------------------------------------------------- playing at the Play page's table
+
+
+def activate(page: Page, target: Any, how: str) -> None:
+    """Press a control as the reader does: a click, or the keyboard alone."""
+    if how == "keyboard":
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target.click()
+
+
+def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> None:
+    """Make the reader's move for the step the table shows."""
+    phase = page.get_attribute("#oracle-app", "data-phase")
+    actions = page.locator("#game-actions button")
+    enabled_hand = page.locator("#game-hand button:not([disabled])")
+    if phase == "claim":
+        for label in page.locator(".oracle-claimable .oracle-play-label").all():
+            if label.get_attribute("aria-pressed") == "false":
+                activate(page, label, how)
+        activate(page, actions.first, how)  # "Claim stones ..." or "Claim nothing"
+    elif phase in ("draw", "recruiter draw"):
+        activate(page, actions.nth(rng.randrange(actions.count())), how)
+    elif phase == "recruiter return":
+        activate(page, enabled_hand.first, how)
+    elif enabled_hand.count() == 0:
+        activate(page, page.get_by_role("button", name="Pass (play no card)"), how)
+    else:
+        card = enabled_hand.nth(rng.randrange(enabled_hand.count()))
+        name = card.get_attribute("data-card")
+        activate(page, card, how)
+        picks = page.locator("#game-table .oracle-play-pick")
+        if name == "recruiter":
+            activate(page, page.get_by_role("button", name="Play the Recruiter"), how)
+            return
+        picked = picks.count() > 0  # a ruse picks its target on the board first
+        if picked:
+            activate(page, picks.nth(rng.randrange(picks.count())), how)
+            if name == "banshee":
+                return
+        stones = page.locator("#game-table .oracle-play-label:not([disabled])")
+        if stones.count() == 0:
+            activate(page, page.get_by_role("button", name=re.compile("^Discard ")), how)
+            return
+        stone = stones.nth(rng.randrange(stones.count()))
+        if how == "drag" and not picked:
+            number = stone.evaluate("label => label.closest('[data-stone]').dataset.stone")
+            page.keyboard.press("Escape")  # start again, and drag the card there instead
+            card = page.locator(f"#game-hand [data-card='{name}']").first
+            assert card.get_attribute("aria-pressed") == "false"
+            card.drag_to(page.locator(f"#game-table [data-stone='{number}']"))
+        elif double_click:
+            stone.dblclick()
+        else:
+            activate(page, stone, how)

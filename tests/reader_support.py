@@ -1,0 +1,425 @@
+"""What a reader sees: every kind of page, brought to each state a reader meets, at three widths
+and in both themes, checked for layout in the page (``tests/reader/layout.js``) and compared with
+reviewed screenshots (``tests/reader/screenshots/``).
+
+Used by ``tests/test_reader.py`` and by ``tests/reader/screenshots.py`` (the command that
+reviews changed screenshots). The layout checks run on the project's own site, as readers get
+it; the screenshots are taken of a small fixture site (``tests/look/``: a few cases, the rules
+index and a published result, frozen) built with the project's pages, templates, stylesheets
+and scripts, so that an editor's new case never moves a picture, while a change to how pages
+look always does.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:
+    from PIL import Image
+    from pixelmatch.contrib.PIL import pixelmatch
+
+    HAVE_IMAGING = True
+except ImportError:  # pragma: no cover - the dev extras install both
+    HAVE_IMAGING = False
+
+from playwright.sync_api import Page
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+LAYOUT_SCRIPT = TESTS / "reader" / "layout.js"
+BASELINES = TESTS / "reader" / "screenshots"
+"""The reviewed screenshots, one PNG per view, width and theme."""
+LOOK = TESTS / "look"
+"""The fixture site's own files: its cases, rules index and published results."""
+
+ARTEFACTS = Path(os.environ.get("ORACLE_ARTEFACTS", ROOT / "test-artefacts"))
+"""Where a failing reader test leaves its screenshots and diff pages (CI keeps this folder)."""
+CANDIDATES = ARTEFACTS / "screenshots"
+"""Where a run leaves each screenshot that differs from its baseline, with the diff page."""
+
+WIDTHS = {"desktop": (1280, 900), "tablet": (768, 1024), "phone": (390, 844)}
+THEMES = ("light", "dark")
+ENGINE_READY = 90_000  # ms: a cold start of the runtime on a loaded CI machine
+
+COLOURS = 64
+"""Screenshots are kept as palette PNGs of this many colours: small, and still every card's."""
+PIXEL_THRESHOLD = 0.1
+"""pixelmatch's per-pixel threshold (0-1, in its perceptual colour space)."""
+CHANGED_SHARE = 0.002
+"""A screenshot differs from its baseline when more than this share of its pixels differ."""
+
+
+# --------------------------------------------------------------------------- the views
+
+
+@dataclass(frozen=True)
+class State:
+    """One state of a page a reader meets: how to reach it from the state before it (or from
+    the page just loaded), what to bring to the top of the window for the screenshot, and
+    what text changes from run to run (painted over in the screenshot)."""
+
+    name: str
+    reach: Callable[[Page], None] | None = None
+    anchor: str | None = None
+    mask: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class View:
+    """A page of one kind, loaded once, and the states it is checked in, in order."""
+
+    name: str
+    path: str
+    states: tuple[State, ...] = (State("page"),)
+    engine: bool = False
+
+    def state_names(self) -> list[str]:
+        return [
+            self.name if len(self.states) == 1 else f"{self.name}-{s.name}" for s in self.states
+        ]
+
+
+def _case_pages_by_kind(project: Path) -> dict[str, str]:
+    """A published case page of each question kind, found in the project's case files (the
+    first in file order): claim, move, turn, deal, match, refused board, and the whole game
+    (the turn that makes the most moves)."""
+    found: dict[str, str] = {}
+    longest = -1
+    for path in sorted((project / "cases").glob("*/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("draft"):
+            continue
+        uri = f"cases/{path.parent.name}/{data['id']}.html"
+        for key, kind in (
+            ("impossible", "refused-board"),
+            ("deal", "deal"),
+            ("match", "match"),
+            ("turn", "turn"),
+            ("plays", "move"),
+            ("claims", "claim"),
+        ):
+            if data.get(key):
+                found.setdefault(kind, uri)
+                break
+        moves = len((data.get("turn") or {}).get("moves") or [])
+        if moves > longest:
+            longest, found["whole-game"] = moves, uri
+    return found
+
+
+def _ask_board(page: Page) -> None:
+    page.check("input[name=variant][value=base]")
+    page.fill("#stone-3-you", "red 1, blue 1, green 1")
+    page.fill("#stone-3-them", "red 3, blue 3")
+    page.fill("#stone-6-you", "yellow 3, yellow 4")
+    page.fill("#stone-6-them", "purple 3")
+    page.fill("#hand", "pink 3, red 9, blue 7, yellow 8, purple 5")
+    page.check("#stone-3-claim")
+    page.get_by_role("button", name="Ask the engine").click()
+    page.wait_for_function(
+        "() => { const a = document.getElementById('ask-answer');"
+        " return !a.hidden && a.dataset.verdicts; }"
+    )
+
+
+def _ask_problem(page: Page) -> None:
+    page.fill("#stone-3-them", "red 1")
+    page.get_by_role("button", name="Ask the engine").click()
+    page.wait_for_selector("#ask-problem-box:not([hidden])")
+
+
+PLAY_SEED = "21"
+
+
+def _play_dealt(page: Page) -> None:
+    page.check("input[name=variant][value=base]")
+    page.fill("#game-seed", PLAY_SEED)
+    page.get_by_role("button", name="Deal").click()
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function("() => document.getElementById('oracle-app').dataset.busy !== 'true'")
+
+
+def _play_expert(page: Page) -> None:
+    _play_dealt(page)
+
+
+LOADING = ("#oracle-loading",)
+"""The engine pages' loading line says how long the start took: painted over."""
+
+
+def views(project: Path) -> list[View]:
+    """Every kind of page, in the states a reader meets them."""
+    cases = _case_pages_by_kind(project)
+    topics = [
+        "edge-cases",
+        "more-claims",
+        "formations",
+        "early-claims",
+        "elite-troops",
+        "tactic-cards",
+        "turns",
+        "end-of-game",
+        "setup",
+        "matches",
+        "impossible-boards",
+    ]
+    table = ".oracle-filters"
+    found = [View("home", "index.html")]
+    found += [View(topic, f"{topic}.html", (State("page", anchor=table),)) for topic in topics]
+    found.append(View("all-cases", "all-cases.html", (State("page", anchor=table),)))
+    found += [View(f"case-{kind}", uri) for kind, uri in sorted(cases.items())]
+    found += [
+        View("rulings", "rulings.html"),
+        View("what-changed", "changes.html"),
+        View("misreadings", "misreadings.html", (State("page", anchor=".oracle-matrix"),)),
+        View("conformance", "conformance.html", (State("page", anchor=".oracle-matrix"),)),
+        View("formation-odds", "formation-odds.html"),
+        View("walkthrough", "walkthrough.html"),
+        View("adding-a-case", "adding-a-case.html"),
+        View(
+            "ask",
+            "ask.html",
+            (
+                State("empty", mask=LOADING),
+                State("board", _ask_board, anchor="#ask-answer", mask=LOADING),
+                State("problem", _ask_problem, anchor="#ask-problem-box", mask=LOADING),
+            ),
+            engine=True,
+        ),
+        View(
+            "play",
+            "play.html",
+            (State("dealt", _play_expert, anchor="#game", mask=LOADING),),
+            engine=True,
+        ),
+        View("not-found", "404.html"),
+    ]
+    return found
+
+
+VIEW_NAMES = [
+    "home",
+    "edge-cases",
+    "more-claims",
+    "formations",
+    "early-claims",
+    "elite-troops",
+    "tactic-cards",
+    "turns",
+    "end-of-game",
+    "setup",
+    "matches",
+    "impossible-boards",
+    "all-cases",
+    "case-claim",
+    "case-deal",
+    "case-match",
+    "case-move",
+    "case-refused-board",
+    "case-turn",
+    "case-whole-game",
+    "rulings",
+    "what-changed",
+    "misreadings",
+    "conformance",
+    "formation-odds",
+    "walkthrough",
+    "adding-a-case",
+    "ask",
+    "play",
+    "not-found",
+]
+"""The views' names, known before any site is built (the tests are parametrized by them; a
+test checks that :func:`views` gives exactly these)."""
+
+
+# --------------------------------------------------------------------------- the fixture site
+
+
+def copy_look_project(target: Path) -> Path:
+    """The fixture site's project: the project's pages, templates, stylesheets, scripts and
+    recorded games, with the frozen cases, rules index and results of ``tests/look/``."""
+    for name in ("site_src", "games"):
+        shutil.copytree(ROOT / name, target / name)
+    for name in ("cases", "rules", "results"):
+        shutil.copytree(LOOK / name, target / name)
+    for name in ("mkdocs.yml", "package.json", "package-lock.json"):
+        shutil.copy(ROOT / name, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules")
+    return target
+
+
+# --------------------------------------------------------------------------- in the browser
+
+
+def use_screen(page: Page, width: str, theme: str) -> None:
+    """Show ``page`` at a width of :data:`WIDTHS` in a theme, as the system asks or by the
+    theme's toggle (a reader's choice, once made, outlives the system's)."""
+    w, h = WIDTHS[width]
+    page.set_viewport_size({"width": w, "height": h})
+    wanted = "slate" if theme == "dark" else "default"
+    page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
+    body = page.locator("body")
+    if body.get_attribute("data-md-color-scheme") != wanted:
+        page.locator(f"label[title='Switch to the {theme} theme']").first.click()
+    page.wait_for_function(
+        "wanted => document.body.getAttribute('data-md-color-scheme') === wanted", arg=wanted
+    )
+    settle(page)
+
+
+def settle(page: Page) -> None:
+    """Wait until nothing moves: the fonts loaded, the theme's transitions and the page's own
+    animations over, and the layout done for the current size."""
+    page.evaluate(
+        "async () => { await document.fonts.ready;"
+        " const running = document.getAnimations().map(a => a.finished);"
+        " const enough = new Promise(done => setTimeout(done, 2000));"
+        " await Promise.race([Promise.allSettled(running), enough]);"
+        " await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))); }"
+    )
+
+
+def layout_problems(page: Page) -> list[dict[str, str]]:
+    """What :file:`reader/layout.js` finds wrong with the page as it stands."""
+    found: list[dict[str, str]] = page.evaluate(LAYOUT_SCRIPT.read_text(encoding="utf-8"))
+    return found
+
+
+def screenshot(page: Page, state: State) -> bytes:
+    """The window's picture, as a palette PNG of :data:`COLOURS` colours: from the top of the
+    page, or with the state's anchor at the top of the window; animations stopped, the caret
+    hidden, the text that changes from run to run painted over."""
+    page.mouse.move(0, 0)
+    if state.anchor and page.locator(state.anchor).count():
+        page.evaluate(
+            "selector => { const el = document.querySelector(selector);"
+            " const header = document.querySelector('.md-header');"
+            " const top = el.getBoundingClientRect().top + window.scrollY"
+            " - (header ? header.offsetHeight : 0) - 16;"
+            " window.scrollTo(0, Math.max(0, top)); }",
+            state.anchor,
+        )
+    else:
+        page.evaluate("window.scrollTo(0, 0)")
+    settle(page)
+    raw = page.screenshot(
+        animations="disabled",
+        caret="hide",
+        mask=[page.locator(selector) for selector in state.mask],
+        mask_color="#808080",
+    )
+    return compress(raw)
+
+
+def compress(png: bytes) -> bytes:
+    """A screenshot as a small palette PNG (the form baselines are kept and compared in)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    quantized = image.quantize(
+        colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    quantized.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+@dataclass
+class Difference:
+    """A screenshot that differs from its baseline (or has none), with where its pictures are."""
+
+    name: str
+    share: float | None
+    """The share of pixels that differ; None when there is no baseline yet."""
+    page: Path = field(default_factory=Path)
+    """The HTML page showing the old, the new and the difference side by side."""
+
+    def line(self) -> str:
+        what = (
+            "has no reviewed screenshot yet"
+            if self.share is None
+            else f"differs from its reviewed screenshot in {self.share:.2%} of its pixels"
+        )
+        return f"{self.name} {what}: see {self.page}"
+
+
+def baseline_path(name: str) -> Path:
+    return BASELINES / f"{name}.png"
+
+
+def compare(name: str, new: bytes) -> Difference | None:
+    """Compare a screenshot with its baseline; when it differs, leave the new picture, the
+    diff image and a page showing old, new and diff side by side in :data:`CANDIDATES`."""
+    old_path = baseline_path(name)
+    if old_path.is_file():
+        old_bytes = old_path.read_bytes()
+        if old_bytes == new:
+            return None
+        old = Image.open(io.BytesIO(old_bytes)).convert("RGBA")
+        current = Image.open(io.BytesIO(new)).convert("RGBA")
+        if old.size == current.size:
+            diff = Image.new("RGBA", old.size)
+            mismatched = pixelmatch(old, current, diff, threshold=PIXEL_THRESHOLD, includeAA=False)
+            share = mismatched / (old.size[0] * old.size[1])
+            if share <= CHANGED_SHARE:
+                return None
+        else:
+            share = 1.0
+            diff = current.copy()
+    else:
+        share, diff = None, None
+    CANDIDATES.mkdir(parents=True, exist_ok=True)
+    (CANDIDATES / f"{name}.new.png").write_bytes(new)
+    if old_path.is_file():
+        shutil.copy(old_path, CANDIDATES / f"{name}.old.png")
+    if diff is not None:
+        diff.save(CANDIDATES / f"{name}.diff.png")
+    page = CANDIDATES / f"{name}.html"
+    page.write_text(diff_page(name, share), encoding="utf-8")
+    return Difference(name, share, page)
+
+
+def diff_page(name: str, share: float | None) -> str:
+    """One HTML page: the reviewed screenshot, the new one and their difference side by side."""
+    title = html.escape(name)
+    cells = []
+    for label, suffix in (("reviewed", "old"), ("now", "new"), ("difference", "diff")):
+        if suffix == "new" or share is not None:
+            cells.append(
+                f'<figure><figcaption>{label}</figcaption><img src="{title}.{suffix}.png"'
+                f' alt="{label}: {title}"></figure>'
+            )
+    said = "no reviewed screenshot yet" if share is None else f"{share:.2%} of the pixels differ"
+    return (
+        '<!doctype html><html lang="en"><meta charset="utf-8">'
+        f"<title>{title}: {said}</title>"
+        "<style>body{font-family:sans-serif;margin:1em} .row{display:flex;gap:1em;"
+        "align-items:flex-start;overflow-x:auto} figure{margin:0} img{border:1px solid #888;"
+        "max-width:none}</style>"
+        f"<h1>{title}</h1><p>{said}. Accept it with"
+        " <code>make screenshots-review</code>.</p>"
+        f'<div class="row">{"".join(cells)}</div></html>\n'
+    )
+
+
+def pending() -> Iterator[tuple[str, Path]]:
+    """The screenshots a run left as differing from their baselines, by name."""
+    for new in sorted(CANDIDATES.glob("*.new.png")):
+        yield new.name.removesuffix(".new.png"), new
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
