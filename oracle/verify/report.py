@@ -5,7 +5,7 @@ these reports, so they can never disagree about what "verified" means."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,12 @@ class CaseReport:
     engine_error_line: int | None = None
     engine_error_detail: tuple[str, ...] = ()
     """How far the engine got before it could not judge the case (the turn so far)."""
+    answers: dict[str, Any] = field(default_factory=dict, hash=False)
+    """The engine's answer to each question it answered, by the question's key, in the
+    conformance protocol's shape (:mod:`oracle.verify.answers`): worked out once, here, and
+    read by the export and the misreadings' matrix. Read it, never change it."""
+    explanations: dict[str, Any] = field(default_factory=dict, hash=False)
+    """How the engine explains its answers, by the same keys (where it has something to say)."""
 
     @property
     def verified(self) -> bool:
