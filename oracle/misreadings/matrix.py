@@ -37,7 +37,7 @@ def outcome(
 ) -> Outcome:
     """Whether ``reading`` changes the answer to ``report``'s case (whose ``expected`` answers
     may be given, to work them out once for every reading)."""
-    response = cache.misread(report.case, reading)
+    response = cache.misread(report.case, reading, report)
     if response is None:
         return Outcome.NOT_APPLICABLE
     wanted = expected_answers(report)[0] if expected is None else expected
