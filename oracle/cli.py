@@ -34,7 +34,7 @@ from oracle.catalogue import (
     topic_pages,
     verified_catalogue,
 )
-from oracle.conformance.engines import CommandEngine
+from oracle.conformance.engines import CommandEngine, adopting_orphans
 from oracle.conformance.export import (
     catalogue_version,
     engine_version,
@@ -301,11 +301,13 @@ def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
 def _run_stoppably(
     engine: CommandEngine, chosen: Sequence[dict[str, object]], catalogue: str, protocol: int
 ) -> list[CaseResult]:
-    """The run, with a kill or a closed terminal turned into an interruption that stops it."""
+    """The run, with a kill or a closed terminal turned into an interruption that stops it, and
+    this process adopting what the engine orphans, for the run only."""
     ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
     previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
-        return run(engine, chosen, catalogue, protocol)
+        with adopting_orphans():  # a process the engine detaches is still found and stopped
+            return run(engine, chosen, catalogue, protocol)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
