@@ -53,7 +53,7 @@ class MisreadingCache:
     ) -> dict[str, Any] | None:
         """:func:`oracle.misreadings.answers.misread` (from the verified answers of
         ``answered``, where given), kept when this code has answered it. The response is shared
-        with every later cache of the same file in this process: read it, never change it."""
+        with every later caller: read it, never change it."""
         known = self._requests.get(id(case))
         if known is None or known[0] is not case:
             known = self._requests[id(case)] = (case, json.dumps(request_of(case), sort_keys=True))
