@@ -352,11 +352,15 @@ def test_a_case_page_shows_its_file_as_verified_even_when_saved_meanwhile(
     project_copy: Path,
 ) -> None:
     """Case pages are written one at a time, long after the catalogue read the files: a file
-    saved in between does not reach the page unverified (the next build verifies it)."""
+    saved in between (before the pages are made, or before this one is written) does not reach
+    the page unverified; the page shows the text that was read and verified, kept with the case
+    (the next build verifies the new one)."""
     catalogue = verified_catalogue(project_copy, kept=kept_for_the_run())
-    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
     case = project_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
     verified = case.read_text()
     case.write_text(verified.replace("situation: You played", "situation: Unverified words"))
+    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    case.write_text(verified.replace("situation: You played", "situation: Other words"))
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
+    assert "Other words" not in page
     assert "Unverified words" not in page and "situation: You played" in page

@@ -58,7 +58,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     document = _case_document(text, path)
     data = document.data
     if QuestionKind.BOARD.key in data:
-        return _impossible_case(document, rules)
+        return _impossible_case(document, rules, text)
     board = read_board(document)
     claims = read_claims(document, board.position)  # in this order: the first problem is told
     table = read_table(document, board)
@@ -93,6 +93,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
             for raw in data["position"]["stones"]
             if "played_first" in raw
         ),
+        text=text,
     )
 
 
@@ -115,7 +116,7 @@ def _case_document(text: str, path: Path) -> LocatedDocument:
     return document
 
 
-def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Case:
+def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: str) -> Case:
     """A case whose board cannot happen (``impossible:``): the board and its table are built as
     for any case, and the engine's refusal (or its acceptance) is kept for
     :func:`oracle.verify.replay.verify_case` to compare with the refusal pinned.
@@ -169,6 +170,7 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Cas
             refusal_line=None if refusal is None else refusal.line,
             board=written,
         ),
+        text=text,
     )
 
 
