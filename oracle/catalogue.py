@@ -246,17 +246,9 @@ def _topic(error: CaseError) -> str | None:
 def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
     """Where the engine disagrees with a case or cannot judge it, and a check no question owns."""
     case = report.case
-    found = []
-    problems = report.explained_problems(root)
-    for index, line in enumerate(problems):
-        if line.startswith("  "):
-            continue
-        detail: list[str] = []
-        for following in problems[index + 1 :]:
-            if not following.startswith("  "):
-                break
-            detail.append(following)
-        found.append(Problem(line, tuple(detail), case.path, case.topic))
+    found = [
+        Problem(line, detail, case.path, case.topic) for line, detail in report.explained(root)
+    ]
     if report.verified and report.unassigned:
         found.append(
             Problem(

@@ -151,20 +151,29 @@ class CaseReport:
                 )
         return lines
 
-    def explained_problems(self, root: Path | None = None) -> list[str]:
-        """:meth:`problems`, each followed by the engine's reason and witness, indented."""
-        lines = []
+    def explained(self, root: Path | None = None) -> list[tuple[str, tuple[str, ...]]]:
+        """Each line of :meth:`problems` with the lines that explain it, indented: the engine's
+        reason and witness, the turn so far, the log's difference... (kept apart, so that every
+        front end has the problem and its explanation without reading them back from text)."""
         problems = self.problems(root)
         if self.engine_error is not None:
-            return [*problems, *(f"  {line}" for line in self.engine_error_detail)]
-        for problem, check in zip(problems, self.drifted, strict=False):
-            lines.append(problem)
-            lines += describe_verdict(check.verdict)[1:]
+            return [(problems[0], tuple(f"  {line}" for line in self.engine_error_detail))]
+        explained = [
+            (problem, tuple(describe_verdict(check.verdict)[1:]))
+            for problem, check in zip(problems, self.drifted, strict=False)
+        ]
         drifted_games = [check for check in self.game_checks if not check.matches]
-        for problem, game_check in zip(problems[len(self.drifted) :], drifted_games, strict=False):
-            lines.append(problem)
-            lines += [f"  {line}" for line in game_check.detail]
-        return lines or problems
+        explained += [
+            (problem, tuple(f"  {line}" for line in game_check.detail))
+            for problem, game_check in zip(
+                problems[len(self.drifted) :], drifted_games, strict=False
+            )
+        ]
+        return explained or [(problem, ()) for problem in problems]
+
+    def explained_problems(self, root: Path | None = None) -> list[str]:
+        """:meth:`problems`, each followed by the engine's reason and witness, indented."""
+        return [line for problem, detail in self.explained(root) for line in (problem, *detail)]
 
     def on_question(self, question: str) -> CaseReport:
         """This report cut to one question of :func:`questions_of`. When the engine could not
