@@ -64,7 +64,7 @@ def test_every_stage_covers_every_kind_of_question() -> None:
     later: the protocol asks every exported kind, the verifier judges every kind about a game
     (the claims and a refused board are judged apart), and each shape of answer is compared."""
     assert set(PROTOCOL_QUESTIONS) == set(EXPORTED_KINDS)
-    apart = {QuestionKind.CLAIMS, QuestionKind.BOARD}
+    apart = {QuestionKind.CLAIMS, QuestionKind.IMPOSSIBLE}
     assert set(GAME_QUESTIONS) == set(QuestionKind) - apart
     assert set(SHAPE_COMPARISONS) == set(AnswerShape)
     assert list(PROTOCOL_QUESTIONS) == list(EXPORTED_KINDS)  # the order of a request

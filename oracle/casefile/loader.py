@@ -57,7 +57,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     the case uses (misreadings, rule ids)."""
     document = _case_document(text, path)
     data = document.data
-    if QuestionKind.BOARD.key in data:
+    if QuestionKind.IMPOSSIBLE.key in data:
         return _impossible_case(document, rules, text)
     board = read_board(document)
     claims = read_claims(document, board.position)  # in this order: the first problem is told
@@ -128,7 +128,9 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: 
     """
     data = document.data
     others = [
-        kind.key for kind in QuestionKind if kind.key in data and kind is not QuestionKind.BOARD
+        kind.key
+        for kind in QuestionKind
+        if kind.key in data and kind is not QuestionKind.IMPOSSIBLE
     ]
     if others:
         raise CaseError(

@@ -65,7 +65,7 @@ def _plays(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck
     for index, play in enumerate(case.plays):
         check, answer = check_play(moment.copy(play.line), play, index)
         judged.append(answer)
-        yield replace(check, question=f"play-{index + 1}")
+        yield replace(check, question=QuestionKind.PLAYS.item_name(index + 1))
     answered.add(QuestionKind.PLAYS, ([a for a, _ in judged], [why for _, why in judged]))
 
 
@@ -74,7 +74,7 @@ def _turn(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]
     checks, answer = check_turn(moment.copy(case.turn.line), case.turn)
     answered.add(QuestionKind.TURN, answer)
     for check in checks:
-        yield replace(check, question="turn")
+        yield replace(check, question=QuestionKind.TURN.item_name())
 
 
 def _deal(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
@@ -82,7 +82,7 @@ def _deal(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]
     checks, answer = check_deal(case, case.deal)
     answered.add(QuestionKind.DEAL, answer)
     for check in checks:
-        yield replace(check, question="deal")
+        yield replace(check, question=QuestionKind.DEAL.item_name())
 
 
 def _match(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
@@ -90,7 +90,7 @@ def _match(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck
     checks, answer = check_match(case.match)
     answered.add(QuestionKind.MATCH, answer)
     for check in checks:
-        yield replace(check, question="match")
+        yield replace(check, question=QuestionKind.MATCH.item_name())
 
 
 GAME_QUESTIONS: dict[QuestionKind, Callable[[Case, Moment, Answered], Iterator[GameCheck]]] = {

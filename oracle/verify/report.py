@@ -14,6 +14,7 @@ from engine import (
     card_name,
 )
 from oracle.casefile.model import Case, Claim
+from oracle.casefile.questions import QuestionKind
 from oracle.casefile.source import DataPath, shown_path
 
 
@@ -189,7 +190,9 @@ class CaseReport:
                 error = None  # the engine stopped at a later question
         return replace(
             self,
-            checks=tuple(c for c in self.checks if f"stone-{c.claim.stone}" == question),
+            checks=tuple(
+                c for c in self.checks if QuestionKind.CLAIMS.item_name(c.claim.stone) == question
+            ),
             game_checks=tuple(c for c in self.game_checks if c.question == question),
             engine_error=error,
         )
@@ -204,7 +207,7 @@ class CaseReport:
         ) + tuple(
             f"stone {check.claim.stone}"
             for check in self.checks
-            if f"stone-{check.claim.stone}" not in names
+            if QuestionKind.CLAIMS.item_name(check.claim.stone) not in names
         )
 
     @property
@@ -214,20 +217,25 @@ class CaseReport:
 
 
 def questions_of(case: Case) -> dict[str, int]:
-    """The case's questions in order, as its test items name them, each with its line:
-    ``stone-3`` for each claimed stone, ``play-1``... for each move judged on its own, ``turn``,
-    ``deal`` and ``match``, and ``board`` for a board the engine must refuse."""
-    found = {f"stone-{claim.stone}": claim.line for claim in case.claims}
-    found |= {f"play-{number}": play.line for number, play in enumerate(case.plays, 1)}
-    for name, asked in (("turn", case.turn), ("deal", case.deal), ("match", case.match)):
+    """The case's questions in order, as its test items name them
+    (:meth:`QuestionKind.item_name`), each with its line: ``stone-3`` for each claimed stone,
+    ``play-1``... for each move judged on its own, ``turn``, ``deal`` and ``match``, and
+    ``board`` for a board the engine must refuse."""
+    claims, plays = QuestionKind.CLAIMS, QuestionKind.PLAYS
+    found = {claims.item_name(claim.stone): claim.line for claim in case.claims}
+    found |= {plays.item_name(number): play.line for number, play in enumerate(case.plays, 1)}
+    for kind, asked in (
+        (QuestionKind.TURN, case.turn),
+        (QuestionKind.DEAL, case.deal),
+        (QuestionKind.MATCH, case.match),
+        (QuestionKind.IMPOSSIBLE, case.impossible),
+    ):
         if asked is not None:
-            found[name] = asked.line
-    if case.impossible is not None:
-        found[BOARD] = case.impossible.line
+            found[kind.item_name()] = asked.line
     return found
 
 
-BOARD = "board"
+BOARD = QuestionKind.IMPOSSIBLE.item_name()
 """The question of a case whose board the engine must refuse (``impossible:``)."""
 
 
