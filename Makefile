@@ -26,7 +26,7 @@ $(RUNTIME): package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-serve: $(BIN)/.installed $(RUNTIME)
+serve: $(BIN)/.installed $(RUNTIME) schema
 	@$(BIN)/python -c "import socket, sys; host, port = '$(HOST)'.rsplit(':', 1); \
 	busy = socket.socket().connect_ex((host, int(port))) == 0; \
 	sys.exit(f'make serve: {host}:{port} is in use; try make serve HOST={host}:8001' if busy else 0)"

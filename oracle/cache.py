@@ -42,26 +42,12 @@ def code_digest(modules: Iterable[ModuleType]) -> str:
 
 
 def load_json(path: Path) -> dict[str, Any]:
-    """A cache file's content, or nothing when it is missing or unreadable. A file read before
-    in this process and not written since is not parsed again: a test run or a build makes many
-    caches of one file, and the file grows with every catalogue the user builds. The caller gets
-    a dictionary of its own to add to; the values in it are shared and never changed."""
+    """A cache file's content, or nothing when it is missing or unreadable."""
     try:
-        status = path.stat()
-        stamp = (status.st_ino, status.st_mtime_ns, status.st_size)
-        parsed = _PARSED.get(path)
-        if parsed is None or parsed[0] != stamp:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict):
-                return {}
-            parsed = _PARSED[path] = (stamp, data)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return dict(parsed[1])
-
-
-_PARSED: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
-"""Each cache file's content as last parsed, with what says whether the file changed since."""
+    return data if isinstance(data, dict) else {}
 
 
 STALE_AFTER = 7 * 24 * 3600
@@ -84,49 +70,3 @@ def save_json(path: Path, data: object) -> None:
                 other.unlink()
     except OSError:
         pass  # no cache: the data is worked out again next time
-
-
-def code_in_use(packages: Iterable[str]) -> tuple[int, ...]:
-    """The identity of every name bound in the loaded modules of ``packages`` and in the
-    classes they define: equal while the code is the same objects, different as soon as
-    anything is replaced (a test that patches the engine, say). What is worked out from a case
-    may be kept within a process for as long as this stays the same."""
-    import sys
-
-    wanted = tuple(packages)
-    found: list[int] = []
-    for name in sorted(sys.modules):
-        if not any(name == package or name.startswith(package + ".") for package in wanted):
-            continue
-        module = sys.modules[name]
-        for value in list(vars(module).values()):
-            found.append(id(value))
-            if isinstance(value, type) and value.__module__ == name:
-                found.extend(id(member) for member in list(vars(value).values()))
-    return tuple(found)
-
-
-class ProcessMemos:
-    """Dictionaries of what a process has worked out from cases, kept while the code that
-    worked it out is the same objects (:func:`code_in_use` of ``packages``): :meth:`check`
-    empties them all when any of it was replaced, or when one has grown to ``limit`` entries."""
-
-    def __init__(self, packages: Iterable[str], limit: int = 20_000) -> None:
-        self.packages = tuple(packages)
-        self.limit = limit
-        self.code: tuple[int, ...] = ()
-        self.memos: list[dict[Any, Any]] = []
-
-    def memo(self) -> dict[Any, Any]:
-        """A new dictionary, emptied with the others."""
-        made: dict[Any, Any] = {}
-        self.memos.append(made)
-        return made
-
-    def check(self) -> None:
-        """Empty every dictionary if the code changed since the last check, or one is full."""
-        code = code_in_use(self.packages)
-        if code != self.code or any(len(memo) >= self.limit for memo in self.memos):
-            for memo in self.memos:
-                memo.clear()
-            self.code = code

@@ -17,9 +17,8 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.misreadings import MISREADINGS
-from oracle.cache import ProcessMemos
 from oracle.casefile.errors import CaseError
-from oracle.casefile.loader import CaseCollection, first_read, load_cases
+from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
@@ -84,6 +83,7 @@ class Catalogue:
         whole_problems: Sequence[Problem],
         cache: MisreadingCache,
         index_error: SourceError | None = None,
+        kept: Kept | None = None,
     ) -> None:
         self.root = root
         self.index_error = index_error
@@ -94,7 +94,8 @@ class Catalogue:
         self._whole_problems = list(whole_problems)
         self.shown_topics = topic_pages(site_pages(root / PAGES_DIR))
         self._reports: dict[Path, CaseReport] = {}
-        _KEPT.check()
+        self.kept = kept or Kept()
+        """What this catalogue has read and replayed, shared with the catalogues built with it."""
 
     @property
     def index_readable(self) -> bool:
@@ -102,15 +103,11 @@ class Catalogue:
         return self.index_error is None
 
     def report_of(self, case: Case) -> CaseReport:
-        """``case`` replayed through the engine (once, and once a process for the same case
-        read by the loader, wherever its file lies: see :data:`_REPLAYED`)."""
+        """``case`` replayed through the engine (once, and once for every catalogue built with
+        the same :class:`Kept` for the same case read by the loader, wherever its file lies)."""
         if case.path not in self._reports:
-            first = first_read(case)
-            known = _REPLAYED.get(id(first))
-            if known is None or known[0] is not first:
-                known = _REPLAYED[id(first)] = (first, verify_case(first))
-            report = known[1]
-            self._reports[case.path] = report if first is case else replace(report, case=case)
+            report = self.kept.report_of(case)
+            self._reports[case.path] = report if report.case is case else replace(report, case=case)
         return self._reports[case.path]
 
     @cached_property
@@ -188,16 +185,34 @@ class Catalogue:
         return [line for problem in self.problems for line in problem.lines]
 
 
-_KEPT = ProcessMemos(("engine", "oracle.casefile", "oracle.verify"))
-"""What catalogues keep in this process, for as long as the code that made it is the same."""
+class Kept:
+    """What catalogues built with it keep of each other's work: the cases read (by their text)
+    and each case replayed (by the case the loader first read), so that a catalogue built again
+    (several commands, a test session, a copy of the project) reads and replays only what
+    changed. A catalogue made without one keeps its own; whoever patches the engine makes a
+    new one."""
 
-_REPLAYED: dict[int, tuple[Case, CaseReport]] = _KEPT.memo()
-"""Each case replayed in this process, by the case the loader read (the loader gives the very
-same case for a file read again unchanged): a catalogue built again replays only what changed."""
+    def __init__(self) -> None:
+        self.read = ReadCases()
+        self.replayed: dict[int, tuple[Case, CaseReport]] = {}
+
+    def report_of(self, case: Case) -> CaseReport:
+        """``case`` replayed, once for every case the loader read from the same text."""
+        if len(self.replayed) >= ReadCases.LIMIT:
+            self.replayed.clear()
+        first = self.read.first_read(case)
+        known = self.replayed.get(id(first))
+        if known is None or known[0] is not first:
+            known = self.replayed[id(first)] = (first, verify_case(first))
+        return known[1]
 
 
-def build_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalogue:
-    """Load every case of the project at ``root`` (replayed when asked), and the rules index."""
+def build_catalogue(
+    root: Path, cache: MisreadingCache | None = None, kept: Kept | None = None
+) -> Catalogue:
+    """Load every case of the project at ``root`` (replayed when asked), and the rules index;
+    what ``kept`` holds from catalogues built before is not read or replayed again."""
+    kept = kept or Kept()
     whole: list[Problem] = []
     index_error: SourceError | None = None
     try:
@@ -205,13 +220,14 @@ def build_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalog
     except SourceError as error:  # the cases are still read, to say what else is wrong
         whole += [Problem(line) for line in error.lines_from(root)]
         rules, index_error = RulesIndex(root / RULES_INDEX, ()), error
-        collection = load_cases(root / CASES_DIR, None, root)
+        collection = load_cases(root / CASES_DIR, None, root, kept.read)
     else:
-        collection = load_cases(root / CASES_DIR, rules, root)
+        collection = load_cases(root / CASES_DIR, rules, root, kept.read)
         stale = stale_editor_schema(root, rules)
         if stale is not None and (root / EDITOR_SCHEMA).parent.is_dir():
             whole.append(Problem(stale))
-    return Catalogue(root, rules, collection, whole, cache or MisreadingCache(), index_error)
+    cache = cache or MisreadingCache()
+    return Catalogue(root, rules, collection, whole, cache, index_error, kept)
 
 
 def _load_problems(collection: CaseCollection, root: Path) -> list[Problem]:
@@ -230,17 +246,9 @@ def _topic(error: CaseError) -> str | None:
 def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
     """Where the engine disagrees with a case or cannot judge it, and a check no question owns."""
     case = report.case
-    found = []
-    problems = report.explained_problems(root)
-    for index, line in enumerate(problems):
-        if line.startswith("  "):
-            continue
-        detail: list[str] = []
-        for following in problems[index + 1 :]:
-            if not following.startswith("  "):
-                break
-            detail.append(following)
-        found.append(Problem(line, tuple(detail), case.path, case.topic))
+    found = [
+        Problem(line, detail, case.path, case.topic) for line, detail in report.explained(root)
+    ]
     if report.verified and report.unassigned:
         found.append(
             Problem(
@@ -347,9 +355,11 @@ def unshown_topics(
     ]
 
 
-def verified_catalogue(root: Path, cache: MisreadingCache | None = None) -> Catalogue:
+def verified_catalogue(
+    root: Path, cache: MisreadingCache | None = None, kept: Kept | None = None
+) -> Catalogue:
     """:func:`build_catalogue`, raising :class:`CatalogueError` with every problem it found."""
-    catalogue = build_catalogue(root, cache)
+    catalogue = build_catalogue(root, cache, kept)
     if catalogue.problems:
         raise CatalogueError(catalogue.problem_lines)
     return catalogue
@@ -436,6 +446,7 @@ __all__ = [
     "PAGES_DIR",
     "Catalogue",
     "CatalogueError",
+    "Kept",
     "Problem",
     "build_catalogue",
     "pages_missing_from_nav",

@@ -29,12 +29,13 @@ from oracle.catalogue import (
     PAGES_DIR,
     Catalogue,
     CatalogueError,
+    Kept,
     build_catalogue,
     site_pages,
     topic_pages,
     verified_catalogue,
 )
-from oracle.conformance.engines import CommandEngine
+from oracle.conformance.engines import CommandEngine, adopting_orphans
 from oracle.conformance.export import (
     catalogue_version,
     engine_version,
@@ -141,7 +142,7 @@ def check(args: argparse.Namespace) -> int:
     """Load and replay every case; print each problem of the catalogue; exit 1 if there is
     any (2 when the rules index itself cannot be read)."""
     root = find_root(Path(args.root).resolve())
-    catalogue = build_catalogue(root)
+    catalogue = build_catalogue(root, kept=args.kept)
     for line in catalogue.problem_lines:
         print(line)
     published, unreadable = _results_of(catalogue)
@@ -248,10 +249,10 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _published_records(root: Path) -> list[dict[str, object]]:
+def _published_records(root: Path, kept: Kept | None = None) -> list[dict[str, object]]:
     """The published catalogue's export records, or the end of the command with its problems."""
     try:
-        catalogue = verified_catalogue(root)
+        catalogue = verified_catalogue(root, kept=kept)
     except CatalogueError as error:
         problems = "\n".join(error.problems)
         raise CommandFailed("", f"the catalogue is not verified:\n{problems}") from None
@@ -265,7 +266,7 @@ def export(args: argparse.Namespace) -> int:
     try:
         if writing:  # before the catalogue is replayed: a refused file costs nothing
             check_output(Path(args.output), is_export, force=args.force, projects=[root])
-        records = _published_records(root)
+        records = _published_records(root, args.kept)
         writer = export_jsonl if args.format == "jsonl" else export_json
         text = writer(records, engine_version())
         if not writing:
@@ -288,7 +289,7 @@ def _here() -> list[Path]:
 def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
     """The records a run asks about: the given export, or the published catalogue here."""
     if args.catalogue is None:
-        return _published_records(find_root(Path.cwd()))
+        return _published_records(find_root(Path.cwd()), args.kept)
     try:
         return read_export(read_text(args.catalogue, max_bytes=MAX_EXPORT_BYTES, what="an export"))
     except SourceError as error:
@@ -301,11 +302,13 @@ def _conform_records(args: argparse.Namespace) -> list[dict[str, object]]:
 def _run_stoppably(
     engine: CommandEngine, chosen: Sequence[dict[str, object]], catalogue: str, protocol: int
 ) -> list[CaseResult]:
-    """The run, with a kill or a closed terminal turned into an interruption that stops it."""
+    """The run, with a kill or a closed terminal turned into an interruption that stops it, and
+    this process adopting what the engine orphans, for the run only."""
     ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
     previous = {number: signal.signal(number, _interrupted) for number in ending}
     try:
-        return run(engine, chosen, catalogue, protocol)
+        with adopting_orphans():  # a process the engine detaches is still found and stopped
+            return run(engine, chosen, catalogue, protocol)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -472,9 +475,11 @@ def _export_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     export_parser.set_defaults(run=export)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+def main(argv: Sequence[str] | None = None, kept: Kept | None = None) -> int:
+    """Run the command line; return the exit status. The catalogues its commands build keep
+    their work in ``kept`` where given (several commands in one process, a test run)."""
     args = parser().parse_args(argv)
+    args.kept = kept
     try:
         status: int = args.run(args)
     except CommandFailed as failed:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import Verdict
-from oracle.catalogue import Catalogue, build_catalogue, verified_catalogue
+from oracle.catalogue import Catalogue, Kept, build_catalogue, verified_catalogue
 from oracle.verify.report import CaseReport
 
 pytest_plugins = ["pytester", "browser_support"]
@@ -74,12 +74,20 @@ def project_copy(tmp_path: Path) -> Path:
 
 
 @functools.cache
+def kept_for_the_run() -> Kept:
+    """What the catalogues a run builds of the project, or of copies of it, share: each case
+    read and replayed once a run. A test that patches the engine builds its catalogue without
+    it, and so replays with the patch."""
+    return Kept()
+
+
+@functools.cache
 def publishable_case_files() -> tuple[Path, ...]:
     """The case files a site can be built from: verified, not drafts, on a page of the site.
 
     Worked out once a run; a case still being edited fails its own test, not every site build.
     """
-    catalogue = build_catalogue(ROOT)
+    catalogue = build_catalogue(ROOT, kept=kept_for_the_run())
     return tuple(
         report.case.path
         for report in catalogue.published
@@ -112,7 +120,9 @@ def project_copier() -> Callable[[Path], Path]:
 def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
     """The verified catalogue of a copy of the project (its publishable cases), for the tests
     that only read it; a case still being edited fails only its own test."""
-    return verified_catalogue(copy_project(tmp_path_factory.mktemp("project")))
+    return verified_catalogue(
+        copy_project(tmp_path_factory.mktemp("project")), kept=kept_for_the_run()
+    )
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import kept_for_the_run
 
 from engine import ELITE_TROOPS, Player, card_name
 from engine.tactics import TACTICS_MASK
@@ -27,7 +28,7 @@ NUMBERS = {"no": 0, "none": 0, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4
 
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
-    return build_catalogue(ROOT)
+    return build_catalogue(ROOT, kept=kept_for_the_run())
 
 
 LIST = rf"{CARDS}(?:(?:,| and|, and) (?:{CARDS}|\d\b))*"

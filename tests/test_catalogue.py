@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import kept_for_the_run
 
 from engine import Tactic, Verdict, card_name
 from oracle.casefile.model import Case
-from oracle.catalogue import Catalogue, build_catalogue
+from oracle.catalogue import Catalogue, Kept, build_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
     """The live catalogue; cases still being edited fail their own tests, not these."""
-    return build_catalogue(ROOT)
+    return build_catalogue(ROOT, kept=kept_for_the_run())
 
 
 def test_every_rule_and_ruling_is_pinned_by_a_published_case(catalogue: Catalogue) -> None:
@@ -217,20 +218,27 @@ def test_every_turn_fact_and_ending_is_pinned_in_both_versions(catalogue: Catalo
     assert not wanted - seen, sorted(wanted - seen)
 
 
-def test_a_catalogue_built_again_replays_again_once_the_engine_is_patched(
+def test_catalogues_share_their_replays_only_through_what_they_are_given_to_keep(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Cases and reports are kept within a process only while the code that made them is the
-    same: a catalogue built after a patch of the engine replays its cases with the patch."""
+    """Cases and reports are kept by their owner, never by the process: catalogues built with
+    the same :class:`Kept` share them, and one built without it after a patch of the engine
+    replays its cases with the patch."""
     from engine import ClaimVerdict
 
-    def witnessed(catalogue_case: str) -> bool:
-        [report] = [r for r in build_catalogue(ROOT).reports if r.case.id == catalogue_case]
+    def witnessed(catalogue_case: str, kept: Kept | None = None) -> bool:
+        catalogue = build_catalogue(ROOT, kept=kept)
+        [report] = [r for r in catalogue.reports if r.case.id == catalogue_case]
         return report.verified
 
-    assert witnessed("one-card-left-for-their-side")
-    assert build_catalogue(ROOT).reports[0] is build_catalogue(ROOT).reports[0]  # kept
+    kept = Kept()
+    assert witnessed("one-card-left-for-their-side", kept)
+    assert (
+        build_catalogue(ROOT, kept=kept).reports[0] is build_catalogue(ROOT, kept=kept).reports[0]
+    )
+    assert build_catalogue(ROOT).reports[0] is not build_catalogue(ROOT).reports[0]
     with monkeypatch.context() as patched:
         patched.setattr(ClaimVerdict, "witness", property(lambda self: (self.stone,)))
         assert not witnessed("one-card-left-for-their-side")
+        assert witnessed("one-card-left-for-their-side", kept)  # what the owner kept, it keeps
     assert witnessed("one-card-left-for-their-side")

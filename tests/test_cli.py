@@ -7,12 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import kept_for_the_run
 
 from oracle.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    status = main(list(argv))
+    status = main(list(argv), kept_for_the_run())
     captured = capsys.readouterr()
     return status, captured.out + captured.err
 

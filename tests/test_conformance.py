@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from engine.misreadings import MISREADINGS
+from oracle.casefile.questions import EXPORTED_KINDS
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.cli import main
 from oracle.conformance.adapter import adapter_engine
@@ -38,6 +39,7 @@ from oracle.protocol.compare import Result, compare
 from oracle.protocol.schema import PROTOCOL_SCHEMA, VERSIONS, request_problem, schema_text
 from oracle.site.engines import EXAMPLE_ADAPTER, conformance, misreading_runs
 from oracle.site.plugin import EXPORT_SCHEMA, PROTOCOL_SCHEMA_FILE
+from oracle.verify.answers import pinned_answers
 from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +56,33 @@ CI runs them with the soaks (``-m slow``) rather than the editor's loop."""
 def records(published: tuple[CaseReport, ...]) -> tuple[dict[str, Any], ...]:
     """The export's records of the publishable catalogue, made once a run."""
     return tuple(published_records(published))
+
+
+def test_the_export_gives_the_answers_each_case_file_pins(
+    published: tuple[CaseReport, ...], records: tuple[dict[str, Any], ...]
+) -> None:
+    """The export's answers are the verified ones: wherever a published case file pins an
+    answer (a verdict, a move's legality, a turn's fact, a deal's hands and decks, a match's
+    score), the record says the same, so an answer the export works out otherwise (every hand
+    of 99 cards, say) cannot pass while verifying passes."""
+    by_id = {record["id"]: record["answers"] for record in records}
+    wrong = []
+    for report in published:
+        exported = by_id.get(report.case.id)
+        for key, pins in pinned_answers(report.case).items():
+            assert exported is not None, report.case.id
+            given = exported[key]
+            if isinstance(pins, list):
+                pins = {str(index): pin for index, pin in enumerate(pins) if pin is not None}
+                given = {str(index): answer for index, answer in enumerate(given)}
+            wrong += [
+                (report.case.id, key, name, pin, given.get(name))
+                for name, pin in pins.items()
+                if given.get(name) != pin
+            ]
+    assert not wrong
+    asked = {key for answers in by_id.values() for key in answers}
+    assert asked == {kind.key for kind in EXPORTED_KINDS}  # every kind of question is held to it
 
 
 def test_the_export_matches_its_schema_in_both_forms(records: tuple[dict[str, Any], ...]) -> None:

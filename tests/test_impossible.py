@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import kept_for_the_run
 
 from oracle.browser.pages import Session
 from oracle.casefile.errors import CaseError
@@ -392,7 +393,7 @@ def test_a_plain_case_refused_by_the_engine_still_fails_loudly(tmp_path: Path) -
 
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
-    return build_catalogue(ROOT)
+    return build_catalogue(ROOT, kept=kept_for_the_run())
 
 
 def test_the_catalogue_refuses_each_impossible_board_as_pinned(catalogue: Catalogue) -> None:

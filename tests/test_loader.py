@@ -13,7 +13,7 @@ import pytest
 from engine import Reason, Tactic, claim_verdict
 from oracle.casefile.entries import case_entries
 from oracle.casefile.errors import CaseError
-from oracle.casefile.loader import load_case, load_cases
+from oracle.casefile.loader import ReadCases, load_case, load_cases
 from oracle.casefile.source import SourceError, read_yaml
 
 HEADER = """\
@@ -413,25 +413,27 @@ def test_combining_marks_alone_and_hiding_controls_are_not_text(tmp_path: Path, 
 
 
 def test_a_case_read_before_is_read_again_when_its_text_or_place_changes(tmp_path: Path) -> None:
-    """The loader keeps the cases it has read by their text: a changed file is read afresh, a
-    file that turns bad is an error again, and the same text elsewhere names its own path."""
+    """What the loader is given to keep holds the cases it has read by their text: an unchanged
+    file is the very same case, a changed file is read afresh, a file that turns bad is an error
+    again, and the same text elsewhere names its own path."""
+    read = ReadCases()
     folder = tmp_path / "cases" / "claims"
     folder.mkdir(parents=True)
     body = HEADER.format(variant="base") + "    - stone: 3\n      you: [red 1]\n" + CLAIM
     path = folder / "01-a.yaml"
     path.write_text(body)
-    [first] = load_cases(tmp_path / "cases").cases
-    [again] = load_cases(tmp_path / "cases").cases
-    assert again == first and again.path == path
+    [first] = load_cases(tmp_path / "cases", read=read).cases
+    [again] = load_cases(tmp_path / "cases", read=read).cases
+    assert again is first and again.path == path
     path.write_text(body.replace("situation: S", "situation: Changed"))
-    [changed] = load_cases(tmp_path / "cases").cases
+    [changed] = load_cases(tmp_path / "cases", read=read).cases
     assert changed.situation == "Changed"
     path.write_text(body.replace("stone: 3\n      you", "stone: 30\n      you"))
-    [error] = load_cases(tmp_path / "cases").errors
+    [error] = load_cases(tmp_path / "cases", read=read).errors
     assert error.path == path and error.line is not None
     elsewhere = tmp_path / "copy" / "cases" / "more-claims"
     elsewhere.mkdir(parents=True)
     (elsewhere / "02-b.yaml").write_text(body)
-    [copied] = load_cases(tmp_path / "copy" / "cases").cases
+    [copied] = load_cases(tmp_path / "copy" / "cases", read=read).cases
     assert copied.path == elsewhere / "02-b.yaml" and copied.topic == "more-claims"
     assert copied.position == first.position

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import hypothesis
 import pytest
+from conftest import kept_for_the_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import claim_positions, tactics_claim_positions
@@ -102,7 +103,7 @@ def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path
             "guards_against: [hand-is-proof]",
         )
     )
-    problems = build_catalogue(project_copy).problem_lines
+    problems = build_catalogue(project_copy, kept=kept_for_the_run()).problem_lines
     assert problems == [
         "cases/claims/08-three-twos-beat-a-colour.yaml:2: case 'three-twos-beat-a-colour' says it"
         " guards against 'hand-is-proof', but that misreading gives the same answer",

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import kept_for_the_run
 
 from oracle.catalogue import build_catalogue
 from oracle.cli import main
@@ -88,7 +89,7 @@ def _build_report(root: Path) -> str:
 def test_check_pytest_and_the_build_report_the_same_problems(
     broken: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = build_catalogue(broken).problem_lines
+    lines = build_catalogue(broken, kept=kept_for_the_run()).problem_lines
     located = [line for line in lines if not line.startswith(" ")]
     assert len(located) >= 4, lines
     assert any("no page shows the topic 'lonely-topic'" in line for line in located)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import kept_for_the_run
 
 from engine import Formation, Game, Verdict, parse_cards, play_random_game, record_text
 from engine.odds import formation_counts, formation_odds
@@ -43,7 +44,7 @@ def test_the_seed_table_comes_first_in_order_with_its_verdicts(
     seed_rows: list[tuple[str, Verdict]],
 ) -> None:
     # The engine's verdicts on the live seed cases, whatever other cases an editor is adding.
-    catalogue = build_catalogue(ROOT)
+    catalogue = build_catalogue(ROOT, kept=kept_for_the_run())
     opening = catalogue.reports[: len(seed_rows)]
     assert [(report.case.id, report.checks[0].verdict.verdict) for report in opening] == seed_rows
     assert all(check.verdict.verdict is Verdict.GRANTED for check in opening[8].checks)
@@ -63,7 +64,7 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
     )
     settled = len(case_files(cases))
     (cases / "claims" / "92-invalid.yaml").write_text("id: [\n")
-    catalogue = build_catalogue(project_copy)
+    catalogue = build_catalogue(project_copy, kept=kept_for_the_run())
     assert len(case_files(cases)) == settled + 1
     assert len(catalogue.published) == settled - 2
     assert [report.case.id for report in catalogue.drafts] == ["a-draft"]
@@ -73,7 +74,7 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
         "cases/claims/92-invalid.yaml",
     ]
     with pytest.raises(CatalogueError):
-        verified_catalogue(project_copy)
+        verified_catalogue(project_copy, kept=kept_for_the_run())
 
 
 def test_the_table_shows_the_engines_verdict(catalogue: Catalogue) -> None:
@@ -94,7 +95,7 @@ def test_a_drifted_case_is_never_rendered(project_copy: Path) -> None:
     case = root / "cases" / "claims" / "07-no-wrap-around.yaml"
     case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
     with pytest.raises(CatalogueError) as caught:
-        verified_catalogue(root)
+        verified_catalogue(root, kept=kept_for_the_run())
     lines = case.read_text().splitlines()
     claims = lines.index("claims:")
     line = next(
@@ -112,7 +113,7 @@ def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
     root = project_copy
     (root / "cases" / "claims" / "90-typo.yaml").write_text("id: typo\nsituaton: x\n")
     with pytest.raises(CatalogueError) as caught:
-        verified_catalogue(root)
+        verified_catalogue(root, kept=kept_for_the_run())
     assert caught.value.problems == [
         "cases/claims/90-typo.yaml:2: unknown key 'situaton'; did you mean 'situation'?"
         " (allowed here: claims, deal, draft, guards_against, id, impossible, match, plays,"
@@ -263,7 +264,7 @@ def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
         "situation: You played", "situation: <b>You</b> [really] played \\\\ *then*"
     )
     case.write_text(text.rstrip("\n"))  # no final newline either
-    catalogue = verified_catalogue(project_copy)
+    catalogue = verified_catalogue(project_copy, kept=kept_for_the_run())
     pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
     assert page.startswith("---\n")  # the front matter: how search weighs the page
@@ -281,13 +282,13 @@ def test_a_turn_report_says_whose_turn_and_diffs_the_log(project_copy: Path) -> 
     case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
     text = case.read_text()
     case.write_text(text.replace('"you: draw clan"]', '"you: draw tactics"]'))
-    problems = build_catalogue(project_copy).problem_lines
+    problems = build_catalogue(project_copy, kept=kept_for_the_run()).problem_lines
     assert "log, expected (-) against the engine's (+):" in "\n".join(problems)
     assert "  - you: draw tactics" in problems and "  + you: draw clan" in problems
     case.write_text(
         text.replace("moves: [red 9 on 4, claim 4]", "moves: [red 9 on 4, claim 4, green 5 on 1]")
     )
-    problems = build_catalogue(project_copy).problem_lines
+    problems = build_catalogue(project_copy, kept=kept_for_the_run()).problem_lines
     assert "move 'green 5 on 1' is illegal (it is their turn now)" in problems[0]
 
 
@@ -351,11 +352,15 @@ def test_a_case_page_shows_its_file_as_verified_even_when_saved_meanwhile(
     project_copy: Path,
 ) -> None:
     """Case pages are written one at a time, long after the catalogue read the files: a file
-    saved in between does not reach the page unverified (the next build verifies it)."""
-    catalogue = verified_catalogue(project_copy)
-    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    saved in between (before the pages are made, or before this one is written) does not reach
+    the page unverified; the page shows the text that was read and verified, kept with the case
+    (the next build verifies the new one)."""
+    catalogue = verified_catalogue(project_copy, kept=kept_for_the_run())
     case = project_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
     verified = case.read_text()
     case.write_text(verified.replace("situation: You played", "situation: Unverified words"))
+    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    case.write_text(verified.replace("situation: You played", "situation: Other words"))
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
+    assert "Other words" not in page
     assert "Unverified words" not in page and "situation: You played" in page

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import kept_for_the_run
 
 import engine.claims
 from oracle.casefile.editing import edited_text
@@ -30,7 +31,7 @@ TIE = Path("cases/claims/04-tie-you-finished-first.yaml")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
+    status = main(list(argv), kept_for_the_run())
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
@@ -139,7 +140,9 @@ def test_the_published_catalogue_is_compared_with_an_earlier_export(
     project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     earlier = tmp_path / "earlier.json"
-    assert main(["export", "--root", str(project_copy), "-o", str(earlier)]) == 0
+    assert (
+        main(["export", "--root", str(project_copy), "-o", str(earlier)], kept_for_the_run()) == 0
+    )
     capsys.readouterr()
     document = json.loads(earlier.read_text())
     cases = {record["id"]: record for record in document["cases"]}

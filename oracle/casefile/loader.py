@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import Position, PositionError, variant_named
-from oracle.cache import ProcessMemos
 from oracle.casefile.board import read_board, read_table, written_board
 from oracle.casefile.entries import case_entries, case_file_problem, plain_file_problem
 from oracle.casefile.errors import CaseError, EngineObjection
@@ -58,8 +57,8 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     the case uses (misreadings, rule ids)."""
     document = _case_document(text, path)
     data = document.data
-    if QuestionKind.BOARD.key in data:
-        return _impossible_case(document, rules)
+    if QuestionKind.IMPOSSIBLE.key in data:
+        return _impossible_case(document, rules, text)
     board = read_board(document)
     claims = read_claims(document, board.position)  # in this order: the first problem is told
     table = read_table(document, board)
@@ -94,6 +93,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
             for raw in data["position"]["stones"]
             if "played_first" in raw
         ),
+        text=text,
     )
 
 
@@ -116,7 +116,7 @@ def _case_document(text: str, path: Path) -> LocatedDocument:
     return document
 
 
-def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Case:
+def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: str) -> Case:
     """A case whose board cannot happen (``impossible:``): the board and its table are built as
     for any case, and the engine's refusal (or its acceptance) is kept for
     :func:`oracle.verify.replay.verify_case` to compare with the refusal pinned.
@@ -128,7 +128,9 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Cas
     """
     data = document.data
     others = [
-        kind.key for kind in QuestionKind if kind.key in data and kind is not QuestionKind.BOARD
+        kind.key
+        for kind in QuestionKind
+        if kind.key in data and kind is not QuestionKind.IMPOSSIBLE
     ]
     if others:
         raise CaseError(
@@ -170,6 +172,7 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None) -> Cas
             refusal_line=None if refusal is None else refusal.line,
             board=written,
         ),
+        text=text,
     )
 
 
@@ -184,15 +187,20 @@ class CaseCollection:
 
 
 def load_cases(
-    directory: Path, rules: RulesIndex | None = None, root: Path | None = None
+    directory: Path,
+    rules: RulesIndex | None = None,
+    root: Path | None = None,
+    read: ReadCases | None = None,
 ) -> CaseCollection:
     """Load every case under ``directory``; nothing is skipped: each entry is a case or an error.
+    A file whose text ``read`` has read before is not read again (without it, every file is).
 
     An id used by several files is an error on each of them, naming the others.
     """
-    _KEPT.check()
+    read = read or ReadCases()
+    read.check()
     results = [
-        (entry.path, entry.error or _loaded_or_error(entry.path, rules))
+        (entry.path, entry.error or read.case_or_error(entry.path, rules))
         for entry in case_entries(directory)
     ]
     by_id: dict[str, list[Case]] = {}
@@ -212,52 +220,58 @@ def load_cases(
     )
 
 
-_KEPT = ProcessMemos(("engine", "oracle.casefile"))
-"""What the loader keeps in this process, for as long as its code and the engine's are the same
-objects (a test patching the engine gets cases read afresh)."""
+class ReadCases:
+    """The cases read so far, by their text and the rule ids they were checked against, kept by
+    whoever owns this (a catalogue, and whoever builds catalogues again: a test session, say).
+    A case depends on nothing else but its path, which only names it, so a catalogue built
+    again with the same owner reads again only the files that changed. Whoever patches the
+    engine reads with a new one."""
 
-_READ_BEFORE: dict[tuple[str, frozenset[str] | None], Case] = _KEPT.memo()
-"""The cases :func:`load_cases` has read in this process, by their text and the rule ids they
-were checked against. A case depends on nothing else but its path, which only names it, so a
-catalogue built again (``mkdocs serve`` after an edit, several commands in one process, a copy of
-the project) reads again only the files that changed."""
+    LIMIT = 20_000
+    """Cases beyond which everything kept is forgotten (a long session of edits)."""
 
-_PLACED: dict[tuple[str, frozenset[str] | None, Path], Case] = _KEPT.memo()
-"""The same cases by their path too, so that a file read again is the very same case."""
+    def __init__(self) -> None:
+        self.by_text: dict[tuple[str, frozenset[str] | None], Case] = {}
+        self.placed: dict[tuple[str, frozenset[str] | None, Path], Case] = {}
+        """The same cases by their path too, so that a file read again is the very same case."""
+        self.first: dict[int, Case] = {}
+        """For a case read from a copy of a file read before elsewhere: the case first read."""
 
-_FIRST_READ: dict[int, Case] = _KEPT.memo()
-"""For a case read from a copy of a file read before elsewhere: the case first read."""
+    def check(self) -> None:
+        """Forget everything once too much is kept."""
+        if len(self.placed) >= self.LIMIT:
+            self.by_text.clear()
+            self.placed.clear()
+            self.first.clear()
 
-
-def _loaded_or_error(path: Path, rules: RulesIndex | None) -> Case | CaseError:
-    """The case in the file at ``path``, or why it cannot be read, located."""
-    try:
-        text = read_text(path)
-        key = (text, rules.ids() if rules else None)
-        case = _PLACED.get((*key, path))
-        if case is None:
-            case = _READ_BEFORE.get(key)
+    def case_or_error(self, path: Path, rules: RulesIndex | None) -> Case | CaseError:
+        """The case in the file at ``path``, or why it cannot be read, located."""
+        try:
+            text = read_text(path)
+            key = (text, rules.ids() if rules else None)
+            case = self.placed.get((*key, path))
             if case is None:
-                case = _READ_BEFORE[key] = load_case_text(text, path, rules)
-            elif case.path != path:
-                first = case
-                case = replace(case, path=path)
-                _FIRST_READ[id(case)] = first
-            _PLACED[(*key, path)] = case
-        return case
-    except PositionError as error:  # an engine objection the loader did not locate
-        return CaseError(path, None, str(error))
-    except SourceError as error:
-        if isinstance(error, CaseError):
-            return error
-        return CaseError(error.path, error.line, error.problem, error.others)
+                case = self.by_text.get(key)
+                if case is None:
+                    case = self.by_text[key] = load_case_text(text, path, rules)
+                elif case.path != path:
+                    first = case
+                    case = replace(case, path=path)
+                    self.first[id(case)] = first
+                self.placed[(*key, path)] = case
+            return case
+        except PositionError as error:  # an engine objection the loader did not locate
+            return CaseError(path, None, str(error))
+        except SourceError as error:
+            if isinstance(error, CaseError):
+                return error
+            return CaseError(error.path, error.line, error.problem, error.others)
 
-
-def first_read(case: Case) -> Case:
-    """The case this one was read as before, from another path (the same text, so the same
-    case but for its path), or ``case`` itself: what is worked out from the one holds for the
-    other, once its path is put in."""
-    return _FIRST_READ.get(id(case), case)
+    def first_read(self, case: Case) -> Case:
+        """The case this one was read as before, from another path (the same text, so the same
+        case but for its path), or ``case`` itself: what is worked out from the one holds for
+        the other, once its path is put in."""
+        return self.first.get(id(case), case)
 
 
 def load_case_file(path: Path, directory: Path | None, rules: RulesIndex | None = None) -> Case:

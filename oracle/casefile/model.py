@@ -6,7 +6,7 @@ own :class:`engine.Position`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import Card, Game, GameState, Phase, Player, Position, Verdict
@@ -227,6 +227,9 @@ class Case:
     accepts the board, the one it built: what a refused board describes cannot be built, so
     readers are shown :attr:`ImpossibleBoard.board` instead, and every consumer of the
     catalogue handles such a case explicitly or leaves it out on purpose."""
+    text: str = field(default="", repr=False, compare=False)
+    """The text the case was read from (empty for a case not read from text): the one read
+    that was verified is the one a case page shows, whatever the file holds by then."""
 
     @property
     def prose_reviewed(self) -> bool:

@@ -293,18 +293,28 @@ class QuestionKind(Enum):
     TURN = "turn"
     DEAL = "deal"
     MATCH = "match"
-    BOARD = "impossible"
+    IMPOSSIBLE = "impossible"
 
     @property
     def key(self) -> str:
         """The key of a case file that asks this question."""
         return self.value
 
+    def item_name(self, number: int = 0) -> str:
+        """How a test item (and a report's check) names this question of a case: ``stone-3``
+        for the claim of stone ``number``, ``play-2`` for the ``number``-th play, ``board`` for
+        a board the engine must refuse, the key for the others (each asked once)."""
+        if self is QuestionKind.CLAIMS:
+            return f"stone-{number}"
+        if self is QuestionKind.PLAYS:
+            return f"play-{number}"
+        return "board" if self is QuestionKind.IMPOSSIBLE else self.key
+
     @property
     def exported(self) -> bool:
         """Whether other engines are asked it: a board's refusal is in this engine's own words,
         so the conformance protocol leaves it out."""
-        return self is not QuestionKind.BOARD
+        return self is not QuestionKind.IMPOSSIBLE
 
     @property
     def shape(self) -> AnswerShape:
@@ -324,7 +334,7 @@ class QuestionKind(Enum):
             QuestionKind.TURN: case.turn is not None,
             QuestionKind.DEAL: case.deal is not None,
             QuestionKind.MATCH: case.match is not None,
-            QuestionKind.BOARD: case.impossible is not None,
+            QuestionKind.IMPOSSIBLE: case.impossible is not None,
         }
         return asked[self]
 

@@ -78,15 +78,6 @@ def stale_editor_schema(root: Path, rules: RulesIndex) -> str | None:
     )
 
 
-def refresh_editor_schema(root: Path, rules: RulesIndex) -> bool:
-    """Write the editors' schema again if it is out of date (the site build does this, so that
-    an editor running ``make serve`` gets completion for a rule just added); True if written."""
-    if stale_editor_schema(root, rules) is None or not (root / EDITOR_SCHEMA).parent.is_dir():
-        return False
-    (root / EDITOR_SCHEMA).write_text(editor_schema_text(rules), encoding="utf-8")
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     """Write the editors' schema of the project in the current folder (or the one given)."""
     root = Path((argv or sys.argv[1:] or ["."])[0])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
-import functools
 import json
 import os
 import queue
@@ -15,7 +14,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -117,7 +116,6 @@ class CommandEngine:
         self.children_before: set[int] = set()
 
     def _start(self) -> subprocess.Popen[bytes]:
-        adopt_orphans()
         self.children_before = _children(os.getpid())
         try:
             process = subprocess.Popen(
@@ -296,16 +294,29 @@ def stop_session(session: int) -> None:
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-@functools.cache
-def adopt_orphans() -> bool:
-    """Make this process the one that orphans of its children are given to (Linux), so that a
-    process an engine detached from its session (``setsid``) and left behind can still be
-    found and stopped. False where the system has no such thing."""
+def _set_child_subreaper(on: bool) -> bool:
+    """Make this process (or stop it being) the one that orphans of its children are given to
+    (Linux); False where the system has no such thing."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+@contextlib.contextmanager
+def adopting_orphans() -> Iterator[bool]:
+    """For the length of a run, make this process the one that orphans of its children are
+    given to (Linux), so that a process an engine detached from its session (``setsid``) and
+    left behind can still be found and stopped (:func:`stop_adopted`); the runner that needs
+    it asks for it, and the process is as it was afterwards. Gives whether the system allows
+    it."""
+    adopting = _set_child_subreaper(True)
+    try:
+        yield adopting
+    finally:
+        if adopting:
+            _set_child_subreaper(False)
 
 
 def _stat_fields(pid: str) -> list[str]:
@@ -326,7 +337,7 @@ def _children(parent: int) -> set[int]:
 
 
 def stop_adopted(known: set[int]) -> None:
-    """Kill the processes this one adopted (see :func:`adopt_orphans`) since ``known`` were its
+    """Kill the processes this one adopted (see :func:`adopting_orphans`) since ``known`` were its
     children, and everything below them, and reap them."""
     for pid in _children(os.getpid()) - known:
         for member in _tree(pid):

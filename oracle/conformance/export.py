@@ -34,7 +34,7 @@ VERSION = 1
 def case_record(report: CaseReport, caught: Sequence[str]) -> dict[str, Any]:
     """One published case as plain data: what it is, the request, the verified answers."""
     case = report.case
-    answers, detail = expected_answers(case)
+    answers, detail = expected_answers(report)
     return {
         "id": case.id,
         "topic": case.topic,

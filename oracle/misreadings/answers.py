@@ -4,6 +4,7 @@ the conformance protocol's (:mod:`oracle.protocol`), or None where it says nothi
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from typing import Any
 
@@ -12,6 +13,7 @@ from engine.play_state import Phase
 from oracle.casefile.model import Case
 from oracle.casefile.questions import EXPORTED_KINDS
 from oracle.protocol.answers import engine_answers
+from oracle.verify.report import CaseReport
 
 
 def asked_questions(case: Case) -> list[str]:
@@ -19,20 +21,35 @@ def asked_questions(case: Case) -> list[str]:
     return [kind.key for kind in EXPORTED_KINDS if kind.asked_by(case)]
 
 
-def misread(case: Case, reading: Reading) -> dict[str, Any] | None:
+Answers = tuple[dict[str, Any], dict[str, Any]]
+"""The engine's answers to a case's questions, and how it explains them."""
+
+
+def misread(
+    case: Case, reading: Reading, answered: CaseReport | None = None
+) -> dict[str, Any] | None:
     """The answers a player reading the rules as ``reading`` gives, as the protocol's response
     (``answers`` and ``unsupported``), or None where the misreading says nothing about the case.
-    """
+    Where the misreading answers as the rules do, the answers of ``answered`` (the case's
+    verified report) are taken rather than worked out again."""
     if reading.claims_before_playing:
         return _claims_before_playing(case)
     if not reading.blocked_games_end:
-        return _blocked_games_go_on(case)
+        return _blocked_games_go_on(case, _rules_answers(case, answered))
     if reading.allowed_rules and case.plays and not case.turn:
-        return _rules_allowed(case, reading)
+        return _rules_allowed(case, reading, _rules_answers(case, answered))
     if not case.claims or not case.asks_about_claims_only:
         return None
     claims = _misread_claims(case, reading)
     return None if claims is None else {"answers": {"claims": claims}}
+
+
+def _rules_answers(case: Case, answered: CaseReport | None) -> Answers:
+    """The engine's answers to ``case`` (copies, to change): verified ones where a report of
+    the case is given, else worked out now (a case read from a request)."""
+    if answered is None:
+        return engine_answers(case)
+    return copy.deepcopy(answered.answers), copy.deepcopy(answered.explanations)
 
 
 def _claims_before_playing(case: Case) -> dict[str, Any] | None:
@@ -46,10 +63,10 @@ def _claims_before_playing(case: Case) -> dict[str, Any] | None:
     return {"answers": engine_answers(moved)[0], "unsupported": ["turn.log"]}
 
 
-def _blocked_games_go_on(case: Case) -> dict[str, Any] | None:
+def _blocked_games_go_on(case: Case, rules: Answers) -> dict[str, Any] | None:
     if case.turn is None:
         return None
-    answers = engine_answers(case)[0]
+    answers = rules[0]
     state = case.game_state()
     for text, _ in case.turn.moves:
         state.apply_text(text)
@@ -60,8 +77,8 @@ def _blocked_games_go_on(case: Case) -> dict[str, Any] | None:
     return {"answers": answers}
 
 
-def _rules_allowed(case: Case, reading: Reading) -> dict[str, Any] | None:
-    answers, detail = engine_answers(case)
+def _rules_allowed(case: Case, reading: Reading, rules: Answers) -> dict[str, Any] | None:
+    answers, detail = rules
     answers["plays"] = [
         "legal" if legality == "illegal" and why.get("rule") in reading.allowed_rules else legality
         for legality, why in zip(answers["plays"], detail["plays"], strict=True)

@@ -27,6 +27,7 @@ from oracle.cache import cache_folder, code_digest, load_json, save_json
 from oracle.casefile.model import Case
 from oracle.misreadings.answers import misread
 from oracle.protocol.answers import request_of
+from oracle.verify.report import CaseReport
 
 
 @cache
@@ -47,17 +48,19 @@ class MisreadingCache:
         self._requests: dict[int, tuple[Case, str]] = {}
         """Each case's request as the key writes it, by the case (asked once per reading)."""
 
-    def misread(self, case: Case, reading: Reading) -> dict[str, Any] | None:
-        """:func:`oracle.misreadings.answers.misread`, kept when this code has answered it. The
-        response is shared with every later cache of the same file in this process: read it,
-        never change it."""
+    def misread(
+        self, case: Case, reading: Reading, answered: CaseReport | None = None
+    ) -> dict[str, Any] | None:
+        """:func:`oracle.misreadings.answers.misread` (from the verified answers of
+        ``answered``, where given), kept when this code has answered it. The response is shared
+        with every later caller: read it, never change it."""
         known = self._requests.get(id(case))
         if known is None or known[0] is not case:
             known = self._requests[id(case)] = (case, json.dumps(request_of(case), sort_keys=True))
         request = known[1]
         key = hashlib.sha256(f"{reading.name}\0{request}".encode()).hexdigest()
         if key not in self.answers:
-            self.answers[key] = {"response": misread(case, reading)}
+            self.answers[key] = {"response": misread(case, reading, answered)}
             self.unsaved = True
         response: dict[str, Any] | None = self.answers[key]["response"]
         return response

@@ -37,10 +37,10 @@ def outcome(
 ) -> Outcome:
     """Whether ``reading`` changes the answer to ``report``'s case (whose ``expected`` answers
     may be given, to work them out once for every reading)."""
-    response = cache.misread(report.case, reading)
+    response = cache.misread(report.case, reading, report)
     if response is None:
         return Outcome.NOT_APPLICABLE
-    wanted = expected_answers(report.case)[0] if expected is None else expected
+    wanted = expected_answers(report)[0] if expected is None else expected
     results = compare(wanted, response)
     if any(result.result is Result.FAIL for result in results):
         return Outcome.FLIPS
@@ -73,7 +73,7 @@ def misreading_matrix(
     for report in reports:
         if report.case.impossible is not None:
             continue
-        expected = expected_answers(report.case)[0]
+        expected = expected_answers(report)[0]
         outcomes = {
             name: outcome(report, reading, cache, expected) for name, reading in MISREADINGS.items()
         }

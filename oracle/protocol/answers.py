@@ -4,6 +4,7 @@ this engine gives: the request and answer shapes of the conformance protocol
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,13 +13,12 @@ from engine import (
     Game,
     GameState,
     IllegalMove,
+    Match,
     MoveSyntaxError,
     Player,
     Position,
-    card_name,
     claim_verdicts,
 )
-from engine.match import Match
 from oracle.casefile.model import (
     Case,
     DealQuestion,
@@ -29,11 +29,17 @@ from oracle.casefile.model import (
 )
 from oracle.casefile.questions import EXPORTED_KINDS, QuestionKind
 from oracle.casefile.vocabulary import PLAYER_WORDS
-from oracle.verify.questions import ending_words
-
-
-def _names(cards: Sequence[int]) -> list[str]:
-    return [card_name(card) for card in cards]
+from oracle.verify.answers import (
+    card_names,
+    claims_answer,
+    deal_facts,
+    illegal_play,
+    legal_play,
+    match_facts,
+    turn_facts,
+    unreadable_play,
+)
+from oracle.verify.report import CaseReport
 
 
 def position_data(
@@ -46,7 +52,7 @@ def position_data(
         entry: dict[str, Any] = {"stone": number}
         for player in (Player.A, Player.B):
             if stone.sides[player]:
-                entry[PLAYER_WORDS[player]] = _names(stone.sides[player])
+                entry[PLAYER_WORDS[player]] = card_names(stone.sides[player])
         if stone.completed_first is not None:
             entry["completed_first"] = PLAYER_WORDS[stone.completed_first]
         if stone.modes:
@@ -57,9 +63,9 @@ def position_data(
             entry["played_first"] = PLAYER_WORDS[first[number]]
         if len(entry) > 1:
             stones.append(entry)
-    data: dict[str, Any] = {"stones": stones, "hand": _names(position.hand)}
+    data: dict[str, Any] = {"stones": stones, "hand": card_names(position.hand)}
     if position.discards:
-        data["discards"] = _names(position.discards)
+        data["discards"] = card_names(position.discards)
     gone = [
         PLAYER_WORDS[player]
         for player in (Player.A, Player.B)
@@ -73,9 +79,9 @@ def position_data(
 def table_data(table: Table) -> dict[str, Any]:
     """A table in the keys of a case file's ``table``: the decks complete, top card first."""
     data: dict[str, Any] = {
-        "their_hand": _names(table.their_hand),
-        "clan_deck": _names(table.clan_deck),
-        "tactic_deck": _names(table.tactic_deck),
+        "their_hand": card_names(table.their_hand),
+        "clan_deck": card_names(table.clan_deck),
+        "tactic_deck": card_names(table.tactic_deck),
         "tactics_played": {"you": table.tactics_played[0], "them": table.tactics_played[1]},
         "expert": table.expert,
         "step": table.step.value,
@@ -88,23 +94,6 @@ def table_data(table: Table) -> dict[str, Any]:
         if value is not None:
             data[key] = value
     return data
-
-
-def turn_facts(state: GameState) -> dict[str, Any]:
-    """What a turn decided, as plain data: the log, the winner, the stones, your hand..."""
-    if not state.is_over:
-        winner = "nobody"
-    else:
-        winner = "draw" if state.winner is None else PLAYER_WORDS[state.winner]
-    return {
-        "log": [f"{PLAYER_WORDS[event.player]}: {event.text}" for event in state.events],
-        "winner": winner,
-        "ending": ending_words(state),
-        "held": {PLAYER_WORDS[player]: sorted(state.stones_held(player)) for player in Player},
-        "hand": sorted(_names(state.hands[Player.A])),
-        "discards": sorted(_names(state.discards)),
-        "next": "nobody" if state.is_over else PLAYER_WORDS[state.current_player],
-    }
 
 
 def asserted_facts(turn: TurnQuestion) -> tuple[str, ...]:
@@ -125,12 +114,7 @@ def asserted_facts(turn: TurnQuestion) -> tuple[str, ...]:
 def deal_answer(variant: str, deal: DealQuestion) -> dict[str, Any]:
     """The deal's facts, in the keys of a case file's ``deal.expect``."""
     state = Game.named(variant, first_player=deal.first, seed=deal.seed).new_initial_state()
-    decks = {deck.value: len(cards) for deck, cards in state.decks.items()}
-    return {
-        "hands": {PLAYER_WORDS[player]: len(state.hands[player]) for player in Player},
-        "decks": decks,
-        "to_move": PLAYER_WORDS[state.current_player],
-    }
+    return deal_facts(state)
 
 
 def match_answer(question: MatchQuestion) -> dict[str, Any]:
@@ -138,12 +122,7 @@ def match_answer(question: MatchQuestion) -> dict[str, Any]:
     match = Match(len(question.rounds), first_player=question.rounds[0].starter)
     for played in question.rounds:
         match.record_result(played.starter, played.winner, played.stones)
-    a, b = match.scores
-    return {
-        "points": {"you": a, "them": b},
-        "next_starter": PLAYER_WORDS[match.next_starter],
-        "winner": "draw" if match.winner is None else PLAYER_WORDS[match.winner],
-    }
+    return match_facts(match)
 
 
 class _Moment:
@@ -168,16 +147,7 @@ def _claims_request(case: Case) -> Any:
 
 
 def _claims_answer(case: Case, moment: _Moment) -> _Answer:
-    verdicts = claim_verdicts(case.position, [claim.stone for claim in case.claims])
-    detail = {
-        str(v.stone): {
-            "reason": v.reason.value,
-            "explanation": v.explanation,
-            "witness": _names(v.witness),
-        }
-        for v in verdicts
-    }
-    return {str(v.stone): v.verdict.label for v in verdicts}, detail
+    return claims_answer(claim_verdicts(case.position, [claim.stone for claim in case.claims]))
 
 
 def _plays_request(case: Case) -> Any:
@@ -295,7 +265,9 @@ def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def play_answer(state: GameState, play: PlayQuestion) -> tuple[str, dict[str, str]]:
     """``legal``, ``illegal`` or ``unreadable`` for one play from the case's moment ``state``
-    (played on), and why."""
+    (played on), and why: the same answer verifying gives
+    (:func:`oracle.verify.questions.check_play`), without its checks of the engine, for a case
+    as a misreading changed it."""
     try:
         # The earlier moves are legal in a published case; a misreading that refuses one cannot
         # make the move either.
@@ -304,15 +276,18 @@ def play_answer(state: GameState, play: PlayQuestion) -> tuple[str, dict[str, st
         move = state.parse_move(play.move)
         state.apply(move)
     except MoveSyntaxError as error:
-        return "unreadable", {"problem": str(error)}
+        return unreadable_play(str(error))
     except IllegalMove as error:
-        return "illegal", {"rule": error.rule, "problem": error.problem}
-    return "legal", {}
+        return illegal_play(error.rule, error.problem)
+    return legal_play()
 
 
-def expected_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What another engine must answer: the engine's answers, a turn cut to what it asserts."""
-    answers, detail = engine_answers(case)
+def expected_answers(report: CaseReport) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What another engine must answer: the answers verifying ``report``'s case gave (never
+    worked out again), a turn cut to the facts the case asserts. They are copies, the caller's
+    to change: the report's own answers are shared by everything that reads the report."""
+    answers, detail = copy.deepcopy(report.answers), copy.deepcopy(report.explanations)
+    case = report.case
     if case.turn is not None and "refused" not in answers["turn"]:
         facts = answers["turn"]
         asked = asserted_facts(case.turn)

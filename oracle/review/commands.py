@@ -77,7 +77,7 @@ def add_parsers(
 def drift_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> int:
     """Print (or write) the drift report; exit 1 if any answer drifted, 2 if it cannot run."""
     root = find_root(Path(args.root).resolve())
-    catalogue = build_catalogue(root)
+    catalogue = build_catalogue(root, kept=args.kept)
     if not catalogue.index_readable:
         return say_failed(" drift", "the rules index cannot be read; run schotten-oracle check")
     drifted = drift(catalogue)
@@ -134,7 +134,7 @@ def pin_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> 
     root = find_root(Path(args.root).resolve())
     try:
         chosen, digests = _chosen(args, root)
-        catalogue = build_catalogue(root)
+        catalogue = build_catalogue(root, kept=args.kept)
         unreadable = [e for e in catalogue.collection.errors if not chosen or e.path in chosen]
         if unreadable:
             raise PinRefused(f"cannot re-pin a file that does not load: {unreadable[0].located}")

@@ -26,9 +26,6 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
 
-from oracle.casefile.errors import CaseError
-from oracle.casefile.rules import load_rules_index
-from oracle.casefile.schema import EDITOR_SCHEMA, refresh_editor_schema
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.catalogue import Catalogue, CatalogueError, verified_catalogue
 from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
@@ -90,11 +87,6 @@ def _root(config: MkDocsConfig) -> Path:
 def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
     """Verify the whole catalogue and make what every page needs, or stop the build."""
     root = _root(config)
-    try:  # first, so that an editor running make serve completes a rule just added
-        if refresh_editor_schema(root, load_rules_index(root / RULES_INDEX)):
-            log.info("wrote %s: the cards, rule ids and misreadings to complete", EDITOR_SCHEMA)
-    except CaseError:
-        pass  # the catalogue says what is wrong with the rules index
     try:
         catalogue = verified_catalogue(root)
     except CatalogueError as error:

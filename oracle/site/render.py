@@ -208,10 +208,10 @@ class CasePages(Mapping[str, str]):
         self._root = root
         self._added = added
         self._reports = {case_page_uri(report.case): report for report in catalogue.published}
-        # Read now, as the catalogue has just verified them: a page written later shows the
-        # file as verified even if an editor saves it meanwhile.
+        # The text each case was read from, the one verified: a page shows the file as verified
+        # even if an editor saves it meanwhile (line breaks as a text file reads them).
         self._sources = {
-            uri: report.case.path.read_text(encoding="utf-8")
+            uri: report.case.text.replace("\r\n", "\n").replace("\r", "\n")
             for uri, report in self._reports.items()
         }
 

@@ -5,7 +5,7 @@ these reports, so they can never disagree about what "verified" means."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from engine import (
     card_name,
 )
 from oracle.casefile.model import Case, Claim
+from oracle.casefile.questions import QuestionKind
 from oracle.casefile.source import DataPath, shown_path
 
 
@@ -79,6 +80,12 @@ class CaseReport:
     engine_error_line: int | None = None
     engine_error_detail: tuple[str, ...] = ()
     """How far the engine got before it could not judge the case (the turn so far)."""
+    answers: dict[str, Any] = field(default_factory=dict, hash=False)
+    """The engine's answer to each question it answered, by the question's key, in the
+    conformance protocol's shape (:mod:`oracle.verify.answers`): worked out once, here, and
+    read by the export and the misreadings' matrix. Read it, never change it."""
+    explanations: dict[str, Any] = field(default_factory=dict, hash=False)
+    """How the engine explains its answers, by the same keys (where it has something to say)."""
 
     @property
     def verified(self) -> bool:
@@ -145,20 +152,29 @@ class CaseReport:
                 )
         return lines
 
-    def explained_problems(self, root: Path | None = None) -> list[str]:
-        """:meth:`problems`, each followed by the engine's reason and witness, indented."""
-        lines = []
+    def explained(self, root: Path | None = None) -> list[tuple[str, tuple[str, ...]]]:
+        """Each line of :meth:`problems` with the lines that explain it, indented: the engine's
+        reason and witness, the turn so far, the log's difference... (kept apart, so that every
+        front end has the problem and its explanation without reading them back from text)."""
         problems = self.problems(root)
         if self.engine_error is not None:
-            return [*problems, *(f"  {line}" for line in self.engine_error_detail)]
-        for problem, check in zip(problems, self.drifted, strict=False):
-            lines.append(problem)
-            lines += describe_verdict(check.verdict)[1:]
+            return [(problems[0], tuple(f"  {line}" for line in self.engine_error_detail))]
+        explained = [
+            (problem, tuple(describe_verdict(check.verdict)[1:]))
+            for problem, check in zip(problems, self.drifted, strict=False)
+        ]
         drifted_games = [check for check in self.game_checks if not check.matches]
-        for problem, game_check in zip(problems[len(self.drifted) :], drifted_games, strict=False):
-            lines.append(problem)
-            lines += [f"  {line}" for line in game_check.detail]
-        return lines or problems
+        explained += [
+            (problem, tuple(f"  {line}" for line in game_check.detail))
+            for problem, game_check in zip(
+                problems[len(self.drifted) :], drifted_games, strict=False
+            )
+        ]
+        return explained or [(problem, ()) for problem in problems]
+
+    def explained_problems(self, root: Path | None = None) -> list[str]:
+        """:meth:`problems`, each followed by the engine's reason and witness, indented."""
+        return [line for problem, detail in self.explained(root) for line in (problem, *detail)]
 
     def on_question(self, question: str) -> CaseReport:
         """This report cut to one question of :func:`questions_of`. When the engine could not
@@ -174,7 +190,9 @@ class CaseReport:
                 error = None  # the engine stopped at a later question
         return replace(
             self,
-            checks=tuple(c for c in self.checks if f"stone-{c.claim.stone}" == question),
+            checks=tuple(
+                c for c in self.checks if QuestionKind.CLAIMS.item_name(c.claim.stone) == question
+            ),
             game_checks=tuple(c for c in self.game_checks if c.question == question),
             engine_error=error,
         )
@@ -189,7 +207,7 @@ class CaseReport:
         ) + tuple(
             f"stone {check.claim.stone}"
             for check in self.checks
-            if f"stone-{check.claim.stone}" not in names
+            if QuestionKind.CLAIMS.item_name(check.claim.stone) not in names
         )
 
     @property
@@ -199,20 +217,25 @@ class CaseReport:
 
 
 def questions_of(case: Case) -> dict[str, int]:
-    """The case's questions in order, as its test items name them, each with its line:
-    ``stone-3`` for each claimed stone, ``play-1``... for each move judged on its own, ``turn``,
-    ``deal`` and ``match``, and ``board`` for a board the engine must refuse."""
-    found = {f"stone-{claim.stone}": claim.line for claim in case.claims}
-    found |= {f"play-{number}": play.line for number, play in enumerate(case.plays, 1)}
-    for name, asked in (("turn", case.turn), ("deal", case.deal), ("match", case.match)):
+    """The case's questions in order, as its test items name them
+    (:meth:`QuestionKind.item_name`), each with its line: ``stone-3`` for each claimed stone,
+    ``play-1``... for each move judged on its own, ``turn``, ``deal`` and ``match``, and
+    ``board`` for a board the engine must refuse."""
+    claims, plays = QuestionKind.CLAIMS, QuestionKind.PLAYS
+    found = {claims.item_name(claim.stone): claim.line for claim in case.claims}
+    found |= {plays.item_name(number): play.line for number, play in enumerate(case.plays, 1)}
+    for kind, asked in (
+        (QuestionKind.TURN, case.turn),
+        (QuestionKind.DEAL, case.deal),
+        (QuestionKind.MATCH, case.match),
+        (QuestionKind.IMPOSSIBLE, case.impossible),
+    ):
         if asked is not None:
-            found[name] = asked.line
-    if case.impossible is not None:
-        found[BOARD] = case.impossible.line
+            found[kind.item_name()] = asked.line
     return found
 
 
-BOARD = "board"
+BOARD = QuestionKind.IMPOSSIBLE.item_name()
 """The question of a case whose board the engine must refuse (``impossible:``)."""
 
 
