@@ -157,25 +157,28 @@ LOADING = ("#oracle-loading",)
 """The engine pages' loading line says how long the start took: painted over."""
 
 
+TOPIC_PAGES = (
+    "edge-cases",
+    "more-claims",
+    "formations",
+    "early-claims",
+    "elite-troops",
+    "tactic-cards",
+    "turns",
+    "end-of-game",
+    "setup",
+    "matches",
+    "impossible-boards",
+)
+"""The topic pages, each with a case table, in the order of the site's navigation."""
+
+
 def views(project: Path) -> list[View]:
     """Every kind of page, in the states a reader meets them."""
     cases = _case_pages_by_kind(project)
-    topics = [
-        "edge-cases",
-        "more-claims",
-        "formations",
-        "early-claims",
-        "elite-troops",
-        "tactic-cards",
-        "turns",
-        "end-of-game",
-        "setup",
-        "matches",
-        "impossible-boards",
-    ]
     table = ".oracle-filters"
     found = [View("home", "index.html")]
-    found += [View(topic, f"{topic}.html", (State("page", anchor=table),)) for topic in topics]
+    found += [View(topic, f"{topic}.html", (State("page", anchor=table),)) for topic in TOPIC_PAGES]
     found.append(View("all-cases", "all-cases.html", (State("page", anchor=table),)))
     found += [View(f"case-{kind}", uri) for kind, uri in sorted(cases.items())]
     found += [
@@ -209,17 +212,7 @@ def views(project: Path) -> list[View]:
 
 VIEW_NAMES = [
     "home",
-    "edge-cases",
-    "more-claims",
-    "formations",
-    "early-claims",
-    "elite-troops",
-    "tactic-cards",
-    "turns",
-    "end-of-game",
-    "setup",
-    "matches",
-    "impossible-boards",
+    *TOPIC_PAGES,
     "all-cases",
     "case-claim",
     "case-deal",
