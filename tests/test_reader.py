@@ -25,6 +25,7 @@ from browser_support import Visit, fresh_context, served, shared_build, skip_wit
 from playwright.sync_api import Browser
 from reader_support import (
     ARTEFACTS,
+    BASELINES,
     ENGINE_READY,
     HAVE_IMAGING,
     THEMES,
@@ -51,6 +52,22 @@ def test_the_views_are_every_kind_of_page(tmp_path: Path) -> None:
     look = copy_look_project(tmp_path / "look")
     assert [view.name for view in views(look)] == VIEW_NAMES
     assert [view.name for view in views(ROOT)] == VIEW_NAMES
+
+
+def test_every_reviewed_screenshot_is_of_a_screen_the_tests_take(tmp_path: Path) -> None:
+    """One reviewed picture for each state of each view, at each width and in each theme, and
+    none left over from a view or state that is gone (its review would never come)."""
+    look = copy_look_project(tmp_path / "look")
+    screens = {
+        f"{name}-{width}-{theme}"
+        for view in views(look)
+        for name in view.state_names()
+        for width in WIDTHS
+        for theme in THEMES
+    }
+    reviewed = {picture.stem for picture in BASELINES.glob("*.png")}
+    assert sorted(reviewed - screens) == [], "pictures of no screen: delete them"
+    assert sorted(screens - reviewed) == [], "screens without a picture: run make screenshots"
 
 
 @pytest.fixture(scope="session")
