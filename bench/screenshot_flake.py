@@ -39,7 +39,8 @@ def _spin(stop: Any) -> None:
 
 
 def _run(select: str | None, log: Path, loaded: bool) -> tuple[bool, float, list[str]]:
-    """One run of the screenshot tests: passed, wall seconds, the tests that failed."""
+    """One run of the screenshot tests: passed, wall seconds, the tests that failed or could not
+    run (a run that failed before any test says why, in its last line)."""
     stop = multiprocessing.Event()
     spinners = [
         multiprocessing.Process(target=_spin, args=(stop,), daemon=True)
@@ -58,7 +59,8 @@ def _run(select: str | None, log: Path, loaded: bool) -> tuple[bool, float, list
         "-p",
         "no:cacheprovider",
     ]
-    command += ["-n", "2"] + (["-k", select] if select else [])
+    command += ["-n", "2", f"--basetemp={log.with_suffix('')}"]  # apart from other pytest runs
+    command += ["-k", select] if select else []
     environment = {**os.environ, "ORACLE_SCREENSHOT_LOG": str(log)}
     started = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True)
@@ -66,7 +68,10 @@ def _run(select: str | None, log: Path, loaded: bool) -> tuple[bool, float, list
     stop.set()
     for spinner in spinners:
         spinner.join()
-    failed = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")]
+    lines = done.stdout.splitlines()
+    failed = [line.split()[1] for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    if done.returncode != 0 and not failed:
+        failed = [(lines or done.stderr.splitlines() or ["no output"])[-1]]
     return done.returncode == 0, wall, failed
 
 

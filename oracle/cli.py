@@ -52,12 +52,13 @@ from oracle.conformance.results import (
     published_results,
     submission,
     submission_problem,
+    submitted_name,
 )
 from oracle.conformance.runner import CaseResult, add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
 from oracle.outputs import say_failed as _fail
-from oracle.protocol.compare import Result
+from oracle.protocol.compare import Result, printable
 from oracle.review.commands import add_parsers as add_review_parsers
 from oracle.verify.replay import verify_case
 from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
@@ -337,6 +338,18 @@ def _submission(args: argparse.Namespace) -> dict[str, str] | None:
     return block
 
 
+def _anothers_run(args: argparse.Namespace, submitted: dict[str, str] | None) -> str | None:
+    """Why ``--json`` may not replace its file without ``--force``: it holds another engine's
+    published run (a report's own engine may run again); None if it may."""
+    published_by = None if args.json is None or args.force else submitted_name(args.json)
+    if published_by is None or (submitted is not None and submitted["name"] == published_by):
+        return None
+    return (
+        f"{args.json}: holds the published run of {printable(published_by)!r};"
+        " give another name, or --force to replace it"
+    )
+
+
 def conform(args: argparse.Namespace) -> int:
     """Run the catalogue through another engine; exit 1 if any case fails."""
     command = engine_command(args.engine)
@@ -349,6 +362,9 @@ def conform(args: argparse.Namespace) -> int:
             check_output(target, written_here, force=args.force, projects=_here())
     except OutputRefused as error:
         return _fail(" conform", str(error))
+    replaced = _anothers_run(args, submitted)
+    if replaced is not None:
+        return _fail(" conform", replaced)
     chosen = select(records, args.keyword)
     if not chosen:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)

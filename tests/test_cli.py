@@ -497,7 +497,7 @@ def test_check_reads_every_file_of_the_published_results(
     assert run(capsys, "check", "--root", str(project_copy))[0] == 0
     (results / "mine.json").write_text("not json\n")
     status, out = run(capsys, "check", "--root", str(project_copy))
-    assert status == 1 and "results/mine.json: not JSON" in out
+    assert status == 1 and "results/mine.json:1: not JSON" in out
     assert "0 published results of other engines, 1 unreadable" in out
     # A report of this catalogue naming a case it does not hold: check says so, as the build does.
     exported = project_copy / "catalogue.json"
@@ -509,7 +509,7 @@ def test_check_reads_every_file_of_the_published_results(
         "version": 1,
         "catalogue": version,
         "engine": "./mine",
-        "summary": {},
+        "summary": {"cases": 1, "pass": 1, "fail": 0, "unsupported": 0},
         "cases": [case],
         "submitted": {
             "name": "Mine",

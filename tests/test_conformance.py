@@ -752,7 +752,9 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
 
     from oracle.conformance.results import published_results
 
-    bogus = dict(document, cases=[dict(document["cases"][0], id="no-such-case")])
+    first = dict(document["cases"][0], id="no-such-case")
+    counts = {result: int(first["result"] == result) for result in ("pass", "fail", "unsupported")}
+    bogus = dict(document, cases=[first], summary={"cases": 1, **counts})
     (results / "bogus.json").write_text(json.dumps(bogus))
     [problem] = published_results(tmp_path, records, version)[1]
     assert problem.startswith("results/bogus.json: case 'no-such-case' of topic")
@@ -765,7 +767,10 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     document["cases"][0]["result"] = "maybe"
     (results / "broken.json").write_text(json.dumps(document))
     _, unreadable = load_results(tmp_path)
-    assert any("broken.json: cases/0/result: 'maybe' is not one of" in line for line in unreadable)
+    assert any(
+        re.search(r"broken\.json:\d+: cases/0/result: 'maybe' is not one of", line)
+        for line in unreadable
+    )
 
 
 def test_a_refused_turn_is_reported_as_a_refusal_not_as_no_answer(

@@ -318,6 +318,10 @@ TEXT_START = "id: text\nvariant: base\nwhy: W\n"
         pytest.param("a\u2066b", "U+2066 LEFT-TO-RIGHT ISOLATE", id="bidi-isolate"),
         pytest.param('"\u200b\u00a0\u3000"', "holds nothing a reader can see", id="blank"),
         pytest.param('"\\u2060\\ufeff "', "U+2060 WORD JOINER", id="invisible"),
+        pytest.param("a wo\u200brd", "U+200B ZERO WIDTH SPACE, which is drawn", id="zero-width"),
+        pytest.param("ok\U000e0041\U000e0042", "a tag character", id="ascii-smuggling"),
+        pytest.param("a\ufe0fb", "a variation selector with no symbol", id="variation"),
+        pytest.param("see \ue000 here", "a private-use character", id="private-use"),
     ],
 )
 def test_text_that_is_not_text_is_refused_at_its_line(
@@ -344,6 +348,15 @@ def test_tab_new_line_and_real_letters_are_text(tmp_path: Path) -> None:
     why = 'why: "tab\\there, new\\nline, caf\u00e9, \u0442\u0435\u043a"'
     path.write_text(GOOD_CASE.replace("why: W", why), encoding="utf-8")
     assert load_case(path).why == "tab\there, new\nline, caf\u00e9, \u0442\u0435\u043a"
+
+
+def test_what_scripts_and_emoji_need_is_text(tmp_path: Path) -> None:
+    """The joiners a script or an emoji needs, and an emoji's variation selector, are kept."""
+    path = tmp_path / "text.yaml"
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # a non-joiner inside
+    why = f"why: \u2764\ufe0f, \U0001f468\u200d\U0001f469, {persian}"
+    path.write_text(GOOD_CASE.replace("why: W", why), encoding="utf-8")
+    assert "\u200d" in load_case(path).why
 
 
 def test_a_look_alike_letter_in_a_card_is_named(tmp_path: Path) -> None:

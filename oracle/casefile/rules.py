@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 from typing import Any
 
 from oracle.casefile.errors import CaseError
 from oracle.casefile.model import RuleChange, RuleEntry, RulesIndex
-from oracle.casefile.source import SourceError, read_yaml
+from oracle.casefile.source import LocatedDocument, SourceError, read_yaml
 from oracle.casefile.validation import schema_problems
 
 
@@ -25,6 +26,37 @@ def _history(raw: dict[str, Any]) -> tuple[RuleChange, ...]:
     )
 
 
+MAX_RULES_INDEX_BYTES = 1024 * 1024
+"""The largest rules index read: today's is about 40 KB, and it grows by a ruling or a history
+entry at a time."""
+
+
+def _history_dates(
+    raw: dict[str, Any], document: LocatedDocument, index: int, today: datetime.date
+) -> list[CaseError]:
+    """Each date of an entry's history is a day of the calendar, and not after ``today``."""
+    found: list[CaseError] = []
+    for step, change in enumerate(raw.get("history", ())):
+        line = document.line_of(("rules", index, "history", step, "date"))
+        try:
+            day = datetime.date.fromisoformat(change["date"])
+        except ValueError:
+            found.append(
+                CaseError(document.path, line, f"{change['date']!r} is not a day of the calendar")
+            )
+            continue
+        if day > today:
+            found.append(
+                CaseError(
+                    document.path,
+                    line,
+                    f"{day.isoformat()} is after today ({today.isoformat()}): write the day the"
+                    " change was made",
+                )
+            )
+    return found
+
+
 def _history_order(raw: dict[str, Any], path: Path, line: int) -> list[CaseError]:
     """A history goes oldest first."""
     dates = [step["date"] for step in raw.get("history", ())]
@@ -35,12 +67,49 @@ def _history_order(raw: dict[str, Any], path: Path, line: int) -> list[CaseError
     ]
 
 
-def load_rules_index(path: Path) -> RulesIndex:
+def _unpinned_in_problems(
+    raw: dict[str, Any], document: LocatedDocument, index: int
+) -> list[CaseError]:
+    """``unpinned_in`` names a version left unpinned, which only a rule of both versions has."""
+    if raw.get("unpinned_in") is None or raw["applies"] == "both":
+        return []
+    return [
+        CaseError(
+            document.path,
+            document.line_of(("rules", index, "unpinned_in")),
+            f"rule {raw['id']!r} applies to the {raw['applies']} game only, so no"
+            " version is left unpinned: remove unpinned_in",
+        )
+    ]
+
+
+def _entry(raw: dict[str, Any], line: int) -> RuleEntry:
+    unpinned = raw.get("unpinned_in")
+    return RuleEntry(
+        id=raw["id"],
+        kind=raw["kind"],
+        section=raw["section"],
+        title=raw["title"].strip(),
+        text=raw["text"].strip(),
+        reason=raw["reason"].strip() if "reason" in raw else None,
+        line=line,
+        applies=raw["applies"],
+        unpinned_in=(
+            None if unpinned is None else (unpinned["variant"], unpinned["because"].strip())
+        ),
+        history=_history(raw),
+    )
+
+
+def load_rules_index(path: Path, today: datetime.date | None = None) -> RulesIndex:
     """Read the rules index, or raise :class:`CaseError` with its file and line, carrying every
-    problem found (:meth:`SourceError.every`): one per rule at most."""
+    problem found (:meth:`SourceError.every`): one per rule at most. A history's dates are real
+    days up to ``today`` (the machine's date, unless given)."""
     texts: list[SourceError] = []
     try:
-        document = read_yaml(path, texts=texts)
+        document = read_yaml(
+            path, max_bytes=MAX_RULES_INDEX_BYTES, what="the rules index", texts=texts
+        )
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem, error.others) from None
     found = schema_problems(document, "rules", group=2)
@@ -63,33 +132,10 @@ def load_rules_index(path: Path) -> RulesIndex:
                 )
             )
         seen[raw["id"]] = line
-        unpinned = raw.get("unpinned_in")
-        if unpinned is not None and raw["applies"] != "both":
-            problems.append(
-                CaseError(
-                    path,
-                    document.line_of(("rules", index, "unpinned_in")),
-                    f"rule {raw['id']!r} applies to the {raw['applies']} game only, so no"
-                    " version is left unpinned: remove unpinned_in",
-                )
-            )
+        problems += _unpinned_in_problems(raw, document, index)
         problems += _history_order(raw, path, document.line_of(("rules", index)))
-        entries.append(
-            RuleEntry(
-                id=raw["id"],
-                kind=raw["kind"],
-                section=raw["section"],
-                title=raw["title"].strip(),
-                text=raw["text"].strip(),
-                reason=raw["reason"].strip() if "reason" in raw else None,
-                line=line,
-                applies=raw["applies"],
-                unpinned_in=(
-                    None if unpinned is None else (unpinned["variant"], unpinned["because"].strip())
-                ),
-                history=_history(raw),
-            )
-        )
+        problems += _history_dates(raw, document, index, today or datetime.date.today())
+        entries.append(_entry(raw, line))
     if problems:
         raise CaseError.of_all(problems)
     return RulesIndex(path, tuple(entries))

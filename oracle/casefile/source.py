@@ -117,7 +117,7 @@ class LocatedDocument:
 
 
 MAX_FILE_BYTES = 64 * 1024
-"""The largest file read: a case is a few kilobytes, the rules index a few tens."""
+"""The largest case file read: a case is a few kilobytes."""
 
 MAX_NESTING = 16
 """The deepest nesting of brackets and braces: a case needs four, and PyYAML's scanner slows
@@ -150,9 +150,28 @@ HIDING_CONTROLS = frozenset("\ufff9\ufffa\ufffb")
 """The interlinear annotation characters: what lies between them may be shown, or hidden."""
 
 
+HIDDEN_INSIDE = frozenset("\u200b\u2060\ufeff\u180e")
+"""Characters drawn as nothing that no text needs inside it: the zero-width space, the word
+joiner, a byte-order mark past the start, the Mongolian vowel separator. (The zero-width joiner
+and non-joiner are left alone: scripts and emoji need them.)"""
+
+_TAGS = "\U000e0000-\U000e007f"
+"""Unicode's tag characters: invisible copies of ASCII, the way text is smuggled past a reader."""
+
+_VARIATION = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+"""Variation selectors: they choose how the character before them is drawn, and only an emoji
+or a symbol has a choice a reader could see."""
+
+_PRIVATE_USE = "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+"""Characters with no meaning but a private agreement: each reader's font draws them differently,
+or not at all."""
+
 _SUSPECT = re.compile(
     "[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f"
-    + "".join(sorted(BIDI_CONTROLS | HIDING_CONTROLS))
+    + "".join(sorted(BIDI_CONTROLS | HIDING_CONTROLS | HIDDEN_INSIDE))
+    + _TAGS
+    + _VARIATION
+    + _PRIVATE_USE
     + "]"
 )
 """The first character :func:`text_problem` must look at (most texts have none)."""
@@ -171,7 +190,8 @@ def text_problem(text: str) -> str | None:
     character at all), a control character other than tab and newline, a bidirectional
     control, or nothing but invisible and blank characters."""
     found = _SUSPECT.search(text)
-    for character in text[found.start() :] if found else ():
+    start = found.start() if found else len(text)
+    for character in text[start:]:
         code = ord(character)
         if 0xD800 <= code <= 0xDFFF:
             return f"holds {character_name(character)}, a lone surrogate, which is no character"
@@ -189,6 +209,28 @@ def text_problem(text: str) -> str | None:
     if text and all(_blank(character) for character in text):
         shown = ", ".join(dict.fromkeys(character_name(character) for character in text))
         return f"holds nothing a reader can see (only {shown}); write the text, or leave it out"
+    for index in range(start, len(text)):
+        hidden = _hidden_inside(text, index)
+        if hidden is not None:
+            return f"holds {character_name(text[index])}, {hidden}; remove it"
+    return None
+
+
+def _hidden_inside(text: str, index: int) -> str | None:
+    """Why the character at ``index`` hides in the text, or None: what a reader cannot see
+    inside text that they can (a whole text of blanks is named as such)."""
+    character, code = text[index], ord(text[index])
+    if character in HIDDEN_INSIDE:
+        return "which is drawn as nothing"
+    if 0xE0000 <= code <= 0xE007F:
+        return "a tag character, which is invisible and may carry hidden text"
+    if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        before = text[index - 1] if index else ""
+        if before and unicodedata.category(before) in ("So", "Sm", "Sk") and code >= 0xFE0E:
+            return None  # the text or emoji form of a symbol
+        return "a variation selector with no symbol before it to vary"
+    if unicodedata.category(character) == "Co":
+        return "a private-use character, which means nothing a reader's font agrees on"
     return None
 
 
@@ -205,6 +247,7 @@ def read_yaml(
     path: Path,
     *,
     max_bytes: int = MAX_FILE_BYTES,
+    what: str = "a case",
     texts: list[SourceError] | None = None,
 ) -> LocatedDocument:
     """Parse one YAML file safely, or raise :class:`SourceError` naming its file and line.
@@ -214,7 +257,7 @@ def read_yaml(
     ``texts``, a value that is not text (a control character, say) is added to it, to be
     reported with the file's other problems, instead of stopping the reading.
     """
-    return parse_yaml(read_text(path, max_bytes=max_bytes), path, texts=texts)
+    return parse_yaml(read_text(path, max_bytes=max_bytes, what=what), path, texts=texts)
 
 
 def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "a case") -> str:

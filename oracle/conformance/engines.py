@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.cards import echoed
+from oracle.casefile.jsontext import RepeatedKey, parse_json
 from oracle.protocol.compare import printable, shown
 
 DEFAULT_TIMEOUT = 10.0
@@ -368,8 +369,10 @@ def _session_members(session: int) -> list[int]:
 
 def _parsed(line: str, expected_id: str) -> dict[str, Any]:
     try:
-        response = json.loads(line)
-    except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
+        response = parse_json(line).data
+    except RepeatedKey as problem:
+        raise EngineProblem(f"the engine's answer is not usable: {problem.problem}") from None
+    except ValueError:  # not JSON, a number too long, nesting too deep
         raise EngineProblem(
             f"the engine wrote something that is not JSON: {printable(line.strip()[:120])!r}"
         ) from None

@@ -12,6 +12,7 @@ build and ``check`` with one located line: nothing in the folder is skipped.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,11 +23,12 @@ from typing import Any
 
 import jsonschema
 
-from oracle.casefile.source import SourceError, read_text, shown_path
+from oracle.casefile.jsontext import JSONProblem, parse_json, strings
+from oracle.casefile.source import DataPath, SourceError, read_text, shown_path, text_problem
 from oracle.casefile.validation import inlined
 from oracle.conformance.reports import JSON_FORMAT
 from oracle.conformance.runner import CaseResult
-from oracle.protocol.compare import Result
+from oracle.protocol.compare import QuestionResult, Result, compare, shown
 
 RESULTS_DIR = "results"
 """The project's folder of published results, one JSON report a file."""
@@ -79,29 +81,49 @@ def submission_problem(block: dict[str, str]) -> str | None:
     return f"{where}: {wrong.message[:160]}"
 
 
-def read_result(path: Path, root: Path | None = None) -> PublishedResult:
-    """One file of ``results/``, or :class:`ValueError` in one line naming it."""
+def read_result(
+    path: Path, root: Path | None = None, today: datetime.date | None = None
+) -> PublishedResult:
+    """One file of ``results/``, or :class:`ValueError` in one line naming it (and the line of
+    the file, where the problem is a value written on one): the case files' rules for text hold
+    for every string, no key is given twice, the ``submitted`` block names a real day not after
+    ``today``, and every result follows from the answers beside it."""
     shown = shown_path(path, root)
     try:
         text = read_text(path, max_bytes=MAX_RESULT_BYTES, what="a conformance report")
     except SourceError as error:
         raise ValueError(error.located_from(root)) from None
     try:
-        document = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise ValueError(f"{shown}: not JSON: {str(error)[:120]}") from None
+        located = parse_json(text)
+    except JSONProblem as problem:
+        raise ValueError(f"{shown}:{problem.line}: {problem.problem}") from None
+    document = located.data
+
+    def refuse(where: DataPath, problem: str) -> ValueError:
+        line = located.line_of(where)
+        place = "/".join(str(part) for part in where) or "the report"
+        return ValueError(
+            f"{shown}:{line}: {place}: {problem}" if line else f"{shown}: {place}: {problem}"
+        )
+
     if not isinstance(document, dict) or document.get("format") != JSON_FORMAT:
         raise ValueError(f"{shown}: not a report of schotten-oracle conform --json")
-    wrong = jsonschema.exceptions.best_match(_validator().iter_errors(document))
+    wrong = _report_problem(document, today or datetime.date.today())
     if wrong is not None:
-        where = "/".join(str(part) for part in wrong.absolute_path) or "the report"
-        raise ValueError(
-            f"{shown}: {where}: {wrong.message[:160]} (a published result is a report of"
-            " conform --json with --engine-name, --engine-version and --engine-link)"
-        )
+        raise refuse(*wrong)
     submitted = document["submitted"]
     results = tuple(
-        CaseResult(case["id"], case["topic"], Result(case["result"])) for case in document["cases"]
+        CaseResult(
+            case["id"],
+            case["topic"],
+            Result(case["result"]),
+            tuple(
+                QuestionResult(q["name"], Result(q["result"]), q.get("expected"), q.get("actual"))
+                for q in case.get("questions") or ()
+            ),
+            case.get("problem"),
+        )
+        for case in document["cases"]
     )
     return PublishedResult(
         path,
@@ -112,6 +134,106 @@ def read_result(path: Path, root: Path | None = None) -> PublishedResult:
         document["catalogue"],
         results,
     )
+
+
+def _report_problem(document: dict[str, Any], today: datetime.date) -> tuple[DataPath, str] | None:
+    """The first thing wrong with a report, where it is and what, or None: text that is not
+    text, the schema, the submission, a result that does not follow from its answers."""
+    for where, value in strings(document):
+        not_text = text_problem(value)
+        if not_text is not None:
+            return where, not_text
+    wrong = jsonschema.exceptions.best_match(_validator().iter_errors(document))
+    if wrong is not None:
+        return (
+            tuple(wrong.absolute_path),
+            f"{wrong.message[:160]} (a published result is a report of conform --json with"
+            " --engine-name, --engine-version and --engine-link)",
+        )
+    wrong_fact = _submission_facts(document["submitted"], today)
+    if wrong_fact is not None:
+        return ("submitted", wrong_fact[0]), wrong_fact[1]
+    for index, case in enumerate(document["cases"]):
+        unfollowed = _unfollowed(case)
+        if unfollowed is not None:
+            return ("cases", index, *unfollowed[0]), unfollowed[1]
+    counted = _counted(document["cases"])
+    if document["summary"] != counted:
+        return (
+            ("summary",),
+            f"says {json.dumps(document['summary'])}, but its cases count {json.dumps(counted)}",
+        )
+    return None
+
+
+def _submission_facts(submitted: dict[str, str], today: datetime.date) -> tuple[str, str] | None:
+    """What is wrong with a ``submitted`` block the schema allows, as (field, why), or None:
+    a name, version or link on more than one line, or a date that is no real day or is later
+    than ``today``."""
+    for field in ("name", "version", "link"):
+        if any(character in submitted[field] for character in "\n\t"):
+            return field, "holds a line break or a tab; it is shown on one line"
+    try:
+        day = datetime.date.fromisoformat(submitted["date"])
+    except ValueError:
+        return "date", f"{submitted['date']!r} is not a day of the calendar"
+    if day > today:
+        return "date", f"{day.isoformat()} is after today ({today.isoformat()}): a run has a past"
+    return None
+
+
+def _unfollowed(case: dict[str, Any]) -> tuple[DataPath, str] | None:
+    """Where a case's results do not follow from its answers, and why, or None: a question
+    passes exactly when the engine's answer is the catalogue's, and a case passes when every
+    question does (it is unsupported when one is and none failed), as the runner judges."""
+    questions = case.get("questions") or []
+    for index, question in enumerate(questions):
+        judged = _judged_again(question)
+        if judged != question["result"]:
+            return (
+                ("questions", index, "result"),
+                f"says {question['result']!r}, but its answers make it {judged!r}:"
+                f" expected {shown(question.get('expected'))},"
+                f" the engine's {shown(question.get('actual'))}",
+            )
+    results = {question["result"] for question in questions}
+    if case.get("problem") is not None or "fail" in results:
+        judged = "fail"
+    elif "unsupported" in results:
+        judged = "unsupported"
+    else:
+        judged = "pass"
+    if case["result"] != judged:
+        return ("result",), f"says {case['result']!r}, but its questions make it {judged!r}"
+    return None
+
+
+def _judged_again(question: dict[str, Any]) -> str:
+    """A question's result from its two answers, as :func:`oracle.protocol.compare` judges."""
+    if question["result"] == "unsupported" and question.get("actual") is None:
+        return "unsupported"
+    if question.get("note") is not None:
+        return "fail"  # no answer, or an answer to a question not asked: nothing to compare
+    return "pass" if question.get("expected") == question.get("actual") else "fail"
+
+
+def _counted(cases: list[dict[str, Any]]) -> dict[str, int]:
+    counts = {
+        result.value: sum(case["result"] == result.value for case in cases) for result in Result
+    }
+    return {"cases": len(cases), **counts}
+
+
+def submitted_name(path: Path) -> str | None:
+    """The engine's name in the ``submitted`` block of the report at ``path``, or None (no such
+    file, no block, not a report): whose published run a new report would replace."""
+    try:
+        document = parse_json(read_text(path, max_bytes=MAX_RESULT_BYTES)).data
+    except (SourceError, ValueError):
+        return None
+    submitted = document.get("submitted") if isinstance(document, dict) else None
+    name = submitted.get("name") if isinstance(submitted, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def load_results(root: Path) -> tuple[list[PublishedResult], list[str]]:
@@ -141,16 +263,48 @@ def published_results(
     root: Path, records: Sequence[dict[str, Any]], version: str
 ) -> tuple[list[PublishedResult], list[str]]:
     """The published results of the project at ``root``, and a located line for each file of
-    ``results/`` that is not one, or that names a case the catalogue of its own version (the
-    export ``records`` of ``version``) does not hold: what ``check`` and the build both report."""
-    published, problems = load_results(root)
-    known = {record["id"]: record["topic"] for record in records}
-    for found in published:
-        if found.is_current(version):
-            problems += [
-                f"{shown_path(found.path, root)}: case {r.case_id!r} of topic {r.topic!r} is not"
-                f" in the catalogue of version {version}"
-                for r in found.results
-                if known.get(r.case_id) != r.topic
-            ][:1]
+    ``results/`` that is not one, or, made against the catalogue of ``version`` (the export
+    ``records``), names a case it does not hold or pins other answers than it does: what
+    ``check`` and the build both report. A refused report is not published."""
+    loaded, problems = load_results(root)
+    by_id = {record["id"]: record for record in records}
+    published: list[PublishedResult] = []
+    for found in loaded:
+        wrong = _not_of_catalogue(found, by_id, version) if found.is_current(version) else None
+        if wrong is None:
+            published.append(found)
+        else:
+            problems.append(f"{shown_path(found.path, root)}: {wrong}")
     return published, problems
+
+
+def _not_of_catalogue(
+    found: PublishedResult, records: dict[str, dict[str, Any]], version: str
+) -> str | None:
+    """Why a report made against the catalogue of ``version`` does not match it, or None: a
+    case it does not hold, a question it does not ask, an expected answer it does not give."""
+    for result in found.results:
+        record = records.get(result.case_id)
+        if record is None or record["topic"] != result.topic:
+            return (
+                f"case {result.case_id!r} of topic {result.topic!r} is not in the catalogue of"
+                f" version {version}"
+            )
+        if result.problem is not None:
+            continue
+        asked = {q.name: q.expected for q in compare(record["answers"], {})}
+        for question in result.questions:
+            if question.name not in asked:
+                if question.result is Result.FAIL and question.expected is None:
+                    continue  # an answer to a question not asked, or a misspelt unsupported
+                return f"case {result.case_id!r}: the catalogue asks no question {question.name!r}"
+            if question.expected != asked[question.name]:
+                return (
+                    f"case {result.case_id!r}, {question.name}: the report's expected answer"
+                    f" {shown(question.expected)} is not the catalogue's"
+                    f" {shown(asked[question.name])}"
+                )
+        missing = sorted(set(asked) - {question.name for question in result.questions})
+        if missing:
+            return f"case {result.case_id!r}: the report leaves out {', '.join(missing[:3])}"
+    return None

@@ -68,7 +68,10 @@ def repinned(
     shown = shown_path(case.path, root)
     if digest is not None and file_digest(case.path) != digest:
         raise PinRefused(f"{shown}: changed since the drift report; make the report again")
-    before = case.path.read_text(encoding="utf-8")
+    with case.path.open(encoding="utf-8", newline="") as stream:
+        written = stream.read()
+    crlf = written.count("\r\n") * 2 > written.count("\n")
+    before = written.replace("\r\n", "\n") if crlf else written
     changes: list[tuple[DataPath, Any]] = []
     for answer in drifted.answers:
         if not answer.repin:
@@ -91,7 +94,8 @@ def repinned(
     except (EditError, SourceError) as error:
         raise CannotPin(f"{shown}: cannot be re-pinned in place: {error}") from None
     _still_verifies(after, case.path, rules, shown)
-    return Repinned(case.path, before, after)
+    # Written with the file's own line endings, as everything else of it is kept.
+    return Repinned(case.path, written, after.replace("\n", "\r\n") if crlf else after)
 
 
 def _belongs(data: dict[str, Any], where: DataPath, value: Any) -> bool:
