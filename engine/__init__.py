@@ -62,6 +62,7 @@ from engine.position import (
     VariantError,
     variant_named,
 )
+from engine.rulings import RULINGS, Rulings
 from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
@@ -159,6 +160,7 @@ __all__ = [
     "CARDS",
     "ELITE_TROOPS",
     "JOKERS",
+    "RULINGS",
     "STONES",
     "VARIANTS",
     "Banshee",
@@ -199,6 +201,7 @@ __all__ = [
     "Recruit",
     "Return",
     "RoundResult",
+    "Rulings",
     "SideOverCapacity",
     "StoneNumberError",
     "StoneState",

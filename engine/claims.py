@@ -2,8 +2,9 @@
 
 A claim on an incomplete opposing side is proved by :func:`strongest_completion` over the cards out
 of sight (the deck, the opponent's hand and the claimant's own hand): the claim holds when even the
-opponent's best completion does not beat the claimant, since a tie goes to the side completed first
-and the claimant's side is already complete.
+opponent's best completion does not beat the claimant; whether one that only ties refutes it, and
+who wins a tie of two complete sides, are rulings (:mod:`engine.rulings`), read from the
+``rulings`` every judge takes.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.formations import (
 )
 from engine.frozen import FrozenValue, IdentityEnum, set_field
 from engine.position import Player, Position, PositionError, StoneState, check_stone
+from engine.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 from engine.tactics import CARD_RULES, ELITE_TROOPS, JOKERS, Tactic
 
 
@@ -44,10 +46,10 @@ class Reason(IdentityEnum):
     STONE_CLAIMED = "stone already claimed"
     INCOMPLETE_SIDE = "incomplete side"
     WEAKER_FORMATION = "weaker formation"
-    TIE_COMPLETED_LATER = "tie lost on completion order"
+    TIE_LOST = "tie lost on completion order"
     WITNESS = "a completion out of sight beats it"
     STRONGER_FORMATION = "stronger formation"
-    TIE_COMPLETED_FIRST = "tie won on completion order"
+    TIE_WON = "tie won on completion order"
     UNBEATABLE = "no completion out of sight beats it"
     NO_COMPLETION = "their side can never be completed"
 
@@ -56,7 +58,7 @@ class Reason(IdentityEnum):
         """The verdict this reason leads to."""
         granted = {
             Reason.STRONGER_FORMATION,
-            Reason.TIE_COMPLETED_FIRST,
+            Reason.TIE_WON,
             Reason.UNBEATABLE,
             Reason.NO_COMPLETION,
         }
@@ -67,10 +69,10 @@ REASON_RULES: dict[Reason, tuple[str, ...]] = {
     Reason.STONE_CLAIMED: ("claim.claimed-stone-closed",),
     Reason.INCOMPLETE_SIDE: ("claim.own-side-complete",),
     Reason.WEAKER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
-    Reason.TIE_COMPLETED_LATER: ("formations.tie-break", "claim.beat-complete-side"),
+    Reason.TIE_LOST: ("formations.tie-break", "claim.beat-complete-side"),
     Reason.WITNESS: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
     Reason.STRONGER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
-    Reason.TIE_COMPLETED_FIRST: ("formations.tie-break", "claim.beat-complete-side"),
+    Reason.TIE_WON: ("formations.tie-break", "claim.beat-complete-side"),
     Reason.UNBEATABLE: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
     Reason.NO_COMPLETION: ("claim.prove-incomplete-side", "claim.out-of-sight"),
 }
@@ -96,8 +98,8 @@ class ClaimVerdict(FrozenValue):
 
     ``best_reply`` is the opponent's strongest completion whenever their side was incomplete; for
     a refusal by :attr:`Reason.WITNESS` its cards are the ``witness``. ``witness_in_hand`` lists
-    the witness cards that sit in the claimant's own hand. The explanation in words is built only
-    when asked for, so judging stays cheap.
+    the witness cards that sit in the claimant's own hand. ``rulings`` are those it was judged
+    by. The explanation in words is built only when asked for, so judging stays cheap.
     """
 
     _fields = (
@@ -109,6 +111,7 @@ class ClaimVerdict(FrozenValue):
         "best_reply",
         "witness_in_hand",
         "held_by_claimant",
+        "rulings",
     )
     __slots__ = _fields
     stone: int
@@ -119,6 +122,7 @@ class ClaimVerdict(FrozenValue):
     best_reply: Completion | None
     witness_in_hand: tuple[Card, ...]
     held_by_claimant: bool
+    rulings: Rulings
 
     def __init__(
         self,
@@ -130,6 +134,7 @@ class ClaimVerdict(FrozenValue):
         best_reply: Completion | None = None,
         witness_in_hand: tuple[Card, ...] = (),
         held_by_claimant: bool = False,
+        rulings: Rulings = RULINGS,
     ) -> None:
         set_field(self, "stone", stone)
         set_field(self, "reason", reason)
@@ -139,6 +144,7 @@ class ClaimVerdict(FrozenValue):
         set_field(self, "best_reply", best_reply)
         set_field(self, "witness_in_hand", witness_in_hand)
         set_field(self, "held_by_claimant", held_by_claimant)
+        set_field(self, "rulings", rulings)
 
     @property
     def verdict(self) -> Verdict:
@@ -169,7 +175,7 @@ class ClaimVerdict(FrozenValue):
         found = list(REASON_RULES[self.reason])
         reply = self.best_reply
         tie = reply is not None and reply.strength == strength(self.mine, self.modes)
-        if self.reason is Reason.UNBEATABLE and tie:
+        if tie and self.reason in (Reason.UNBEATABLE, Reason.WITNESS):
             found.append("claim.tie-against-incomplete")
         if self.witness_in_hand:
             found.append("claim.hand-is-no-proof")
@@ -233,10 +239,15 @@ def _explain_witness(verdict: ClaimVerdict) -> str:
         else ""
     )
     assert verdict.best_reply is not None
-    margin = why_stronger(verdict.best_reply.strength, _my_strength(verdict), _size(verdict))
+    mine = _my_strength(verdict)
+    if verdict.best_reply.strength == mine:  # a tie refutes it, by the rulings
+        outcome = f"which ties with your {_yours(verdict)}, and equalling you refutes the claim"
+    else:
+        margin = why_stronger(verdict.best_reply.strength, mine, _size(verdict))
+        outcome = f"which beats your {_yours(verdict)}{margin}"
     return (
         f"they could still add {_names(verdict.witness)}, making {_their_best(verdict)},"
-        f" which beats your {_yours(verdict)}{margin}{hand_note}"
+        f" {outcome}{hand_note}"
     )
 
 
@@ -267,11 +278,13 @@ _EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
         f"their {_theirs(v)} beats your {_yours(v)}"
         + why_stronger(_their_strength(v), _my_strength(v), _size(v))
     ),
-    Reason.TIE_COMPLETED_FIRST: lambda v: (
-        f"your {_yours(v)} ties with their {_theirs(v)}, and you completed your side first"
+    Reason.TIE_WON: lambda v: (
+        f"your {_yours(v)} ties with their {_theirs(v)}, and you completed your side"
+        f" {_tie_winners_turn(v)}"
     ),
-    Reason.TIE_COMPLETED_LATER: lambda v: (
-        f"your {_yours(v)} ties with their {_theirs(v)}, and they completed their side first"
+    Reason.TIE_LOST: lambda v: (
+        f"your {_yours(v)} ties with their {_theirs(v)}, and they completed their side"
+        f" {_tie_winners_turn(v)}"
     ),
     Reason.WITNESS: _explain_witness,
     Reason.UNBEATABLE: _explain_unbeatable,
@@ -282,13 +295,18 @@ _EXPLAIN: dict[Reason, Callable[[ClaimVerdict], str]] = {
 }
 
 
-def claim_verdict(position: Position, stone: int) -> ClaimVerdict:
-    """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``."""
+def _tie_winners_turn(verdict: ClaimVerdict) -> str:
+    """When the winner of a tie completed their side: ``first``, or ``last`` (the rulings')."""
+    return "first" if verdict.rulings.tie_break is TieBreak.COMPLETED_FIRST else "last"
+
+
+def claim_verdict(position: Position, stone: int, rulings: Rulings = RULINGS) -> ClaimVerdict:
+    """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``, by ``rulings``."""
     state = position.stone(check_stone(stone))
     claimant = position.viewer
     unseen = position.out_of_sight_mask()
     troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
-    return stone_verdict(stone, state, claimant, position.hand, unseen, troops)
+    return stone_verdict(stone, state, claimant, position.hand, unseen, troops, rulings)
 
 
 def stone_verdict(
@@ -298,11 +316,12 @@ def stone_verdict(
     hand: Sequence[Card],
     unseen: int,
     troops: tuple[Card, ...],
+    rulings: Rulings = RULINGS,
 ) -> ClaimVerdict:
     """Judge ``claimant``'s claim on ``stone``, which is ``state``, when the cards out of sight
     are ``unseen``, the elite troops the opponent could still play among them ``troops``, and
-    the claimant holds ``hand``: :func:`claim_verdict` without building a whole position, for a
-    game that keeps its table otherwise."""
+    the claimant holds ``hand``, by ``rulings``: :func:`claim_verdict` without building a whole
+    position, for a game that keeps its table otherwise."""
     mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
     if state.claimed_by is not None:
         return ClaimVerdict(
@@ -312,10 +331,11 @@ def stone_verdict(
             theirs,
             modes,
             held_by_claimant=state.claimed_by is claimant,
+            rulings=rulings,
         )
     capacity = state.capacity
     if len(mine) < capacity:
-        return ClaimVerdict(stone, Reason.INCOMPLETE_SIDE, mine, theirs, modes)
+        return ClaimVerdict(stone, Reason.INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
     my_strength = strength(mine, modes)
     if len(theirs) == capacity:
         their_strength = strength(theirs, modes)
@@ -323,18 +343,24 @@ def stone_verdict(
             reason = Reason.STRONGER_FORMATION
         elif my_strength < their_strength:
             reason = Reason.WEAKER_FORMATION
-        elif state.completed_first is claimant:
-            reason = Reason.TIE_COMPLETED_FIRST
+        elif (first := state.completed_first) is not None and (
+            rulings.tie_break.winner(first) is claimant
+        ):
+            reason = Reason.TIE_WON
         else:
-            reason = Reason.TIE_COMPLETED_LATER
-        return ClaimVerdict(stone, reason, mine, theirs, modes)
+            reason = Reason.TIE_LOST
+        return ClaimVerdict(stone, reason, mine, theirs, modes, rulings=rulings)
     best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
     if best is None:
-        return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes)
-    if best.strength > my_strength:
+        return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes, rulings=rulings)
+    if best.strength > my_strength or (
+        best.strength == my_strength and rulings.open_side_tie is OpenSideTie.REFUSED
+    ):
         in_hand = tuple(card for card in best.added if card in hand)
-        return ClaimVerdict(stone, Reason.WITNESS, mine, theirs, modes, best, in_hand)
-    return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best)
+        return ClaimVerdict(
+            stone, Reason.WITNESS, mine, theirs, modes, best, in_hand, rulings=rulings
+        )
+    return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best, rulings=rulings)
 
 
 def elite_troops_for(
@@ -361,13 +387,15 @@ def unseen_elite_troops(unseen: int, joker_played: bool) -> tuple[Card, ...]:
     return tuple(troops)
 
 
-def claim_verdicts(position: Position, stones: Iterable[int]) -> tuple[ClaimVerdict, ...]:
-    """Judge several stones claimed in the same step, each on its own."""
+def claim_verdicts(
+    position: Position, stones: Iterable[int], rulings: Rulings = RULINGS
+) -> tuple[ClaimVerdict, ...]:
+    """Judge several stones claimed in the same step, each on its own, by ``rulings``."""
     stones = tuple(stones)
     for index, stone in enumerate(stones):
         if stone in stones[:index]:
             raise DuplicateClaim(f"stone {stone} is claimed twice in the same step")
-    return tuple(claim_verdict(position, stone) for stone in stones)
+    return tuple(claim_verdict(position, stone, rulings) for stone in stones)
 
 
 __all__ = [

@@ -21,6 +21,7 @@ from engine.cards import ALL_CARDS_MASK, Card, cards_in, mask_of
 from engine.formations import CombatMode
 from engine.position import Position
 from engine.reference_rules import Standing
+from engine.rulings import RULINGS, OpenSideTie, Rulings
 
 
 def best_strength_by_enumeration(
@@ -78,8 +79,11 @@ def _best_standing_of_set(cards: int, bluff: bool) -> Standing:
     return rules.best_standing(tuple(cards_in(cards)), blind_mans_bluff=bluff)
 
 
-def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
-    """Whether the viewer's claim on ``stone`` holds, by brute force over every completion."""
+def claim_granted_by_enumeration(
+    position: Position, stone: int, rulings: Rulings = RULINGS
+) -> bool:
+    """Whether the viewer's claim on ``stone`` holds by ``rulings``, by brute force over every
+    completion."""
     state = position.stone(stone)
     me, them = position.viewer, position.viewer.other
     if state.claimed_by is not None or not state.is_complete(me):
@@ -87,7 +91,9 @@ def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
     mine = side_strength_by_enumeration(state.side(me), state.modes)
     if state.is_complete(them):
         theirs = side_strength_by_enumeration(state.side(them), state.modes)
-        return mine > theirs or (mine == theirs and state.completed_first is me)
+        first = state.completed_first
+        tie_won = first is not None and rulings.tie_break.winner(first) is me
+        return mine > theirs or (mine == theirs and tie_won)
     unseen = position.out_of_sight_mask()
     troops = rules.troops_a_player_could_add(
         unseen, has_played_joker=rules.has_played_joker(position, them)
@@ -95,7 +101,9 @@ def claim_granted_by_enumeration(position: Position, stone: int) -> bool:
     best = best_strength_by_enumeration(
         state.side(them), unseen & ALL_CARDS_MASK, state.modes, troops
     )
-    return best is None or best <= mine
+    if best is None or best < mine:
+        return True
+    return best == mine and rulings.open_side_tie is OpenSideTie.GRANTED
 
 
 def enumeration_size(position: Position, stone: int) -> int:

@@ -45,6 +45,7 @@ from engine.play_state import (
     Termination,
 )
 from engine.position import Player, Position, variant_named
+from engine.rulings import RULINGS, Rulings
 from engine.table import (
     TableError,
     TableFact,
@@ -60,7 +61,8 @@ from engine.turn_flow import carry_out, settle
 
 @dataclass(frozen=True)
 class Game(GameSettings):
-    """The parameters of a game: the variant, expert timing, who starts, and the shuffle's seed."""
+    """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed, and
+    the rulings it is played by (:data:`engine.rulings.RULINGS` unless a test flips one)."""
 
     @classmethod
     def named(
@@ -70,9 +72,10 @@ class Game(GameSettings):
         expert: bool = False,
         first_player: Player = Player.A,
         seed: int | str = 0,
+        rulings: Rulings = RULINGS,
     ) -> Game:
         """A game of the variant called ``variant``."""
-        return cls(variant_named(variant), expert, first_player, seed)
+        return cls(variant_named(variant), expert, first_player, seed, rulings)
 
     def new_initial_state(self) -> GameState:
         """Shuffle with the seed, deal, and stop at the first player's first decision."""
@@ -95,9 +98,10 @@ class Game(GameSettings):
         return state
 
     def __repr__(self) -> str:
+        rulings = "" if self.rulings == RULINGS else f", rulings={self.rulings!r}"
         return (
             f"Game.named({self.variant.name!r}, expert={self.expert},"
-            f" first_player=Player.{self.first_player.name}, seed={self.seed!r})"
+            f" first_player=Player.{self.first_player.name}, seed={self.seed!r}{rulings})"
         )
 
 

@@ -176,7 +176,7 @@ def _check_claim(state: PlayState, move: Move) -> None:
         if not isinstance(number, int):
             raise IllegalMove(move, f"there is no stone {number}", "components.stones")
         STONE_EXISTS.check(move, number)
-        verdict = claim_verdict(position, number)
+        verdict = claim_verdict(position, number, state.game.rulings)
         if not verdict.granted:
             raise IllegalMove(
                 move, f"stone {number}: {verdict.explanation}", CLAIM_RULES[verdict.reason]
@@ -188,7 +188,9 @@ def _explain_passed_claim_step(state: PlayState, move: Claim) -> None:
     passed = state.phase is Phase.DRAW and not state.could_claim_this_turn
     if not passed or not move.stones or move.stones[0] not in STONES:
         return
-    verdict = claim_verdict(state.position(state.current_player), move.stones[0])
+    verdict = claim_verdict(
+        state.position(state.current_player), move.stones[0], state.game.rulings
+    )
     raise IllegalMove(
         move,
         "the claim step is over: no stone could be proved, so the engine passed it (claim"

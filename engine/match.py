@@ -1,9 +1,9 @@
 """Several rounds (an option): the scoring of each round and who starts the next.
 
-The winner of a round scores 5 points and the loser one point per stone they hold; after a drawn
-round each player scores their stones. The winner of a round starts the next one; after a drawn
-round (our ruling) the player who did not start it starts the next. Each round shuffles with its
-own seed, derived from the match's seed, so a match replays exactly.
+The winner of a round scores 5 points and the loser one point per stone they hold. The winner of
+a round starts the next one. What a drawn round scores and who starts after it are rulings
+(:mod:`engine.rulings`). Each round shuffles with its own seed, derived from the match's seed, so
+a match replays exactly.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from engine.game import Game, GameState
 from engine.position import Player, Variant
+from engine.rulings import RULINGS, DrawnRoundPoints, DrawnRoundStarter, Rulings
 
 WIN_POINTS = 5
 
@@ -26,10 +27,13 @@ class RoundResult:
     points: tuple[int, int]
 
 
-def round_points(winner: Player | None, stones: tuple[int, int]) -> tuple[int, int]:
-    """The points of a round: 5 to the winner, a stone a point to the loser (to both if drawn)."""
+def round_points(
+    winner: Player | None, stones: tuple[int, int], rulings: Rulings = RULINGS
+) -> tuple[int, int]:
+    """The points of a round: 5 to the winner, a stone a point to the loser; for a drawn round,
+    what ``rulings`` give."""
     if winner is None:
-        return stones
+        return stones if rulings.drawn_round_points is DrawnRoundPoints.STONES_HELD else (0, 0)
     points = [stones[0], stones[1]]
     points[winner] = WIN_POINTS
     return (points[0], points[1])
@@ -45,6 +49,7 @@ class Match:
     first_player: Player = Player.A
     seed: int | str = 0
     results: list[RoundResult] = field(default_factory=list)
+    rulings: Rulings = RULINGS
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
@@ -57,11 +62,15 @@ class Match:
 
     @property
     def next_starter(self) -> Player:
-        """Who starts the next round: the first player, then the last winner (see the ruling)."""
+        """Who starts the next round: the first player, then the last winner; after a drawn
+        round, whom the rulings name."""
         if not self.results:
             return self.first_player
         last = self.results[-1]
-        return last.winner if last.winner is not None else last.starter.other
+        if last.winner is not None:
+            return last.winner
+        other = self.rulings.drawn_round_starter is DrawnRoundStarter.OTHER_PLAYER
+        return last.starter.other if other else last.starter
 
     def next_round(self) -> GameState:
         """The next round's opening state, shuffled with the round's own seed."""
@@ -72,6 +81,7 @@ class Match:
             self.expert,
             self.next_starter,
             f"{self.seed}/round {len(self.results) + 1}",
+            self.rulings,
         )
         return game.new_initial_state()
 
@@ -94,7 +104,7 @@ class Match:
                 f"round {len(self.results) + 1} is started by {self.next_starter.name},"
                 f" not {starter.name}"
             )
-        result = RoundResult(starter, winner, stones, round_points(winner, stones))
+        result = RoundResult(starter, winner, stones, round_points(winner, stones, self.rulings))
         self.results.append(result)
         return result
 

@@ -1,6 +1,7 @@
 """Common misreadings of the rules, as small hooks on a slow, plain claim judge.
 
-Each :class:`Misreading` overrides one hook of :class:`Reading` (the correct rules) and answers
+Each misreading overrides one hook of :class:`Reading` (the correct rules), or holds the
+engine's rulings (:mod:`engine.rulings`) with one changed (:class:`RulingMisread`), and answers
 the question "what would a player who reads the rules this way decide?". The catalogue runs
 every case under every misreading: a misreading that changes no verdict would go unnoticed by the
 catalogue, so each must be caught by at least one case.
@@ -17,23 +18,27 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache, partial
 from itertools import combinations, pairwise, product
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import reference_rules as rules
 from engine.cards import ALL_CARDS_MASK, Card, cards_in
 from engine.formations import CombatMode
 from engine.position import Player, Position
 from engine.reference_rules import JOKERS, Formation, Standing
+from engine.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 
 LIMIT = 400_000
 """The most completions the judge scores for one claim before it gives up (returns None)."""
 
 
 class Reading:
-    """The rules as the engine reads them. Misreadings subclass it and override one hook."""
+    """The rules as the engine reads them, by ``rulings``. Misreadings subclass it and override
+    one hook, or read by other rulings (:class:`RulingMisread`)."""
 
     name = "rules"
     title = "The rules as written"
+    heading = ""
+    """A short heading for the misreadings' matrix (empty: the title)."""
     belief = ""
     claims_before_playing = False
     blocked_games_end = True
@@ -41,8 +46,13 @@ class Reading:
     allowed_rules: frozenset[str] = frozenset()
     """Rules of play this reading ignores: a move the engine refuses under one is legal here."""
 
+    def __init__(self, rulings: Rulings = RULINGS) -> None:
+        self.rulings = rulings
+
     def __repr__(self) -> str:
-        return f"MISREADINGS[{self.name!r}]" if self.name in MISREADINGS else "Reading()"
+        if MISREADINGS.get(self.name) is self:
+            return f"MISREADINGS[{self.name!r}]"
+        return "Reading()" if self.rulings is RULINGS else f"Reading({self.rulings!r})"
 
     # ---------------------------------------------------------------- hooks
 
@@ -91,13 +101,13 @@ class Reading:
 
     def tie_refuses_against_open_side(self) -> bool:
         """Whether a completion that only ties an open side refutes the claim."""
-        return False
+        return self.rulings.open_side_tie is OpenSideTie.REFUSED
 
     def tie_goes_to(
         self, completed_first: Player | None, played_first: Player | None, claimant: Player
     ) -> Player | None:
         """Who wins a tie of two complete sides."""
-        return completed_first
+        return None if completed_first is None else self.rulings.tie_break.winner(completed_first)
 
     def identities(self, troop: Card) -> tuple[Card, ...]:
         """The Clan cards an elite troop may stand for."""
@@ -325,9 +335,62 @@ def _claim_granted(
     return reading._judge(position, stone, played_first)
 
 
+class MisreadText(NamedTuple):
+    """How the misreading that believes one value of a ruling is named."""
+
+    name: str
+    """The id cases name in ``guards_against``."""
+    title: str
+    heading: str
+    belief: str
+
+
+MISREAD_RULINGS: Mapping[object, MisreadText] = {
+    TieBreak.COMPLETED_FIRST: MisreadText(
+        "tie-to-first-to-finish",
+        "Ties go to whoever completed first",
+        "Tie to the first to finish",
+        "a tie of two complete sides goes to the player who completed their side first",
+    ),
+    TieBreak.COMPLETED_LAST: MisreadText(
+        "tie-to-second-player",
+        "Ties go to whoever completed second",
+        "Tie to the second to finish",
+        "a tie of two complete sides goes to the player who completed their side last, as"
+        " if the later card had the last word",
+    ),
+    OpenSideTie.GRANTED: MisreadText(
+        "tie-against-open-side-granted",
+        "A tie against an incomplete side is granted",
+        "Tie granted against an open side",
+        "if the opponent could at best equal your side, the claim holds",
+    ),
+    OpenSideTie.REFUSED: MisreadText(
+        "tie-against-open-side-refused",
+        "A tie against an incomplete side is refused",
+        "Tie refused against an open side",
+        "if the opponent could still equal your side, the claim must wait",
+    ),
+}
+"""The misreading that believes each value of a ruling, for whichever value the engine's rulings
+do not hold: flipping a ruling in :data:`engine.rulings.RULINGS` renames its misreading too."""
+
+
+class RulingMisread(Reading):
+    """The rules read by the engine's rulings with one field, ``field``, flipped: the misreading
+    of a ruling, named from :data:`MISREAD_RULINGS` by the value it believes."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(RULINGS.flipped(field))
+        self.name, self.title, self.heading, self.belief = MISREAD_RULINGS[
+            getattr(self.rulings, field)
+        ]
+
+
 class HandIsProof(Reading):
     name = "hand-is-proof"
     title = "The hand counts as proof"
+    heading = "Hand is proof"
     belief = "cards in your own hand cannot reach the opponent, so they are left out of the proof"
 
     def out_of_sight(self, position: Position) -> int:
@@ -338,6 +401,7 @@ class HandIsProof(Reading):
 class RunsWrapAround(Reading):
     name = "runs-wrap-around"
     title = "Runs wrap around"
+    heading = "Runs wrap"
     belief = "9 is followed by 1 again, so 8-9-1 and 9-1-2 are runs"
 
     def consecutive(self, values: Sequence[int]) -> bool:
@@ -349,6 +413,7 @@ class RunsWrapAround(Reading):
 class ColourBeatsThreeOfAKind(Reading):
     name = "colour-beats-three-of-a-kind"
     title = "A colour beats three of a kind"
+    heading = "Colour over three of a kind"
     belief = "three cards of one colour rank above three cards of one value"
 
     def rank(self, formation: Formation) -> int:
@@ -359,6 +424,7 @@ class ColourBeatsThreeOfAKind(Reading):
 class TieToFirstPlayer(Reading):
     name = "tie-to-first-player"
     title = "Ties go to whoever played first at the stone"
+    heading = "Tie to the first player"
     belief = "a tie of two complete sides goes to the player who laid the first card there"
 
     def tie_goes_to(
@@ -370,6 +436,7 @@ class TieToFirstPlayer(Reading):
 class TieToClaimant(Reading):
     name = "tie-to-claimant"
     title = "Ties go to whoever claims"
+    heading = "Tie to the claimant"
     belief = "a tie of two complete sides goes to the player who claims the stone first"
 
     def tie_goes_to(
@@ -378,23 +445,10 @@ class TieToClaimant(Reading):
         return claimant
 
 
-class TieToSecondPlayer(Reading):
-    name = "tie-to-second-player"
-    title = "Ties go to whoever completed second"
-    belief = (
-        "a tie of two complete sides goes to the player who completed their side last, as"
-        " if the later card had the last word"
-    )
-
-    def tie_goes_to(
-        self, completed_first: Player | None, played_first: Player | None, claimant: Player
-    ) -> Player | None:
-        return None if completed_first is None else completed_first.other
-
-
 class RunsInRisingOrder(Reading):
     name = "runs-in-rising-order"
     title = "A run counts only in rising order"
+    heading = "Runs in rising order"
     belief = "the cards of a run must be laid in rising order, so 5, then 4, then 6 is no run"
 
     def is_run(self, values_in_play_order: Sequence[int]) -> bool:
@@ -404,6 +458,7 @@ class RunsInRisingOrder(Reading):
 class PairWithNeighbourIsRun(Reading):
     name = "pair-with-neighbour-is-run"
     title = "A pair and its neighbour make a run"
+    heading = "3-3-4 is a run"
     belief = "3-3-4 covers neighbouring values, so it counts as a run"
 
     def is_run(self, values_in_play_order: Sequence[int]) -> bool:
@@ -414,6 +469,7 @@ class PairWithNeighbourIsRun(Reading):
 class ColourAndRunAboveThreeOfAKind(Reading):
     name = "colour-and-run-above-three-of-a-kind"
     title = "A colour and a run beat three of a kind"
+    heading = "Colour and run over three of a kind"
     belief = "three of a kind ranks just above a sum, below a run and a colour, as in poker"
 
     def rank(self, formation: Formation) -> int:
@@ -430,6 +486,7 @@ class ColourAndRunAboveThreeOfAKind(Reading):
 class JokerOnlyNine(Reading):
     name = "joker-only-nine"
     title = "A Joker is only a 9"
+    heading = "Joker only a 9"
     belief = "a Joker takes any colour but always the value 9, the highest"
 
     def wild_values(self, troop: Card) -> tuple[int, ...]:
@@ -448,6 +505,7 @@ class SecondJokerForAJokerPlayer(Reading):
 class NoEarlyClaim(Reading):
     name = "no-early-claim"
     title = "No claim before both sides are complete"
+    heading = "No early claim"
     belief = "a stone can only be claimed once both sides hold all their cards"
 
     def early_claims(self) -> bool:
@@ -457,6 +515,7 @@ class NoEarlyClaim(Reading):
 class TakenStonesStayOpen(Reading):
     name = "taken-stones-stay-open"
     title = "A claimed stone stays open"
+    heading = "Taken stones stay open"
     belief = "a claimed stone can still take cards, and be claimed again by the other player"
 
     allowed_rules = frozenset({"claim.claimed-stone-closed"})
@@ -468,6 +527,7 @@ class TakenStonesStayOpen(Reading):
 class BlockedGamesNeverEnd(Reading):
     name = "blocked-games-never-end"
     title = "A blocked game never ends"
+    heading = "Blocked games never end"
     belief = (
         "the game ends only with five stones or three adjacent ones, even when nobody can"
         " play a card or prove a stone"
@@ -475,18 +535,10 @@ class BlockedGamesNeverEnd(Reading):
     blocked_games_end = False
 
 
-class TieAgainstOpenSideRefused(Reading):
-    name = "tie-against-open-side-refused"
-    title = "A tie against an incomplete side is refused"
-    belief = "if the opponent could still equal your side, the claim must wait"
-
-    def tie_refuses_against_open_side(self) -> bool:
-        return True
-
-
 class UnplayedTacticsIgnored(Reading):
     name = "unplayed-tactics-ignored"
     title = "Unplayed Tactic cards are ignored in proofs"
+    heading = "Unplayed Tactic cards ignored"
     belief = (
         "only Clan cards can complete the opponent's side, so unseen Jokers and the like"
         " are left out"
@@ -499,6 +551,7 @@ class UnplayedTacticsIgnored(Reading):
 class ThreeCardsUnderMudFight(Reading):
     name = "three-cards-under-mud-fight"
     title = "Three cards suffice under Mud Fight"
+    heading = "Three cards under Mud Fight"
     belief = "Mud Fight changes nothing about when a side is complete"
 
     def capacity(self, modes: Collection[CombatMode]) -> int:
@@ -508,6 +561,7 @@ class ThreeCardsUnderMudFight(Reading):
 class FormationsUnderBluff(Reading):
     name = "formations-under-bluff"
     title = "Formations still count under Blind-Man's Bluff"
+    heading = "Formations under Bluff"
     belief = "Blind-Man's Bluff is ignored: formations are compared as usual"
 
     def totals_only(self, modes: Collection[CombatMode]) -> bool:
@@ -517,6 +571,7 @@ class FormationsUnderBluff(Reading):
 class ClaimsBeforePlaying(Reading):
     name = "claims-before-playing"
     title = "Claims come before playing"
+    heading = "Claims before playing"
     belief = (
         "a stone is claimed at the start of the turn, before the card is played, as in the"
         " 1999 rules"
@@ -532,7 +587,7 @@ MISREADINGS: Mapping[str, Reading] = {
         ColourBeatsThreeOfAKind(),
         TieToFirstPlayer(),
         TieToClaimant(),
-        TieToSecondPlayer(),
+        RulingMisread("tie_break"),
         RunsInRisingOrder(),
         PairWithNeighbourIsRun(),
         ColourAndRunAboveThreeOfAKind(),
@@ -541,7 +596,7 @@ MISREADINGS: Mapping[str, Reading] = {
         NoEarlyClaim(),
         TakenStonesStayOpen(),
         BlockedGamesNeverEnd(),
-        TieAgainstOpenSideRefused(),
+        RulingMisread("open_side_tie"),
         UnplayedTacticsIgnored(),
         ThreeCardsUnderMudFight(),
         FormationsUnderBluff(),

@@ -27,6 +27,7 @@ from engine.position import (
     Variant,
     face_up_mask,
 )
+from engine.rulings import RULINGS, Rulings
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -86,13 +87,14 @@ class Outcome:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed.
-    :class:`engine.game.Game` adds how a game starts."""
+    """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed,
+    and the rulings it is played by. :class:`engine.game.Game` adds how a game starts."""
 
     variant: Variant = field(default_factory=Variant)
     expert: bool = False
     first_player: Player = Player.A
     seed: int | str = 0
+    rulings: Rulings = RULINGS
 
 
 @dataclass(frozen=True)
@@ -343,6 +345,7 @@ class PlayState:
         unseen = -1  # the cards out of sight, worked out when a proof first needs them
         troops: tuple[Card, ...] = ()
         proved = []
+        rulings = self.game.rulings
         for number, stone in zip(STONES, self.stones, strict=True):
             capacity = stone.capacity
             if stone.claimed_by is not None or len(stone.sides[player]) != capacity:
@@ -358,7 +361,7 @@ class PlayState:
                 continue
             state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
             verdict = stone_verdict(
-                number, state, player, self.hands[player], max(unseen, 0), troops
+                number, state, player, self.hands[player], max(unseen, 0), troops, rulings
             )
             if verdict.granted:
                 proved.append(number)

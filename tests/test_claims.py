@@ -85,7 +85,7 @@ def test_a_better_completion_refuses_the_claim() -> None:
 
 @pytest.mark.parametrize(
     ("completed_first", "reason"),
-    [(Player.A, Reason.TIE_COMPLETED_FIRST), (Player.B, Reason.TIE_COMPLETED_LATER)],
+    [(Player.A, Reason.TIE_WON), (Player.B, Reason.TIE_LOST)],
 )
 def test_ties_between_complete_sides_follow_completion_order(
     completed_first: Player, reason: Reason
@@ -204,7 +204,7 @@ def test_your_own_wild_cards_take_your_best_identity() -> None:
         variant="tactics",
     )
     verdict = claim_verdict(position, 2)
-    assert verdict.reason is Reason.TIE_COMPLETED_FIRST
+    assert verdict.reason is Reason.TIE_WON
     assert "joker as red 8" in verdict.explanation
 
 

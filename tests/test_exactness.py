@@ -35,10 +35,12 @@ from engine.enumeration import (
 )
 from engine.formations import identities
 from engine.reference_rules import TROOP_VALUES
+from engine.rulings import RULINGS, Rulings
 
 
-def check_claims(seed: int, examples: int) -> int:
-    """Compare verdicts on ``examples`` base-game positions; return how many needed a proof."""
+def check_claims(seed: int, examples: int, rulings: Rulings = RULINGS) -> int:
+    """Compare verdicts on ``examples`` base-game positions, both judged by ``rulings``; return
+    how many needed a proof."""
     proofs: list[Position] = []
 
     @hypothesis.seed(seed)
@@ -46,8 +48,8 @@ def check_claims(seed: int, examples: int) -> int:
     @given(claim_positions(table_cards=(10, 40)))
     def check(sample: tuple[Position, int]) -> None:
         position, stone = sample
-        verdict = claim_verdict(position, stone)
-        expected = claim_granted_by_enumeration(position, stone)
+        verdict = claim_verdict(position, stone, rulings)
+        expected = claim_granted_by_enumeration(position, stone, rulings)
         assert verdict.granted == expected, verdict
         if verdict.reason in (Reason.WITNESS, Reason.UNBEATABLE):
             proofs.append(position)
@@ -55,15 +57,19 @@ def check_claims(seed: int, examples: int) -> int:
             state = position.stone(stone)
             mine, theirs = state.side(position.viewer), state.side(position.viewer.other)
             assert mask_of(verdict.witness) & position.on_table_mask() == 0
-            assert strength(theirs + verdict.witness, state.modes) > strength(mine, state.modes)
+            assert strength(theirs + verdict.witness, state.modes) >= strength(mine, state.modes)
             witness_side = side_strength_by_enumeration(theirs + verdict.witness, state.modes)
-            assert witness_side > side_strength_by_enumeration(mine, state.modes)
+            assert witness_side >= side_strength_by_enumeration(mine, state.modes)
+            if rulings.open_side_tie is RULINGS.open_side_tie:  # only a win refutes
+                assert witness_side > side_strength_by_enumeration(mine, state.modes)
 
     check()
     return len(proofs)
 
 
-def check_tactics_claims(seed: int, examples: int, budget: int = 300_000) -> int:
+def check_tactics_claims(
+    seed: int, examples: int, budget: int = 300_000, rulings: Rulings = RULINGS
+) -> int:
     """Compare verdicts on ``examples`` tactics positions (combat modes, elite troops on the
     table, in hand, discarded or unseen); boards too costly to enumerate are rejected. Returns
     how many compared positions had an unseen elite troop in play for the opponent."""
@@ -75,8 +81,8 @@ def check_tactics_claims(seed: int, examples: int, budget: int = 300_000) -> int
     def check(sample: tuple[Position, int]) -> None:
         position, stone = sample
         assume(enumeration_size(position, stone) <= budget)
-        verdict = claim_verdict(position, stone)
-        assert verdict.granted == claim_granted_by_enumeration(position, stone), verdict
+        verdict = claim_verdict(position, stone, rulings)
+        assert verdict.granted == claim_granted_by_enumeration(position, stone, rulings), verdict
         if elite_troops_for(position, position.viewer.other) and verdict.reason in (
             Reason.WITNESS,
             Reason.UNBEATABLE,
@@ -131,6 +137,18 @@ def test_claim_verdicts_match_enumeration() -> None:
     # two in three need a proof; the soaks (-m slow, run by CI) compare 50,000 more.
     proofs = check_claims(seed=2026, examples=250)
     assert proofs > 120, "too few positions needed a proof to test it"
+
+
+CLAIM_RULINGS = ("tie_break", "open_side_tie")
+"""The rulings a claim's verdict depends on: the proof must stay exact under each flipped."""
+
+
+@pytest.mark.parametrize("field", CLAIM_RULINGS)
+def test_claim_verdicts_match_enumeration_under_a_flipped_ruling(field: str) -> None:
+    # A modest sample by default; the soaks run the rules as they are, at length.
+    flipped = RULINGS.flipped(field)
+    assert check_claims(seed=2027, examples=60, rulings=flipped) > 20
+    check_tactics_claims(seed=6, examples=30, rulings=flipped)
 
 
 def test_strongest_completion_matches_enumeration_in_both_modes() -> None:

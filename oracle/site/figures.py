@@ -334,29 +334,6 @@ def render_formation_odds(templates: Path) -> str:
     )
 
 
-MATRIX_HEADINGS = {
-    "hand-is-proof": "Hand is proof",
-    "runs-wrap-around": "Runs wrap",
-    "colour-beats-three-of-a-kind": "Colour over three of a kind",
-    "tie-to-first-player": "Tie to the first player",
-    "tie-to-claimant": "Tie to the claimant",
-    "tie-to-second-player": "Tie to the second to finish",
-    "tie-against-open-side-refused": "Tie refused against an open side",
-    "unplayed-tactics-ignored": "Unplayed Tactic cards ignored",
-    "three-cards-under-mud-fight": "Three cards under Mud Fight",
-    "formations-under-bluff": "Formations under Bluff",
-    "claims-before-playing": "Claims before playing",
-    "runs-in-rising-order": "Runs in rising order",
-    "pair-with-neighbour-is-run": "3-3-4 is a run",
-    "colour-and-run-above-three-of-a-kind": "Colour and run over three of a kind",
-    "joker-only-nine": "Joker only a 9",
-    "no-early-claim": "No early claim",
-    "taken-stones-stay-open": "Taken stones stay open",
-    "blocked-games-never-end": "Blocked games never end",
-}
-"""Short column headings for the matrix; the full title shows on hover and in the list above."""
-
-
 _CELLS = {
     (Outcome.FLIPS, True): ("✗", "changes the answer; the case is written to catch it"),
     (Outcome.FLIPS, False): ("✗", "changes the answer"),
@@ -404,7 +381,8 @@ def render_misreading_matrix(catalogue: Catalogue, templates: Path, page: str) -
                 ],
             )
         )
-    headings = [(MATRIX_HEADINGS.get(r.name, r.title), r.title) for r in readings]
+    # Short column headings, each misreading's own; the full title shows on hover and above.
+    headings = [(r.heading or r.title, r.title) for r in readings]
     return rendered(
         template_environment(templates),
         "misreading_matrix.md.j2",
