@@ -6,6 +6,7 @@ back. Whether a move is legal is the game's business (:mod:`engine.game`), not t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -192,8 +193,9 @@ def _read_words(
     simple = _WORD_MOVES.get(words)
     if simple is not None:
         return simple()
+    first_word = re.match(r"[^\s:]*", words)
     for prefix, reader in _PREFIXED_MOVES:
-        if words.startswith(prefix):
+        if first_word is not None and first_word.group() == prefix.strip():
             move = reader(words, hand, side)
             if move is not None:
                 return move

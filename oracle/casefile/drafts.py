@@ -91,6 +91,8 @@ def draft_text(case_id: str, variant: str, *, impossible: bool = False) -> str:
 
 def seeded_draft_text(case_id: str, variant: str, seed: int, turn: int) -> str:
     """A draft of the board a random game of ``seed`` reaches at ``turn``, every card in place."""
+    if turn < 0:
+        raise DraftRefused(f"--turn {turn}: a turn is 0 (the deal) or later")
     game = Game.named(variant, seed=seed)
     finished = play_random_game(game, random.Random(seed))
     state = game.new_initial_state()

@@ -7,6 +7,7 @@ written twice are errors, each with its line, rather than surprises later.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -267,6 +268,10 @@ def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "a cas
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as error:
+        if error.errno == errno.ELOOP and os.path.islink(path):
+            raise SourceError(
+                path, None, "a symbolic link: links are never followed; give the file itself"
+            ) from None
         raise SourceError(path, None, f"cannot read the file: {error.strerror}") from None
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)

@@ -80,15 +80,20 @@ _OVERLONG = object()
 """Put in the line queue for an answer line longer than :data:`MAX_LINE_BYTES`."""
 
 
+MIN_TIMEOUT = 0.01
+"""The shortest ``--timeout``: a process needs milliseconds to read a line and write one."""
+
+
 def timeout_seconds(text: str) -> float:
-    """A ``--timeout`` value: a finite number of seconds above 0 and at most an hour."""
+    """A ``--timeout`` value: a finite number of seconds, from :data:`MIN_TIMEOUT` (no engine
+    started as a process answers sooner) to an hour."""
     try:
         seconds = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
-    if not 0 < seconds <= MAX_TIMEOUT:  # NaN fails both comparisons
+    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:  # NaN fails both comparisons
         raise argparse.ArgumentTypeError(
-            f"{text[:40]!r}: give a number of seconds above 0 and at most {MAX_TIMEOUT:g}"
+            f"{text[:40]!r}: give a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}"
         )
     return seconds
 

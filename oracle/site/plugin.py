@@ -45,6 +45,14 @@ from oracle.site.fonts import font_files
 from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import CasePages, render_case_pages, unplaced_cases
+from oracle.site.serving import (
+    CODE_FOLDERS,
+    BuildProblems,
+    code_fingerprint,
+    release_waiting_pages,
+    restart_server,
+    served_app,
+)
 
 DOWNLOADS = "downloads"
 EXPORT_SCHEMA = "schotten-totten-catalogue.schema.json"
@@ -152,6 +160,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     def __init__(self) -> None:
         self.builds = 0
         self.current: SiteBuild | None = None
+        self.serve_failure: str | None = None
+        """Under ``mkdocs serve``, the problems of the last rebuild while it failed."""
 
     @property
     def build(self) -> SiteBuild:
@@ -294,12 +304,34 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Rebuild when a case, the rules index or a recorded game changes, not only the
-        pages."""
+        pages; start again when the engine's or the oracle's code changes; show the problems
+        while a rebuild fails, and let live reload run under each page's policy
+        (:mod:`oracle.site.serving`)."""
         root = _root(config)
         server.watch(str(root / CASES_DIR))
         server.watch(str(root / Path(RULES_INDEX).parent))
         server.watch(str(root / GAMES_DIR))
-        server.set_app(with_cache_headers(server.get_app(), self._content_named))
+        for folder in CODE_FOLDERS:
+            if (root / folder).is_dir():
+                server.watch(str(root / folder))
+        started_with = code_fingerprint(root)
+        build = server.builder
+
+        def rebuild() -> None:
+            if code_fingerprint(root) != started_with:
+                restart_server()
+            with BuildProblems() as problems:
+                try:
+                    build()
+                except Exception as error:
+                    self.serve_failure = problems.text(error)
+                    release_waiting_pages(server)
+                    raise
+            self.serve_failure = None
+
+        server.builder = rebuild
+        cached = with_cache_headers(server.get_app(), self._content_named)
+        server.set_app(served_app(cached, lambda: self.serve_failure))
         return server
 
     def _content_named(self) -> tuple[str, ...]:
