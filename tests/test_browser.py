@@ -13,6 +13,8 @@ import base64
 import json
 import random
 import re
+import time
+import zlib
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -1031,6 +1033,28 @@ def test_a_damaged_case_link_is_said_on_the_ask_page(
     problem.wait_for(state="visible")  # at once: the engine need not be ready
     assert problem.inner_text().startswith("The link to this page: ")
     assert words in problem.inner_text()
+    assert not visit.errors
+
+
+def _deflated_link(size: int) -> str:
+    """A version 2 link whose text inflates to ``size`` bytes of spaces."""
+    squeezer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = squeezer.compress(b" " * size) + squeezer.flush()
+    return "v2=" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def test_a_link_that_inflates_past_a_case_file_is_refused_at_once(
+    visit: Visit, site_url: str
+) -> None:
+    """A short link may inflate to hundreds of megabytes: the page stops at what a case file
+    may hold (64 KiB, as the command line) and says so, within a second or two."""
+    page = visit.page
+    started = time.monotonic()
+    page.goto(f"{site_url}/ask.html#{_deflated_link(200 * 1024 * 1024)}")
+    problem = page.locator("#ask-problem")
+    problem.wait_for(state="visible", timeout=10_000)
+    assert "more than a case file may hold (64 KiB)" in problem.inner_text()
+    assert time.monotonic() - started < 10
     assert not visit.errors
 
 

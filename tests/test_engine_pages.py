@@ -572,3 +572,16 @@ def test_a_tactic_card_in_the_hand_says_what_it_does_in_the_rules_words() -> Non
         if len(seen) >= 3:
             return
     pytest.fail(f"too few Tactic cards came to the hand: {seen}")
+
+
+def test_a_lone_surrogate_typed_in_the_form_is_a_located_problem() -> None:
+    """A page's string can hold what no file can (a lone surrogate): the form's case text gets
+    the loader's located problem, on the situation's line and field, never an exception."""
+    form = empty_form()
+    form["situation"] = "a \ud800 b"
+    form["stones"][2] = {"you": "red 1, blue 1, green 1", "them": "red 3, blue 3", "claim": True}
+    answer = SESSION.ask_form({"form": form})
+    assert not answer["ok"] and answer["field"] == "situation"
+    assert "U+D800, a lone surrogate" in answer["problem"]
+    pasted = SESSION.ask_text({"text": answer["case_text"]})
+    assert not pasted["ok"] and "lone surrogate" in pasted["problem"]

@@ -296,6 +296,9 @@ def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "a cas
     return text
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _refuse_what_no_case_needs(text: str, path: Path) -> None:
     """Line breaks PyYAML counts but editors do not see, characters that reorder the text out of
     sight (anywhere: a case file is published as it is written), and brackets nested too
@@ -313,6 +316,14 @@ def _refuse_what_no_case_needs(text: str, path: Path) -> None:
     ]
     if reordering:
         raise SourceError.of_all(reordering)
+    surrogate = _LONE_SURROGATE.search(text)
+    if surrogate is not None:  # only text given as a string (a page's form) can hold one
+        raise SourceError(
+            path,
+            text.count("\n", 0, surrogate.start()) + 1,
+            f"this line holds {character_name(surrogate.group())}, a lone surrogate, which is no"
+            " character; remove it",
+        )
     for character, name in _LINE_BREAKS_YAML_ALSO_COUNTS.items():
         at = text.find(character)
         if at >= 0:

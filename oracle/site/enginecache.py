@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
+from oracle.casefile.source import MAX_FILE_BYTES
 from oracle.site.blocks import EngineApp
 from oracle.site.bundle import PYODIDE_FILES
 
@@ -48,6 +49,8 @@ def engine_files_module(engine_app: EngineApp) -> str:
             for name, path in (("runtime", engine_app.runtime), ("bundle", engine_app.bundle))
         ),
         f"export const engine = {json.dumps(engine_app.digest)};",
+        "// The most a case file may hold: a link to a board is never inflated past it.",
+        f"export const maxCaseBytes = {MAX_FILE_BYTES};",
     ]
     return "\n".join(lines) + "\n"
 

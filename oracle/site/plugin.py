@@ -315,7 +315,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
             if (root / folder).is_dir():
                 server.watch(str(root / folder))
         started_with = code_fingerprint(root)
-        build = server.builder
+        build = builder
 
         def rebuild() -> None:
             if code_fingerprint(root) != started_with:

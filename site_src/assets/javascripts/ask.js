@@ -3,6 +3,7 @@
 // between the views and the engine; every verdict, message and case file comes from the
 // engine's own code (oracle/browser/pages.py).
 import { startEngine } from "./engine-client.js";
+import { maxCaseBytes } from "./engine-files.js";
 
 const app = document.getElementById("oracle-app");
 const engine = startEngine();
@@ -26,11 +27,35 @@ function toBase64Url(bytes) {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+class TooLarge extends Error {}
+
+// Deflate ("in") or inflate ("out") the bytes; inflating stops, with TooLarge, as soon as the
+// text would hold more than a case file may (a short link can inflate to hundreds of megabytes).
 async function squeeze(data, direction) {
   const stream = new Blob([data]).stream().pipeThrough(
     direction === "in" ? new CompressionStream("deflate-raw") : new DecompressionStream("deflate-raw"),
   );
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  if (direction === "in") return new Uint8Array(await new Response(stream).arrayBuffer());
+  const reader = stream.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxCaseBytes) {
+      await reader.cancel();
+      throw new TooLarge();
+    }
+    parts.push(value);
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  return whole;
 }
 
 async function linkFragment(text) {
@@ -55,14 +80,18 @@ async function caseFromLink() {
   if (!/^[A-Za-z0-9_-]+$/.test(code)) {
     return { problem: code ? `it holds characters a case link never has (only letters, digits, - and _ follow ${key}=); copy the whole link again` : `it ends at ${key}= with no case after it; copy the whole link again` };
   }
+  const tooLarge = `it carries more than a case file may hold (${maxCaseBytes / 1024} KiB), so it was not read; a link to a board is far shorter`;
+  if (code.length > (maxCaseBytes * 4) / 3 + 1024) return { problem: tooLarge };
   let bytes;
   try {
     const base64 = code.replace(/-/g, "+").replace(/_/g, "/");
     bytes = Uint8Array.from(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0));
     if (key === "v2") bytes = await squeeze(bytes, "out");
-  } catch {
+  } catch (error) {
+    if (error instanceof TooLarge) return { problem: tooLarge };
     return { problem: "it is cut short or damaged, so no case can be read from it; copy the whole link again" };
   }
+  if (bytes.length > maxCaseBytes) return { problem: tooLarge };
   try {
     return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
