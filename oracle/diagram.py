@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine import Position, card_name
+from engine import Game, Player, Position, card_name
 from oracle.casefile.model import Case, TurnExpectation, WrittenBoard
 from oracle.casefile.source import shown_path
 from oracle.casefile.vocabulary import PLAYER_WORDS
@@ -110,8 +110,9 @@ def answer_lines(report: CaseReport, root: Path, all_moves: bool = False) -> lis
     for check in report.checks:
         lines += describe_verdict(check.verdict)
     lines += _game_answer_lines(report)
+    lines += _dealt_lines(case)
     if case.table is not None:
-        lines += ["", _legal_moves_line(case, all_moves)]
+        lines += ["", *_legal_moves_lines(case, all_moves)]
     return lines + _closing_lines(report, root)
 
 
@@ -128,18 +129,58 @@ def _game_answer_lines(report: CaseReport) -> list[str]:
             continue
         key = EXPECT_KEYS.get(check.what)
         label = f"{check.what} [{key}]" if key else check.what
-        lines.append(f"{label}: {check.actual}" + (" (as expected)" if agreed else ""))
+        if check.what in ("the deal", "the match") and not _pins(report.case, check.what):
+            agreed = False  # its expected answer is the engine's own, filled in: nothing pinned
+        pinned = " (as expected)" if agreed else " (nothing pinned)" if check.matches else ""
+        lines.append(f"{label}: {check.actual}{pinned}")
     return lines
 
 
-def _legal_moves_line(case: Case, all_moves: bool) -> str:
+def _pins(case: Case, what: str) -> bool:
+    """Whether a case's deal or match pins any of its answers."""
+    if what == "the deal" and case.deal is not None:
+        return (case.deal.hand_sizes, case.deal.deck_sizes, case.deal.hand) != (None, None, None)
+    if what == "the match" and case.match is not None:
+        match = case.match
+        return (match.points, match.next_starter, match.winner) != (None, None, None)
+    return False
+
+
+def _dealt_lines(case: Case) -> list[str]:
+    """The hands a case's deal gives each player, as the engine dealt them."""
+    if case.deal is None:
+        return []
+    game = Game(case.position.variant, False, case.deal.first, case.deal.seed)
+    hands = game.new_initial_state().hands
+    return [
+        f"  the engine dealt {words}: {_names(hands[player])}"
+        for player, words in ((Player.A, "you"), (Player.B, "them"))
+    ]
+
+
+def _legal_moves_lines(case: Case, all_moves: bool) -> list[str]:
+    """The legal moves at the case's moment, saying first what the engine carried out on its
+    own from there (a forced draw, pass or empty claim) and whose moves they then are."""
     state = case.game_state()
+    step = case.table.step.value if case.table is not None else state.phase.value
+    lines = []
+    forced = [f"{PLAYER_WORDS[event.player]}: {event.text}" for event in state.events]
+    if forced:
+        lines.append(
+            f"from the case's moment ({step} step) the engine carried out what left no choice:"
+            f" {'; '.join(forced)}"
+        )
     moves = [str(move) for move in state.legal_moves()]
+    if not moves:
+        return [*lines, "no legal moves: the game is over"]
     limit = len(moves) if all_moves else MOVES_SHOWN
     shown = ", ".join(moves[:limit])
     if len(moves) > limit:
         shown += f", ... ({len(moves)} in all; --all-moves shows them)"
-    return f"at the case's moment ({state.phase.value} step), your legal moves: {shown}"
+    if forced:
+        whose = "your" if state.current_player is Player.A else "their"
+        return [*lines, f"then, at the {state.phase.value} step, {whose} legal moves: {shown}"]
+    return [f"at the case's moment ({step} step), your legal moves: {shown}"]
 
 
 def _closing_lines(report: CaseReport, root: Path) -> list[str]:
@@ -148,10 +189,10 @@ def _closing_lines(report: CaseReport, root: Path) -> list[str]:
     problems = report.explained_problems(root)
     if problems:
         return ["", "the case expects otherwise:", *problems]
-    return ["", _draft_or_agreed(report.case)]
+    return ["", _draft_or_agreed(report.case, root)]
 
 
-def _draft_or_agreed(case: Case) -> str:
+def _draft_or_agreed(case: Case, root: Path) -> str:
     expects_nothing = case.draft and (
         any(claim.expect is None for claim in case.claims)
         or any(play.legal is None for play in case.plays)
@@ -159,7 +200,10 @@ def _draft_or_agreed(case: Case) -> str:
         or not (case.claims or case.plays or case.turn)
     )
     if expects_nothing:
-        return "draft: copy these answers into the case once you agree with them"
+        return (
+            "draft: once you agree with these answers, schotten-oracle pin"
+            f" {shown_path(case.path, root)} writes them into the case"
+        )
     return "the case agrees with the engine"
 
 

@@ -41,7 +41,7 @@ def test_ask_answers_a_draft_with_verdict_reason_witness_and_board(
     assert status == 0
     assert "1      red 7, red 8, red 9 (3/3)  blue 7, blue 8 (2/3)" in out
     assert "stone 1: granted" in out
-    assert "draft: copy these answers" in out
+    assert "draft: once you agree with these answers, schotten-oracle pin" in out
 
 
 def test_ask_shows_a_refusal_with_its_witness(

@@ -43,6 +43,9 @@ class Changes:
     removed: tuple[str, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = field(default=())
+    unreadable: tuple[tuple[str, str], ...] = ()
+    """Each case of ``base`` whose file is still there but cannot be read now: its id, and
+    where and why (not counted as removed)."""
 
     def lines(self) -> list[str]:
         """The changes for a terminal."""
@@ -53,11 +56,14 @@ class Changes:
         ]
         lines += [f"  added: {case_id}" for case_id in self.added]
         lines += [f"  removed: {case_id}" for case_id in self.removed]
+        lines += [f"  cannot be read now: {case_id} ({why})" for case_id, why in self.unreadable]
         lines += [f"  renamed: {old} -> {new}" for old, new in self.renamed]
         counts = (
             f"{len(self.moved)} answers moved, {len(self.added)} cases added,"
             f" {len(self.removed)} removed, {len(self.renamed)} renamed"
         )
+        if self.unreadable:
+            counts += f", {len(self.unreadable)} cannot be read now"
         return [*lines, f"  {counts}"]
 
     def data(self) -> dict[str, Any]:
@@ -72,6 +78,7 @@ class Changes:
             "added": list(self.added),
             "removed": list(self.removed),
             "renamed": [{"from": old, "to": new} for old, new in self.renamed],
+            "unreadable": [{"id": case_id, "why": why} for case_id, why in self.unreadable],
         }
 
 
@@ -95,14 +102,34 @@ def compare(
     then: Sequence[dict[str, Any]],
     now: Sequence[dict[str, Any]],
     notes: Sequence[str] = (),
+    unreadable: Sequence[tuple[str, str]] = (),
 ) -> Changes:
     """The answers moved between two exports' records, and the cases added, removed, renamed
     (a case gone under one id and come under another with the same request); ``notes`` say
-    how the earlier records were read."""
+    how the earlier records were read; ``unreadable`` names the cases (id, where and why)
+    whose files are there but cannot be read now, which are not removed."""
     before = {record["id"]: record for record in then}
     after = {record["id"]: record for record in now}
-    gone = [case_id for case_id in before if case_id not in after]
+    unread = [(case_id, why) for case_id, why in unreadable if case_id in before]
+    unread_ids = {case_id for case_id, _ in unread}
+    gone = [case_id for case_id in before if case_id not in after and case_id not in unread_ids]
     new = [case_id for case_id in after if case_id not in before]
+    renamed = _renamed(before, after, gone, new)
+    moved = []
+    pairs = [(i, i) for i in before if i in after] + renamed
+    for old, current in pairs:
+        for question, was, is_now in _leaves(before[old]["answers"], after[current]["answers"]):
+            moved.append((current, question, was, is_now))
+    return Changes(
+        base, tuple(moved), tuple(new), tuple(gone), tuple(renamed), tuple(notes), tuple(unread)
+    )
+
+
+def _renamed(
+    before: dict[str, Any], after: dict[str, Any], gone: list[str], new: list[str]
+) -> list[tuple[str, str]]:
+    """Each case gone under one id and come under another with the same request, taken out
+    of ``gone`` and ``new``."""
     renamed = []
     for old in list(gone):
         match = next((n for n in new if after[n]["request"] == before[old]["request"]), None)
@@ -110,12 +137,7 @@ def compare(
             renamed.append((old, match))
             gone.remove(old)
             new.remove(match)
-    moved = []
-    pairs = [(i, i) for i in before if i in after] + renamed
-    for old, current in pairs:
-        for question, was, is_now in _leaves(before[old]["answers"], after[current]["answers"]):
-            moved.append((current, question, was, is_now))
-    return Changes(base, tuple(moved), tuple(new), tuple(gone), tuple(renamed), tuple(notes))
+    return renamed
 
 
 def _leaves(then: Any, now: Any, where: str = "") -> list[tuple[str, Any, Any]]:

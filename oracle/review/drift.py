@@ -4,18 +4,17 @@ rule, the pinned answer and the engine's side by side, as text, Markdown or JSON
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oracle.casefile.source import DataPath, shown_path
-from oracle.catalogue import Catalogue
-from oracle.verify.report import BOARD, CaseReport, word_diff, words
+from oracle.casefile.source import DataPath, SourceError, parse_yaml, read_text, shown_path
+from oracle.catalogue import Catalogue, unmet_guards
+from oracle.verify.report import BOARD, CaseReport, words
 
-FORMAT = "schotten-oracle-drift"
-"""The ``format`` of a JSON drift report."""
+LONG_ANSWER = 40
+"""Beyond this many characters, an answer pinned and now are shown on two lines."""
 
 
 @dataclass(frozen=True)
@@ -30,11 +29,20 @@ class DriftedAnswer:
     """The engine's answer as the file would pin it (empty: it cannot be re-pinned)."""
 
     @property
-    def shown_change(self) -> str:
-        """The change in one line: a reason as a word diff, anything else as old -> new."""
-        if len(self.pinned) > 40 and len(self.now) > 40:
-            return word_diff(self.pinned, self.now)
-        return f"{self.pinned} -> {self.now}"
+    def long(self) -> bool:
+        """Whether the change is shown as two lines (a reason), not as ``old -> new``."""
+        return len(self.pinned) > LONG_ANSWER or len(self.now) > LONG_ANSWER
+
+    def shown_lines(self, indent: str = "  ") -> list[str]:
+        """The change for a terminal: ``old -> new`` on the answer's line, or, for a long one
+        such as a reason, the pinned text and the engine's each on a line of its own."""
+        if not self.long:
+            return [f"{self.question}: {self.pinned} -> {self.now}"]
+        return [
+            f"{self.question}:",
+            f"{indent}pinned: {self.pinned}",
+            f"{indent}now:    {self.now}",
+        ]
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,44 @@ def drifted_answers(report: CaseReport) -> tuple[DriftedAnswer, ...]:
     return tuple(found)
 
 
+def open_answers(report: CaseReport) -> tuple[DriftedAnswer, ...]:
+    """Each answer a draft leaves open that the engine gives: a claim's verdict and reason, a
+    claim's or refused move's missing reason, a move, a turn's facts, a deal or a match that
+    pins nothing, a refused board's message; for ``pin`` to fill in."""
+    case = report.case
+    if not case.draft or report.engine_error is not None:
+        return ()
+    found = []
+    for index, check in enumerate(report.checks):
+        stone = f"stone {check.claim.stone}"
+        now = words(check.verdict.explanation)
+        if check.claim.expect is None:
+            label = f"{check.verdict.verdict.label}: {now}"
+            found.append(DriftedAnswer(stone, check.claim.line, "open", label, check.repin(index)))
+        elif check.claim.because is None and check.verdict_matches:
+            repin = check.repin(index)[1:]
+            found.append(
+                DriftedAnswer(f"{stone}, its reason", check.claim.line, "open", now, repin)
+            )
+    pins_nothing = {
+        "the deal": case.deal is not None
+        and (case.deal.hand_sizes, case.deal.deck_sizes, case.deal.hand) == (None, None, None),
+        "the match": case.match is not None
+        and (case.match.points, case.match.next_starter, case.match.winner) == (None, None, None),
+    }
+    for game_check in report.game_checks:
+        if game_check.repin and (game_check.expected is None or pins_nothing.get(game_check.what)):
+            question = (
+                "the refusal of the board" if game_check.question == BOARD else game_check.what
+            )
+            found.append(
+                DriftedAnswer(
+                    question, game_check.line, "open", game_check.actual, game_check.repin
+                )
+            )
+    return tuple(found)
+
+
 def drift(catalogue: Catalogue, paths: Sequence[Path] = ()) -> list[DriftedCase]:
     """Every case file of ``catalogue`` (or only those at ``paths``) whose answers drifted."""
     wanted = {path.resolve() for path in paths}
@@ -119,116 +165,121 @@ def drift(catalogue: Catalogue, paths: Sequence[Path] = ()) -> list[DriftedCase]
     return found
 
 
-def by_rule(cases: Sequence[DriftedCase]) -> dict[str, list[str]]:
-    """The drifted cases under each rule they pin, rules in order of first appearance."""
-    grouped: dict[str, list[str]] = {}
-    for drifted in cases:
-        for rule in drifted.rules or ("(no rule named)",):
-            grouped.setdefault(rule, []).append(drifted.report.case.id)
-    return grouped
+@dataclass(frozen=True)
+class Unreadable:
+    """A case file that does not load (a board a changed ruling made unreachable, say): where,
+    why, and what the file says of itself where it still parses (its id and rule ids)."""
+
+    path: Path
+    line: int | None
+    reason: str
+    case_id: str | None = None
+    rules: tuple[str, ...] = ()
+
+    def located(self, root: Path) -> str:
+        """``file:line`` of the problem, the file shown from ``root``."""
+        shown = shown_path(self.path, root)
+        return f"{shown}:{self.line}" if self.line else shown
 
 
-def summary(cases: Sequence[DriftedCase]) -> str:
-    """One line: how many answers of how many cases drifted, or that none did."""
-    answers = sum(len(drifted.answers) for drifted in cases)
-    if not cases:
-        return "drift: every answer the case files pin is the engine's"
-    return (
-        f"drift: {answers} answer{'s' if answers != 1 else ''} in {len(cases)}"
-        f" case{'s' if len(cases) != 1 else ''} differ from the engine's"
-    )
+@dataclass(frozen=True)
+class ReadAgain:
+    """A case whose answers did not move but whose prose an editor should read again: a
+    misreading it guards against that no longer changes its answer, or a ruling it pins that
+    other cases' answers moved under."""
+
+    path: Path
+    line: int
+    case_id: str
+    reason: str
 
 
-def text_report(cases: Sequence[DriftedCase], root: Path) -> list[str]:
-    """The report for a terminal: each case at its file and line, each answer pinned and now,
-    then the cases under each rule, then the summary."""
-    lines: list[str] = [summary(cases)]
-    for drifted in cases:
-        case = drifted.report.case
-        draft = " (draft)" if case.draft else ""
-        lines.append(f"{shown_path(case.path, root)}:{case.line}: {case.id}{draft}")
-        for answer in drifted.answers:
-            lines.append(f"  line {answer.line}, {answer.question}: {answer.shown_change}")
-    if cases:
-        lines.append("by rule:")
-        lines += [f"  {rule}: {', '.join(ids)}" for rule, ids in by_rule(cases).items()]
-    return lines
+@dataclass(frozen=True)
+class DriftReport:
+    """Everything ``drift`` reports: the cases whose answers moved, the case files that no
+    longer load, and the cases to read again although their answers stand."""
+
+    cases: tuple[DriftedCase, ...] = ()
+    unreadable: tuple[Unreadable, ...] = ()
+    read_again: tuple[ReadAgain, ...] = ()
+
+    @property
+    def anything(self) -> bool:
+        """Whether there is anything for an editor to do."""
+        return bool(self.cases or self.unreadable or self.read_again)
 
 
-def markdown_report(cases: Sequence[DriftedCase], root: Path) -> list[str]:
-    """The report for a pull request's comment: a table a case, then the cases by rule."""
-    lines = [MARKDOWN_MARK, f"### {summary(cases).removeprefix('drift: ').capitalize()}", ""]
-    for drifted in cases:
-        case = drifted.report.case
-        lines += [f"**{_cell(case.id)}** (`{shown_path(case.path, root)}`)", ""]
-        lines += ["| Line | Answer | Pinned | The engine now |", "|---|---|---|---|"]
-        lines += [
-            f"| {a.line} | {_cell(a.question)} | {_cell(a.pinned)} | {_cell(a.now)} |"
-            for a in drifted.answers
+def unreadable_files(catalogue: Catalogue) -> tuple[Unreadable, ...]:
+    """Each problem of each case file that does not load, with the file's id and rule ids
+    where its YAML still parses."""
+    found = []
+    for error in catalogue.collection.errors:
+        case_id, rules = _own_words(error.path)
+        found += [
+            Unreadable(problem.path, problem.line, problem.problem, case_id, rules)
+            for problem in error.every()
         ]
-        lines.append("")
-    if cases:
-        lines += ["| Rule | Cases |", "|---|---|"]
-        lines += [f"| `{rule}` | {_cell(', '.join(ids))} |" for rule, ids in by_rule(cases).items()]
-    return lines
+    return tuple(found)
 
 
-def _cell(text: str) -> str:
-    """Text for a Markdown table cell: no line break, no cell border, no HTML."""
-    return (
-        " ".join(text.split())
-        .replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("|", "\\|")
-    )
+def _own_words(path: Path) -> tuple[str | None, tuple[str, ...]]:
+    """The ``id`` and ``rules`` a case file gives, if it parses as YAML at all."""
+    try:
+        data = parse_yaml(read_text(path), path).data
+    except (SourceError, OSError, RecursionError, ValueError):
+        return None, ()
+    if not isinstance(data, dict):
+        return None, ()
+    case_id = data.get("id") if isinstance(data.get("id"), str) else None
+    rules = data.get("rules")
+    named = tuple(r for r in rules if isinstance(r, str)) if isinstance(rules, list) else ()
+    return case_id, named
 
 
-def json_report(cases: Sequence[DriftedCase], root: Path) -> dict[str, Any]:
-    """The report for tools, and for ``pin --report``: each case with its file's digest."""
-    return {
-        "format": FORMAT,
-        "version": 1,
-        "summary": summary(cases),
-        "cases": [
-            {
-                "file": shown_path(drifted.report.case.path, root),
-                "digest": drifted.digest,
-                "id": drifted.report.case.id,
-                "topic": drifted.report.case.topic,
-                "line": drifted.report.case.line,
-                "draft": drifted.report.case.draft,
-                "rules": list(drifted.rules),
-                "answers": [
-                    {
-                        "question": answer.question,
-                        "line": answer.line,
-                        "pinned": answer.pinned,
-                        "now": answer.now,
-                        "repin": [
-                            {"at": list(where), "value": value} for where, value in answer.repin
-                        ],
-                    }
-                    for answer in drifted.answers
-                ],
-            }
-            for drifted in cases
-        ],
-        "by_rule": by_rule(cases),
-    }
+def read_again(
+    catalogue: Catalogue, cases: Sequence[DriftedCase], unreadable: Sequence[Unreadable]
+) -> tuple[ReadAgain, ...]:
+    """The published cases whose answers did not move but whose prose may no longer hold: a
+    misreading named in ``guards_against`` that no longer changes an answer, and a ruling pinned
+    by a case that drifted or no longer loads, pinned here too."""
+    root = catalogue.root
+    moved = {d.report.case.path for d in cases}
+    rulings = {entry.id for entry in catalogue.rules.rulings()}
+    pinned = {rule for d in cases for rule in d.rules}
+    pinned |= {rule for file in unreadable for rule in file.rules}
+    changed = rulings & pinned
+    found = []
+    for report in catalogue.published:
+        case = report.case
+        if case.path in moved:
+            continue
+        for problem in unmet_guards((report,), catalogue.cache, root):
+            reason = problem.line.removeprefix(f"{case.named_at(root)} ")
+            found.append(ReadAgain(case.path, case.line, case.id, reason))
+        shared = [rule for rule in case.rules if rule in changed]
+        if shared:
+            found.append(
+                ReadAgain(
+                    case.path,
+                    case.line,
+                    case.id,
+                    f"pins {', '.join(shared)}, a ruling other cases' answers moved under;"
+                    " its own did not: read its situation and why again",
+                )
+            )
+    catalogue.cache.save()
+    return tuple(found)
 
 
-MARKDOWN_MARK = "<!-- schotten-oracle drift -->"
-"""The first line of a Markdown report: hidden in a pull request's comment, it tells a report
-``drift -o`` wrote from an editor's file."""
+def drift_report(catalogue: Catalogue) -> DriftReport:
+    """The whole report of ``catalogue``: drifted, unreadable, to read again."""
+    cases = drift(catalogue)
+    unreadable = unreadable_files(catalogue)
+    return DriftReport(tuple(cases), unreadable, read_again(catalogue, cases, unreadable))
 
 
-def is_drift_report(head: str) -> bool:
-    """Whether a file's first characters are those of a drift report (any format)."""
-    if head.startswith(("drift: ", MARKDOWN_MARK)):
-        return True
-    return head.lstrip().startswith("{") and f'"format": "{FORMAT}"' in head[:200]
-
-
-def dumped(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+def is_held(report: CaseReport) -> bool:
+    """Whether a published case's prose waits for an editor: its answers changed since its
+    situation and why were last read for them (as ``check`` says, and ``held`` lists)."""
+    case = report.case
+    return report.publishable and case.reviewed is not None and not case.prose_reviewed

@@ -79,7 +79,7 @@ def _play_repin(play: PlayQuestion, index: int, actual: str) -> tuple[tuple[Data
     kind, _, rule = kind.partition(" under ")
     at = ("plays", index)
     values: list[tuple[DataPath, Any]] = [((*at, "expect"), kind)]
-    if play.rule is not None or kind == "legal":
+    if play.rule is not None or kind == "legal" or rule:  # a refusal's rule, kept or replaced
         values.append(((*at, "rule"), rule or None))
     values.append(((*at, "because"), reason or None))
     return tuple(values)
