@@ -13,6 +13,7 @@ import base64
 import json
 import random
 import re
+import shutil
 import time
 import zlib
 from pathlib import Path
@@ -20,7 +21,15 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import CHROMIUM, FLAGS, WATCH_POLICY, Visit, fresh_context, table_turn
+from browser_support import (
+    CHROMIUM,
+    FLAGS,
+    WATCH_POLICY,
+    Visit,
+    fresh_context,
+    served,
+    table_turn,
+)
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -1115,6 +1124,41 @@ def test_the_engine_starts_once_and_its_files_stay_in_the_browser(
     visit.clean()
     other.clean()
     context.close()
+
+
+@pytest.mark.browser
+def test_a_new_runtime_never_restores_the_old_runtimes_snapshot(
+    browser: Browser, built_site: Path, tmp_path: Path
+) -> None:
+    """The snapshot of Python's memory is kept under the runtime's name and the engine's: a
+    site whose runtime is upgraded and whose engine archive is the same starts Python afresh
+    (and drops the old snapshot), then restores its own."""
+    old = tmp_path / "old"
+    shutil.copytree(built_site, old, symlinks=True)
+    [runtime] = [path.name for path in (old / "assets").glob("pyodide-*")]
+    new = tmp_path / "new"
+    shutil.copytree(old, new, symlinks=True)
+    (new / "assets" / runtime).rename(new / "assets" / f"{runtime}-next")
+    files = new / "assets" / "javascripts" / "engine-files.js"
+    files.write_text(files.read_text().replace(f"{runtime}/", f"{runtime}-next/"))
+    current = tmp_path / "current"
+    current.symlink_to(old)
+    snapshots = "async () => (await caches.keys()).filter((n) => n.startsWith('oracle-snapshot-'))"
+    for url in served(current):  # one address, so one browser cache, for both sites
+        for site, restored in ((old, "false"), (old, "true"), (new, "false"), (new, "true")):
+            current.unlink()
+            current.symlink_to(site)
+            context = browser.browser_type.launch_persistent_context(
+                str(tmp_path / "profile"), executable_path=CHROMIUM, args=FLAGS
+            )  # a browser started again: the engine is not running any more
+            page = context.pages[0] if context.pages else context.new_page()
+            engine_page(page, f"{url}/ask.html")
+            assert page.get_attribute("#oracle-loading", "data-kept") == "false"
+            assert page.get_attribute("#oracle-loading", "data-restored") == restored, site.name
+            page.wait_for_function(f"async () => ({snapshots})().then((n) => n.length === 1)")
+            [kept] = page.evaluate(snapshots)
+            assert (f"{runtime}-next-" in kept) == (site == new), kept
+            context.close()
 
 
 @pytest.mark.browser

@@ -22,18 +22,20 @@ function problem(error) {
 }
 
 // Python's memory once the engine is imported (a "snapshot", about 40 MB), kept in the browser
-// under the engine archive's name: the next start restores it instead of starting Python and
-// importing the engine again. Pyodide marks this part of its interface experimental, so any
-// trouble with a snapshot drops it and starts Python the ordinary way.
-function snapshotPlace(bundle) {
-  const name = new URL(bundle).pathname.split("/").pop();
-  return { cache: `oracle-snapshot-${name}`, key: `${bundle}.snapshot` };
+// under the names of the runtime (its folder names Pyodide's version) and of the engine archive:
+// the next start with both the same restores it instead of starting Python and importing the
+// engine again, and a new runtime or a new engine never gets another's memory. Pyodide marks
+// this part of its interface experimental, so any trouble with a snapshot drops it and starts
+// Python the ordinary way.
+function snapshotPlace(runtime, bundle) {
+  const last = (url) => new URL(url).pathname.split("/").filter(Boolean).pop();
+  return { cache: `oracle-snapshot-${last(runtime)}-${last(bundle)}`, key: `${bundle}.snapshot` };
 }
 
-async function keptSnapshot(bundle) {
+async function keptSnapshot(runtime, bundle) {
   if (typeof caches === "undefined") return null;
   try {
-    const place = snapshotPlace(bundle);
+    const place = snapshotPlace(runtime, bundle);
     const response = await (await caches.open(place.cache)).match(place.key);
     return response ? new Uint8Array(await response.arrayBuffer()) : null;
   } catch {
@@ -41,9 +43,9 @@ async function keptSnapshot(bundle) {
   }
 }
 
-async function keepSnapshot(bundle, snapshot) {
+async function keepSnapshot(runtime, bundle, snapshot) {
   if (typeof caches === "undefined") return;
-  const place = snapshotPlace(bundle);
+  const place = snapshotPlace(runtime, bundle);
   for (const name of await caches.keys()) {
     if (name.startsWith("oracle-snapshot-") && name !== place.cache) await caches.delete(name);
   }
@@ -76,7 +78,7 @@ async function startPython(loadPyodide, runtime, bundle, snapshot) {
       pyodide.runPython("import oracle.browser.pages");
       return { pyodide, restored: true };
     } catch {
-      await keepSnapshot(bundle, null).catch(() => {}); // a snapshot that fails is not used again
+      await keepSnapshot(runtime, bundle, null).catch(() => {}); // a snapshot that fails is not used again
     }
   }
   return { pyodide: await loadPyodide({ ...options, _makeSnapshot: true }), restored: false };
@@ -89,7 +91,7 @@ async function start(runtime, bundle) {
   tell({ progress: 1, text: "Starting Python…" });
   const [{ loadPyodide }, snapshot, archive] = await Promise.all([
     import(new URL("pyodide.mjs", runtime).href),
-    keptSnapshot(bundle),
+    keptSnapshot(runtime, bundle),
     fetch(bundle).then((response) => {
       if (!response.ok) throw new Error(`the engine archive did not load (${response.status})`);
       return response.arrayBuffer();
@@ -105,7 +107,7 @@ async function start(runtime, bundle) {
   if (!restored) {
     pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site'); import oracle.browser.pages");
     const made = pyodide.makeMemorySnapshot();
-    keepSnapshot(bundle, made).catch(() => {}); // without it, the next start imports again
+    keepSnapshot(runtime, bundle, made).catch(() => {}); // without it, the next start imports again
   }
   const sessionMaker = pyodide.pyimport("oracle.browser.pages").session_maker;
   const session = sessionMaker("/oracle-site/oracle_site/rules-index.yaml");
