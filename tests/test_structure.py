@@ -18,12 +18,13 @@ from radon.visitors import Class, Function
 import engine
 import oracle
 from oracle.casefile.loader import load_cases
-from oracle.casefile.questions import QUESTION_KINDS, AnswerShape, exported_kinds
+from oracle.casefile.questions import CLAIMS, QUESTION_KINDS, AnswerShape, exported_kinds
 from oracle.catalogue import build_catalogue
 from oracle.conformance.export import published_records
 from oracle.misreadings.cache import MisreadingCache
 from oracle.protocol.compare import SHAPE_COMPARISONS
 from oracle.protocol.schema import PROTOCOL_SCHEMA, schema_text
+from oracle.site.casepages import FILTER_WORDS
 from oracle.verify.replay import VERIFIED_KINDS, verified_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +66,8 @@ def test_every_stage_covers_every_kind_of_question() -> None:
     assert [entry.kind for entry in verified_kinds()] == list(QUESTION_KINDS)
     assert len(VERIFIED_KINDS) == len(QUESTION_KINDS)
     assert set(SHAPE_COMPARISONS) == set(AnswerShape)
+    filtered = {kind for kind, _ in FILTER_WORDS}
+    assert filtered == set(QUESTION_KINDS) - {CLAIMS}  # a table filters claims by verdict
     case_schema = json.loads((ROOT / "oracle" / "schema" / "case.base.schema.json").read_text())
     assert {kind.key for kind in QUESTION_KINDS} <= set(case_schema["properties"])
     protocol = json.loads(schema_text(PROTOCOL_SCHEMA))["definitions"]
