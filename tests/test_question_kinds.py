@@ -155,3 +155,31 @@ def test_one_broken_answer_fails_verifying_and_the_answers_alike(
     assert not report.verified
     assert "{+99+} and [-6;-] {+99;+}" in report.problems()[0]  # the long answers' word diff
     assert engine_answers(case)[0]["deal"]["hands"] == {"you": 99, "them": 99}
+
+
+def _play_case(expect: dict[str, str]) -> Case:
+    """A move of a card you do not hold, pinned as ``expect`` says."""
+    table = {"their_hand": [f"blue {n}" for n in range(1, 7)], "idle_turns": 0}
+    plays = [{"move": "red 9 on 3", **expect}]
+    hand = [f"red {n}" for n in range(2, 8)]
+    text = case_yaml("play", hand=hand, more={"table": table, "plays": plays})
+    return load_case_text(text, Path("cases/t/play.yaml"))
+
+
+def test_a_move_pinned_unreadable_that_the_engine_refuses_fails_even_in_the_same_words() -> None:
+    """The answer is compared, not its words: a move the engine reads and refuses is not
+    unreadable, whatever the reason pinned (the rendered words once agreed, as 'illegal: ...'
+    on both sides, and such a case passed)."""
+    refused = verify_case(_play_case({"expect": "illegal"}))
+    because = refused.game_checks[0].now["because"]
+    report = verify_case(_play_case({"expect": "unreadable", "because": because}))
+    assert not report.verified
+    assert report.problems()[0].endswith(
+        f"move 'red 9 on 3': expected unreadable: {because}, the engine says illegal under"
+        f" {refused.game_checks[0].now['rule']}: {because}"
+    )
+
+
+def test_a_draft_that_pins_only_a_refusal_agrees_with_the_engine_refusing() -> None:
+    """What a draft leaves open (the rule, the reason) is not compared."""
+    assert verify_case(_play_case({"expect": "illegal"})).verified
