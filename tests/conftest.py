@@ -17,6 +17,22 @@ pytest_plugins = ["pytester", "browser_support"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
+RUNTIME_MISSING = (
+    "the browser runtime is not installed (node_modules/pyodide): run npm ci, as make test does"
+)
+"""Why a test that builds the site, or reads the runtime npm installs, is skipped without it."""
+
+RUNTIME_INSTALLED = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file()
+
+needs_the_runtime = pytest.mark.skipif(not RUNTIME_INSTALLED, reason=RUNTIME_MISSING)
+"""For a test that builds the site or reads the browser runtime npm installs."""
+
+
+def skip_without_the_runtime() -> None:
+    """Skip the calling test (or fixture) when the browser runtime is not installed."""
+    if not RUNTIME_INSTALLED:
+        pytest.skip(RUNTIME_MISSING)
+
 
 SEED_ROWS: list[tuple[str, Verdict]] = [
     ("incomplete-side", Verdict.REFUSED),

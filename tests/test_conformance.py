@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from engine.misreadings import MISREADINGS
-from oracle.casefile.questions import EXPORTED_KINDS
+from oracle.casefile.questions import exported_kinds
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.cli import main
 from oracle.conformance.adapter import adapter_engine
@@ -82,7 +82,7 @@ def test_the_export_gives_the_answers_each_case_file_pins(
             ]
     assert not wrong
     asked = {key for answers in by_id.values() for key in answers}
-    assert asked == {kind.key for kind in EXPORTED_KINDS}  # every kind of question is held to it
+    assert asked == {kind.key for kind in exported_kinds()}  # every kind of question is held to it
 
 
 def test_the_export_matches_its_schema_in_both_forms(records: tuple[dict[str, Any], ...]) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import needs_the_runtime
 
 from engine import (
     Game,
@@ -505,6 +506,10 @@ print(json.dumps(out))
 def test_a_site_build_without_the_runtime_says_how_to_install_it(tmp_path: Path) -> None:
     with pytest.raises(BundleError, match="npm ci"):
         pyodide_folder(tmp_path)
+
+
+@needs_the_runtime
+def test_the_installed_runtime_is_found() -> None:
     assert pyodide_folder(ROOT).name == "pyodide"
 
 

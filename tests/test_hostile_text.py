@@ -36,7 +36,7 @@ from conftest import ROOT, publishable_case_files
 from engine import Game, MoveSyntaxError
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
-from oracle.casefile.questions import QuestionKind
+from oracle.casefile.questions import QUESTION_KINDS
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
 from oracle.verify.replay import verify_case
@@ -58,7 +58,7 @@ TRICKS = (
 """Each trick known to have made editor text live on a site like this one."""
 
 HOSTILE_RULE = "hostile.every-field"
-QUESTIONS = tuple(kind.key for kind in QuestionKind)
+QUESTIONS = tuple(kind.key for kind in QUESTION_KINDS)
 """Every question kind a case may ask, by its key."""
 
 Path_ = tuple[str, ...]

@@ -7,10 +7,10 @@ message must point at, and ``#@name`` another line it mentions (``{name}`` in th
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from case_files import clean, start_project, write_case
 from conftest import kept_for_the_run
 
 from oracle.browser.pages import Session
@@ -29,11 +29,6 @@ from oracle.verify.report import questions_of
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "site_src" / "_templates"
 
-INI = """
-[pytest]
-oracle_case_dirs = cases
-"""
-
 RULES = """
 rules:
   - {id: case.reachable-board, kind: ruling, section: Boards in cases, title: T, applies: both,
@@ -41,35 +36,10 @@ rules:
 """
 
 
-def marks(text: str) -> dict[str, int]:
-    """The 1-based lines of the ``#@`` markers in ``text``: ``line`` for a bare ``#@``."""
-    found = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if "#@" in line:
-            found[line.split("#@", 1)[1].strip() or "line"] = number
-    return found
-
-
-def clean(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    """An empty oracle project: the ini file, a one-rule index and an empty cases directory."""
-    pytester.makeini(INI)
-    pytester.mkdir("rules")
-    pytester.path.joinpath("rules", "index.yaml").write_text(clean(RULES), encoding="utf-8")
-    pytester.mkdir("cases")
-    return pytester
-
-
-def write_case(pytester: pytest.Pytester, name: str, text: str) -> dict[str, int]:
-    text = clean(text)
-    folder = pytester.path / "cases" / "t"
-    folder.mkdir(exist_ok=True)
-    folder.joinpath(name).write_text(text, encoding="utf-8")
-    return marks(text)
+    """An empty oracle project whose one rule is the ruling an impossible board pins."""
+    return start_project(pytester, RULES)
 
 
 def assert_no_traceback(result: pytest.RunResult) -> None:

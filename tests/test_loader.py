@@ -4,16 +4,19 @@ is one located line."""
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from case_files import BAD_FILES, RULES, clean, marks, passing_case
 
 from engine import Reason, Tactic, claim_verdict
 from oracle.casefile.entries import case_entries
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import ReadCases, load_case, load_cases
+from oracle.casefile.rules import load_rules_index
 from oracle.casefile.source import SourceError, read_yaml
 
 HEADER = """\
@@ -178,23 +181,7 @@ def test_unreadable_files_are_case_errors(tmp_path: Path) -> None:
 
 # ------------------------------------------------------- every file a case or an error (issue 12)
 
-GOOD_CASE = """id: good
-situation: S
-why: W
-variant: base
-position:
-  stones:
-    - stone: 2
-      you: [red 5, red 6, red 7]
-      them: [blue 2, green 2, yellow 5]
-      completed_first: you
-claims:
-  - stone: 2
-    expect: granted
-    because: >-
-      your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
-      (total 9), since a colour run outranks a sum
-"""
+GOOD_CASE = passing_case("good", "S", "W")
 
 
 def test_every_entry_under_the_case_folder_is_a_case_or_an_error(tmp_path: Path) -> None:
@@ -450,3 +437,27 @@ def test_a_case_read_before_is_read_again_when_its_text_or_place_changes(tmp_pat
     [copied] = load_cases(tmp_path / "copy" / "cases", read=read).cases
     assert copied.path == elsewhere / "02-b.yaml" and copied.topic == "more-claims"
     assert copied.position == first.position
+
+
+@pytest.mark.parametrize(("name", "text", "message"), BAD_FILES)
+def test_the_loader_gives_each_bad_file_its_one_located_line(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    """Each broken file of :data:`case_files.BAD_FILES` read by the loader itself, as every
+    front end reads it: one error, located at the marked line, in the words the plugin shows
+    (``test_plugin`` holds the plugin to the same lines)."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "index.yaml").write_text(clean(RULES), encoding="utf-8")
+    rules = load_rules_index(tmp_path / "rules" / "index.yaml")
+    folder = tmp_path / "cases" / "t"
+    folder.mkdir(parents=True)
+    text = clean(text)
+    folder.joinpath(name).write_text(text, encoding="utf-8")
+    collection = load_cases(tmp_path / "cases", rules, root=tmp_path)
+    assert not collection.cases
+    [error] = collection.errors
+    lines = marks(text)
+    path = f"cases/t/{name}"
+    where = path if name.endswith(".yml") else f"{path}:{lines.get('line', 1)}"
+    located = error.lines_from(tmp_path)
+    assert fnmatch.fnmatchcase(located[0], f"{where}: {message.format(**lines)}"), located

@@ -11,29 +11,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from case_files import passing_case
 from conftest import kept_for_the_run
 
 from oracle.catalogue import build_catalogue
 from oracle.cli import main
 
-LONELY = """\
-id: lonely
-situation: A case in a topic no page shows
-why: Its table is on no page
-variant: base
-position:
-  stones:
-    - stone: 2
-      you: [red 5, red 6, red 7]
-      them: [blue 2, green 2, yellow 5]
-      completed_first: you
-claims:
-  - stone: 2
-    expect: granted
-    because: >-
-      your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
-      (total 9), since a colour run outranks a sum
-"""
+LONELY = passing_case("lonely", "A case in a topic no page shows", "Its table is on no page")
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import kept_for_the_run
+from case_files import passing_case
+from conftest import kept_for_the_run, skip_without_the_runtime
 
 from engine import Verdict
 from oracle.catalogue import Catalogue, build_catalogue
@@ -26,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(root: Path) -> subprocess.CompletedProcess[str]:
+    """The strict site build of the project at ``root`` (skipped without the browser runtime)."""
+    skip_without_the_runtime()
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(root / "site")],
         cwd=root,
@@ -119,24 +122,11 @@ def test_a_malformed_case_fails_the_build_in_one_line(broken_build: BrokenBuild)
     assert "Traceback" not in result.stderr
 
 
-MARKED_CASE = """# <!-- oracle:verdict-table nowhere -->
-id: marked
-situation: A case whose comment holds a verdict-table marker
-why: A marker in a case file is its text, not a table of the site
-variant: base
-position:
-  stones:
-    - stone: 2
-      you: [red 5, red 6, red 7]
-      them: [blue 2, green 2, yellow 5]
-      completed_first: you
-claims:
-  - stone: 2
-    expect: granted
-    because: >-
-      your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
-      (total 9), since a colour run outranks a sum
-"""
+MARKED_CASE = "# <!-- oracle:verdict-table nowhere -->\n" + passing_case(
+    "marked",
+    "A case whose comment holds a verdict-table marker",
+    "A marker in a case file is its text, not a table of the site",
+)
 
 
 @pytest.fixture(scope="module")

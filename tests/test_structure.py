@@ -18,14 +18,14 @@ from radon.visitors import Class, Function
 import engine
 import oracle
 from oracle.casefile.loader import load_cases
-from oracle.casefile.questions import EXPORTED_KINDS, AnswerShape, QuestionKind
+from oracle.casefile.questions import CLAIMS, QUESTION_KINDS, AnswerShape, exported_kinds
 from oracle.catalogue import build_catalogue
 from oracle.conformance.export import published_records
 from oracle.misreadings.cache import MisreadingCache
-from oracle.protocol.answers import PROTOCOL_QUESTIONS
 from oracle.protocol.compare import SHAPE_COMPARISONS
 from oracle.protocol.schema import PROTOCOL_SCHEMA, schema_text
-from oracle.verify.replay import GAME_QUESTIONS
+from oracle.site.casepages import FILTER_WORDS
+from oracle.verify.replay import VERIFIED_KINDS, verified_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted([*(ROOT / "engine").rglob("*.py"), *(ROOT / "oracle").rglob("*.py")])
@@ -61,15 +61,17 @@ def test_no_function_is_too_complex_and_no_module_too_long(path: Path) -> None:
 
 def test_every_stage_covers_every_kind_of_question() -> None:
     """A question kind added to the registry must be given to each stage, not found missing
-    later: the protocol asks every exported kind, the verifier judges every kind about a game
-    (the claims and a refused board are judged apart), and each shape of answer is compared."""
-    assert set(PROTOCOL_QUESTIONS) == set(EXPORTED_KINDS)
-    apart = {QuestionKind.CLAIMS, QuestionKind.IMPOSSIBLE}
-    assert set(GAME_QUESTIONS) == set(QuestionKind) - apart
+    later: the verifier answers and judges every kind (once), each shape of answer is compared,
+    the case schema reads every kind and the protocol's schema names every exported one."""
+    assert [entry.kind for entry in verified_kinds()] == list(QUESTION_KINDS)
+    assert len(VERIFIED_KINDS) == len(QUESTION_KINDS)
     assert set(SHAPE_COMPARISONS) == set(AnswerShape)
-    assert list(PROTOCOL_QUESTIONS) == list(EXPORTED_KINDS)  # the order of a request
+    filtered = {kind for kind, _ in FILTER_WORDS}
+    assert filtered == set(QUESTION_KINDS) - {CLAIMS}  # a table filters claims by verdict
+    case_schema = json.loads((ROOT / "oracle" / "schema" / "case.base.schema.json").read_text())
+    assert {kind.key for kind in QUESTION_KINDS} <= set(case_schema["properties"])
     protocol = json.loads(schema_text(PROTOCOL_SCHEMA))["definitions"]
-    keys = [kind.key for kind in EXPORTED_KINDS]
+    keys = [kind.key for kind in exported_kinds()]
     assert set(protocol["answers"]["properties"]) == set(keys)
     names = protocol["answer"]["properties"]["unsupported"]["items"]["pattern"]
     assert names.startswith(f"^({'|'.join(keys)})")

@@ -15,23 +15,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import Position, PositionError, variant_named
+from oracle.casefile import questions
 from oracle.casefile.board import read_board, read_table, written_board
 from oracle.casefile.entries import case_entries, case_file_problem, plain_file_problem
 from oracle.casefile.errors import CaseError, EngineObjection
 from oracle.casefile.model import Case, ImpossibleBoard, RulesIndex, Table
 from oracle.casefile.questions import (
-    QuestionKind,
+    IMPOSSIBLE,
     answers_fingerprint,
     check_prose_written,
     check_reasons_pinned,
     pinned_words,
-    read_claims,
-    read_deal,
     read_guards,
-    read_match,
-    read_plays,
     read_rules,
-    read_turn,
 )
 from oracle.casefile.source import LocatedDocument, SourceError, parse_yaml, read_text, shown_path
 from oracle.casefile.validation import validate
@@ -57,17 +53,17 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     the case uses (misreadings, rule ids)."""
     document = _case_document(text, path)
     data = document.data
-    if QuestionKind.IMPOSSIBLE.key in data:
+    if IMPOSSIBLE.key in data:
         return _impossible_case(document, rules, text)
     board = read_board(document)
-    claims = read_claims(document, board.position)  # in this order: the first problem is told
+    asked = {  # each kind in the registry's order: the first problem is told
+        kind.key: kind.read(document, board)
+        for kind in questions.QUESTION_KINDS
+        if kind.key in data
+    }
     table = read_table(document, board)
-    plays = read_plays(document)
     guards = read_guards(document)
     pinned = read_rules(document, rules)
-    turn = read_turn(document, board.places) if "turn" in data else None
-    deal = read_deal(document) if "deal" in data else None
-    match = read_match(document) if "match" in data else None
     check_reasons_pinned(document)
     check_prose_written(document)
     return Case(
@@ -80,13 +76,9 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
         reviewed=data.get("reviewed"),
         answers_fingerprint=answers_fingerprint(document),
         position=board.position,
-        claims=claims,
+        asked=asked,
         rules=pinned,
         table=table,
-        plays=plays,
-        turn=turn,
-        deal=deal,
-        match=match,
         guards_against=guards,
         played_first=tuple(
             (raw["stone"], PLAYERS[raw["played_first"]])
@@ -105,7 +97,7 @@ def _case_document(text: str, path: Path) -> LocatedDocument:
         raise CaseError(error.path, error.line, error.problem, error.others) from None
     validate(document, "case.base")
     data = document.data
-    if not any(kind.key in data for kind in QuestionKind):
+    if not any(kind.key in data for kind in questions.QUESTION_KINDS):
         raise CaseError(
             path,
             document.line_of(("id",)),
@@ -127,11 +119,8 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: 
     the table, the Tactic count), still fails loudly at its line, as in any case.
     """
     data = document.data
-    others = [
-        kind.key
-        for kind in QuestionKind
-        if kind.key in data and kind is not QuestionKind.IMPOSSIBLE
-    ]
+    others = [kind.key for kind in questions.QUESTION_KINDS if kind.key in data]
+    others.remove(IMPOSSIBLE.key)
     if others:
         raise CaseError(
             document.path,
@@ -149,7 +138,7 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: 
         position = board.position
     except EngineObjection as objection:
         refusal, table = objection, None
-    pinned = data["impossible"]
+    pinned = data[IMPOSSIBLE.key]
     check_prose_written(document)
     return Case(
         id=data["id"],
@@ -161,17 +150,18 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: 
         reviewed=data.get("reviewed"),
         answers_fingerprint=answers_fingerprint(document),
         position=position,
-        claims=(),
+        asked={
+            IMPOSSIBLE.key: ImpossibleBoard(
+                expected=pinned_words(pinned) if isinstance(pinned, str) else None,
+                line=document.line_of((IMPOSSIBLE.key,)),
+                refusal=None if refusal is None else str(refusal.objection),
+                refusal_line=None if refusal is None else refusal.line,
+                board=written,
+            )
+        },
         rules=read_rules(document, rules),
         table=table,
         guards_against=read_guards(document),
-        impossible=ImpossibleBoard(
-            expected=pinned_words(pinned) if isinstance(pinned, str) else None,
-            line=document.line_of(("impossible",)),
-            refusal=None if refusal is None else str(refusal.objection),
-            refusal_line=None if refusal is None else refusal.line,
-            board=written,
-        ),
         text=text,
     )
 

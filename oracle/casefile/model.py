@@ -6,8 +6,10 @@ own :class:`engine.Position`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine import Card, Game, GameState, Phase, Player, Position, Verdict
 from engine.moves import Deck
@@ -207,13 +209,12 @@ class Case:
     why: str
     draft: bool
     position: Position
-    claims: tuple[Claim, ...]
+    asked: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """The questions the case asks, by their kind's key (:mod:`oracle.casefile.questions`), in
+    the order of the kinds: ``claims`` a tuple of :class:`Claim`, ``turn`` a
+    :class:`TurnQuestion`... The properties below give the kinds this project knows typed."""
     rules: tuple[str, ...] = ()
     table: Table | None = None
-    plays: tuple[PlayQuestion, ...] = ()
-    turn: TurnQuestion | None = None
-    deal: DealQuestion | None = None
-    match: MatchQuestion | None = None
     guards_against: tuple[str, ...] = ()
     played_first: tuple[tuple[int, Player], ...] = ()
     """Who laid the first card at a stone, where the case says so."""
@@ -221,15 +222,49 @@ class Case:
     """The fingerprint of the answers the prose was last read for (``reviewed:``), if any."""
     answers_fingerprint: str = ""
     """The fingerprint of the answers the case pins now: :func:`answers_fingerprint`."""
-    impossible: ImpossibleBoard | None = None
-    """For a board the engine must refuse: the refusal pinned and the one found. ``position``
-    (and ``table``) are then the empty board of the variant, or, when the engine wrongly
-    accepts the board, the one it built: what a refused board describes cannot be built, so
-    readers are shown :attr:`ImpossibleBoard.board` instead, and every consumer of the
-    catalogue handles such a case explicitly or leaves it out on purpose."""
     text: str = field(default="", repr=False, compare=False)
     """The text the case was read from (empty for a case not read from text): the one read
     that was verified is the one a case page shows, whatever the file holds by then."""
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        """The stones claimed in one step, in the order the case lists them."""
+        claims: tuple[Claim, ...] = self.asked.get("claims", ())
+        return claims
+
+    @property
+    def plays(self) -> tuple[PlayQuestion, ...]:
+        """The moves judged each on its own."""
+        plays: tuple[PlayQuestion, ...] = self.asked.get("plays", ())
+        return plays
+
+    @property
+    def turn(self) -> TurnQuestion | None:
+        """The rest of the turn to play, and what it must leave."""
+        turn: TurnQuestion | None = self.asked.get("turn")
+        return turn
+
+    @property
+    def deal(self) -> DealQuestion | None:
+        """A new game to deal, and what it must give."""
+        deal: DealQuestion | None = self.asked.get("deal")
+        return deal
+
+    @property
+    def match(self) -> MatchQuestion | None:
+        """A match's rounds to score, and what they must give."""
+        match: MatchQuestion | None = self.asked.get("match")
+        return match
+
+    @property
+    def impossible(self) -> ImpossibleBoard | None:
+        """For a board the engine must refuse: the refusal pinned and the one found.
+        ``position`` (and ``table``) are then the empty board of the variant, or, when the
+        engine wrongly accepts the board, the one it built: what a refused board describes
+        cannot be built, so readers are shown :attr:`ImpossibleBoard.board` instead, and every
+        consumer of the catalogue handles such a case explicitly or leaves it out on purpose."""
+        impossible: ImpossibleBoard | None = self.asked.get("impossible")
+        return impossible
 
     @property
     def prose_reviewed(self) -> bool:
@@ -240,7 +275,7 @@ class Case:
     @property
     def asks_about_claims_only(self) -> bool:
         """Whether the case only claims stones (the verdict tables of the seed page)."""
-        return not (self.plays or self.turn or self.deal or self.match or self.impossible)
+        return all(key == "claims" for key in self.asked)
 
     def game_state(self) -> GameState:
         """The engine's state at the case's moment (its table, or an empty one around it)."""

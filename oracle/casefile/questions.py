@@ -6,8 +6,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from abc import ABC, abstractmethod
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from engine import (
     Player,
@@ -15,12 +16,13 @@ from engine import (
     Verdict,
 )
 from engine.misreadings import MISREADINGS
-from oracle.casefile.board import read_cards
+from oracle.casefile.board import Board, read_cards
 from oracle.casefile.errors import CaseError
 from oracle.casefile.model import (
     Case,
     Claim,
     DealQuestion,
+    ImpossibleBoard,
     MatchQuestion,
     PlayQuestion,
     RoundPlayed,
@@ -29,7 +31,7 @@ from oracle.casefile.model import (
     TurnQuestion,
 )
 from oracle.casefile.source import DataPath, LocatedDocument
-from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYERS
+from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYER_WORDS, PLAYERS
 
 
 def read_claims(document: LocatedDocument, position: Position) -> tuple[Claim, ...]:
@@ -135,7 +137,7 @@ def answers_fingerprint(document: LocatedDocument) -> str:
     aside): the situation and why are written for these answers, and ``reviewed:`` holds the
     fingerprint they were last read for."""
     data = document.data
-    asked = {kind.key: data[kind.key] for kind in QuestionKind if kind.key in data}
+    asked = {kind.key: data[kind.key] for kind in QUESTION_KINDS if kind.key in data}
     canonical = json.dumps(_spaced(asked), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
 
@@ -201,7 +203,8 @@ def read_rules(document: LocatedDocument, rules: RulesIndex | None) -> tuple[str
     return pinned
 
 
-def read_turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQuestion:
+def read_turn(document: LocatedDocument) -> TurnQuestion:
+    """The moves of a turn, in order, and the facts the case asserts once they are made."""
     raw = document.data["turn"]
     moves = tuple(
         (text, document.line_of(("turn", "moves", index)))
@@ -234,6 +237,7 @@ def read_turn(document: LocatedDocument, places: dict[int, list[int]]) -> TurnQu
 
 
 def read_deal(document: LocatedDocument) -> DealQuestion:
+    """A new game's seed and first player, and what the deal must give."""
     raw = document.data["deal"]
     expect = raw.get("expect", {})
     hands = expect.get("hands")
@@ -250,6 +254,7 @@ def read_deal(document: LocatedDocument) -> DealQuestion:
 
 
 def read_match(document: LocatedDocument) -> MatchQuestion:
+    """A match's rounds as played, and what their scoring must give."""
     raw = document.data["match"]
     expect = raw.get("expect", {})
     rounds = tuple(
@@ -284,60 +289,196 @@ class AnswerShape(Enum):
     """One answer (a deal, a match, a refused board)."""
 
 
-class QuestionKind(Enum):
-    """The kinds of question a case may ask: one registry that every stage consults (the loader,
-    the verifier, the protocol, the pages). Each value is the key that asks it in a case file."""
+Asked = TypeVar("Asked")
+"""What a kind of question reads into the model (a tuple of claims, a turn...)."""
 
-    CLAIMS = "claims"
-    PLAYS = "plays"
-    TURN = "turn"
-    DEAL = "deal"
-    MATCH = "match"
-    IMPOSSIBLE = "impossible"
 
-    @property
-    def key(self) -> str:
-        """The key of a case file that asks this question."""
-        return self.value
+class QuestionKind(ABC, Generic[Asked]):
+    """One kind of question a case may ask, as a case file holds it: its key (the file's key,
+    the schema's property, the protocol's name), how it is read, with its lines, into the
+    model, how its test items are named, how its answer is laid out and what a request asks.
+    The stages after reading find each kind's other parts in their own registries, keyed by
+    the kind (:mod:`oracle.verify.kinds`); a test checks each registry covers every kind."""
 
-    def item_name(self, number: int = 0) -> str:
-        """How a test item (and a report's check) names this question of a case: ``stone-3``
-        for the claim of stone ``number``, ``play-2`` for the ``number``-th play, ``board`` for
-        a board the engine must refuse, the key for the others (each asked once)."""
-        if self is QuestionKind.CLAIMS:
-            return f"stone-{number}"
-        if self is QuestionKind.PLAYS:
-            return f"play-{number}"
-        return "board" if self is QuestionKind.IMPOSSIBLE else self.key
+    key: ClassVar[str]
+    """The key of a case file that asks it, and its name in the protocol."""
+    shape: ClassVar[AnswerShape] = AnswerShape.WHOLE
+    """How its answer is laid out (and so compared)."""
+    exported: ClassVar[bool] = True
+    """Whether other engines are asked it (a board's refusal is this engine's own words)."""
 
-    @property
-    def exported(self) -> bool:
-        """Whether other engines are asked it: a board's refusal is in this engine's own words,
-        so the conformance protocol leaves it out."""
-        return self is not QuestionKind.IMPOSSIBLE
+    @abstractmethod
+    def read(self, document: LocatedDocument, board: Board) -> Asked:
+        """The question as the model holds it, read from ``document`` (asking it) with lines."""
 
-    @property
-    def shape(self) -> AnswerShape:
-        """How its answer is laid out."""
-        shapes = {
-            QuestionKind.CLAIMS: AnswerShape.BY_STONE,
-            QuestionKind.PLAYS: AnswerShape.IN_ORDER,
-            QuestionKind.TURN: AnswerShape.FACTS,
-        }
-        return shapes.get(self, AnswerShape.WHOLE)
+    def of(self, case: Case) -> Asked | None:
+        """The question ``case`` asks of this kind, or None."""
+        return cast("Asked | None", case.asked.get(self.key))
 
     def asked_by(self, case: Case) -> bool:
         """Whether ``case`` asks this question."""
-        asked = {
-            QuestionKind.CLAIMS: bool(case.claims),
-            QuestionKind.PLAYS: bool(case.plays),
-            QuestionKind.TURN: case.turn is not None,
-            QuestionKind.DEAL: case.deal is not None,
-            QuestionKind.MATCH: case.match is not None,
-            QuestionKind.IMPOSSIBLE: case.impossible is not None,
+        return bool(case.asked.get(self.key))
+
+    def item_name(self, number: int = 0) -> str:
+        """How a test item (and a report's check) names a question of this kind: the key,
+        for a kind asked once a case."""
+        return self.key
+
+    def items(self, case: Case) -> dict[str, int]:
+        """Each question of this kind ``case`` asks, by its item name, with its line."""
+        asked = case.asked.get(self.key)
+        return {self.item_name(): asked.line} if asked else {}
+
+    def request(self, case: Case) -> Any:
+        """The question as a conformance request asks it: the case file's keys, no answer."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<question kind {self.key}>"
+
+
+class Claims(QuestionKind[tuple[Claim, ...]]):
+    """Stones claimed in one step: each granted or refused, and why."""
+
+    key = "claims"
+    shape = AnswerShape.BY_STONE
+
+    def read(self, document: LocatedDocument, board: Board) -> tuple[Claim, ...]:
+        return read_claims(document, board.position)
+
+    def item_name(self, number: int = 0) -> str:
+        """``stone-3`` for the claim of stone ``number``."""
+        return f"stone-{number}"
+
+    def items(self, case: Case) -> dict[str, int]:
+        return {self.item_name(claim.stone): claim.line for claim in case.claims}
+
+    def request(self, case: Case) -> Any:
+        return [{"stone": claim.stone} for claim in case.claims]
+
+
+class Plays(QuestionKind[tuple[PlayQuestion, ...]]):
+    """Moves judged each on its own: legal, illegal under a rule, or unreadable."""
+
+    key = "plays"
+    shape = AnswerShape.IN_ORDER
+
+    def read(self, document: LocatedDocument, board: Board) -> tuple[PlayQuestion, ...]:
+        return read_plays(document)
+
+    def item_name(self, number: int = 0) -> str:
+        """``play-2`` for the ``number``-th play."""
+        return f"play-{number}"
+
+    def items(self, case: Case) -> dict[str, int]:
+        return {self.item_name(number): play.line for number, play in enumerate(case.plays, 1)}
+
+    def request(self, case: Case) -> Any:
+        return [
+            {"move": play.move, **({"after": list(play.after)} if play.after else {})}
+            for play in case.plays
+        ]
+
+
+class Turn(QuestionKind[TurnQuestion]):
+    """The rest of a turn played: its log and the facts it leaves."""
+
+    key = "turn"
+    shape = AnswerShape.FACTS
+
+    def read(self, document: LocatedDocument, board: Board) -> TurnQuestion:
+        return read_turn(document)
+
+    def request(self, case: Case) -> Any:
+        assert case.turn is not None
+        return {
+            "moves": [text for text, _ in case.turn.moves],
+            "facts": list(asserted_facts(case.turn)),
         }
-        return asked[self]
 
 
-EXPORTED_KINDS = tuple(kind for kind in QuestionKind if kind.exported)
-"""The questions other engines are asked, in the order of a request and of its answers."""
+def asserted_facts(turn: TurnQuestion) -> tuple[str, ...]:
+    """The facts a turn question asserts: only those are asked of another engine."""
+    expect = turn.expect
+    named = {
+        "log": expect.log,
+        "winner": expect.winner,
+        "ending": expect.ending,
+        "held": expect.held,
+        "hand": expect.hand,
+        "discards": expect.discards,
+        "next": expect.next_player,
+    }
+    return tuple(key for key, value in named.items() if value is not None)
+
+
+class Deal(QuestionKind[DealQuestion]):
+    """A new game dealt with a seed: the hands, the decks, who moves."""
+
+    key = "deal"
+
+    def read(self, document: LocatedDocument, board: Board) -> DealQuestion:
+        return read_deal(document)
+
+    def request(self, case: Case) -> Any:
+        assert case.deal is not None
+        return {"seed": case.deal.seed, "first": PLAYER_WORDS[case.deal.first]}
+
+
+class MatchKind(QuestionKind[MatchQuestion]):
+    """A match's rounds scored: the points, who wins, who starts next."""
+
+    key = "match"
+
+    def read(self, document: LocatedDocument, board: Board) -> MatchQuestion:
+        return read_match(document)
+
+    def request(self, case: Case) -> Any:
+        assert case.match is not None
+        return {
+            "rounds": [
+                {
+                    "started": PLAYER_WORDS[played.starter],
+                    "winner": "nobody" if played.winner is None else PLAYER_WORDS[played.winner],
+                    "stones": {"you": played.stones[0], "them": played.stones[1]},
+                }
+                for played in case.match.rounds
+            ]
+        }
+
+
+class Impossible(QuestionKind[ImpossibleBoard]):
+    """A board the engine must refuse to build. It asks nothing else, and the loader reads it
+    apart (:func:`oracle.casefile.loader.load_case_text`): its board may not build."""
+
+    key = "impossible"
+    exported = False
+
+    def read(self, document: LocatedDocument, board: Board) -> ImpossibleBoard:
+        raise NotImplementedError("the loader reads a refused board apart: it may not build")
+
+    def item_name(self, number: int = 0) -> str:
+        """``board``: the one question of such a case."""
+        return "board"
+
+
+CLAIMS = Claims()
+PLAYS = Plays()
+TURN = Turn()
+DEAL = Deal()
+MATCH = MatchKind()
+IMPOSSIBLE = Impossible()
+
+QUESTION_KINDS: tuple[QuestionKind[Any], ...] = (CLAIMS, PLAYS, TURN, DEAL, MATCH, IMPOSSIBLE)
+"""Every kind of question a case may ask, in the order a case's questions are read, verified,
+listed and asked: the one registry of the reading stage."""
+
+
+def exported_kinds() -> tuple[QuestionKind[Any], ...]:
+    """The questions other engines are asked, in the order of a request and of its answers."""
+    return tuple(kind for kind in QUESTION_KINDS if kind.exported)
+
+
+def kind_named(key: str) -> QuestionKind[Any]:
+    """The kind of question whose key is ``key``."""
+    return next(kind for kind in QUESTION_KINDS if kind.key == key)

@@ -23,8 +23,8 @@ from oracle.casefile.model import Case
 from oracle.conformance.engines import FunctionEngine
 from oracle.misreadings.answers import asked_questions
 from oracle.misreadings.cache import MisreadingCache
-from oracle.protocol.answers import engine_answers
 from oracle.protocol.schema import VERSIONS
+from oracle.verify.replay import engine_answers
 
 ASKED = Path("asked") / "conformance-question.yaml"
 """Where a request's case is said to come from, in messages (it is never written)."""

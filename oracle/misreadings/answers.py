@@ -11,14 +11,14 @@ from typing import Any
 from engine.misreadings import Reading
 from engine.play_state import Phase
 from oracle.casefile.model import Case
-from oracle.casefile.questions import EXPORTED_KINDS
-from oracle.protocol.answers import engine_answers
+from oracle.casefile.questions import exported_kinds
+from oracle.verify.replay import engine_answers
 from oracle.verify.report import CaseReport
 
 
 def asked_questions(case: Case) -> list[str]:
     """The questions a case asks, by their keys in a request (``claims``, ``turn``...)."""
-    return [kind.key for kind in EXPORTED_KINDS if kind.asked_by(case)]
+    return [kind.key for kind in exported_kinds() if kind.asked_by(case)]
 
 
 Answers = tuple[dict[str, Any], dict[str, Any]]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.casefile.questions import AnswerShape, QuestionKind
+from oracle.casefile.questions import AnswerShape, kind_named
 
 NO_ANSWER = object()
 
@@ -65,7 +65,7 @@ def compare(expected: dict[str, Any], response: dict[str, Any]) -> tuple[Questio
     asked: list[QuestionResult] = []
     for key, want in expected.items():
         got = answers.get(key) if isinstance(answers, dict) else None
-        compare_shape = SHAPE_COMPARISONS[QuestionKind(key).shape]
+        compare_shape = SHAPE_COMPARISONS[kind_named(key).shape]
         asked += compare_shape(key, want, got, declared)
     return tuple(_unasked_unsupported(declared, expected, asked) + asked)
 

@@ -10,10 +10,11 @@ import posixpath
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine import Reason, card_name
 from oracle.casefile.model import Case, RulesIndex
+from oracle.casefile.questions import DEAL, IMPOSSIBLE, MATCH, PLAYS, TURN, QuestionKind
 from oracle.site.boards import board_html, written_board_html
 from oracle.site.markup import Markup, code_block, site_link
 from oracle.verify.questions import LONG_TURN
@@ -49,19 +50,24 @@ def link_from(page_uri: str, target_uri: str) -> Markup:
     return site_link(posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".") + fragment)
 
 
+FILTER_WORDS: tuple[tuple[QuestionKind[Any], str], ...] = (
+    (IMPOSSIBLE, "impossible board"),
+    (TURN, "turn"),
+    (PLAYS, "moves"),
+    (DEAL, "deal"),
+    (MATCH, "match"),
+)
+"""The word a table filters a case by: that of the first kind in this list the case asks (a
+case that only claims stones is filtered by its verdict instead)."""
+
+
 def answer_kind(report: CaseReport) -> str:
     """What a case's answer is, for filtering a table: granted, refused, or the question asked."""
     case = report.case
-    if case.impossible is not None:
-        return "impossible board"
     if case.asks_about_claims_only:
         verdicts = {check.verdict.verdict.label for check in report.checks}
         return verdicts.pop() if len(verdicts) == 1 else "mixed"
-    if case.turn is not None:
-        return "turn"
-    if case.plays:
-        return "moves"
-    return "deal" if case.deal is not None else "match"
+    return next(word for kind, word in FILTER_WORDS if kind.asked_by(case))
 
 
 def table_data(reports: tuple[CaseReport, ...]) -> str:

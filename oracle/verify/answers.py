@@ -107,25 +107,38 @@ def pinned_answers(case: Case) -> dict[str, Any]:
     claims = {str(c.stone): c.expect.label for c in case.claims if c.expect is not None}
     if claims:
         pinned["claims"] = claims
-    plays = [_pinned_play(play) for play in case.plays]
+    plays = [pinned_play(play) for play in case.plays]
     if any(play is not None for play in plays):
-        pinned["plays"] = plays
+        pinned["plays"] = [None if play is None else play["answer"] for play in plays]
     if case.turn is not None:
-        pinned["turn"] = _pinned_turn(case.turn.expect)
+        pinned["turn"] = pinned_turn(case.turn.expect)
     if case.deal is not None:
-        pinned["deal"] = _pinned_deal(case.deal)
+        pinned["deal"] = pinned_deal(case.deal)
     if case.match is not None:
-        pinned["match"] = _pinned_match(case.match)
+        pinned["match"] = pinned_match(case.match)
     return pinned
 
 
-def _pinned_play(play: PlayQuestion) -> str | None:
+def pinned_play(play: PlayQuestion) -> dict[str, str] | None:
+    """What a case pins of a play: its ``answer`` (``legal``, ``illegal`` or ``unreadable``),
+    and the ``rule`` and the words (``because``) of a refusal where it names them; None for
+    an open play."""
     if play.unreadable:
-        return "unreadable"
-    return None if play.legal is None else ("legal" if play.legal else "illegal")
+        answer = "unreadable"
+    elif play.legal is None:
+        return None
+    else:
+        answer = "legal" if play.legal else "illegal"
+    pinned = {"answer": answer}
+    if play.rule is not None:
+        pinned["rule"] = play.rule
+    if play.because is not None:
+        pinned["because"] = play.because
+    return pinned
 
 
-def _pinned_turn(expect: TurnExpectation) -> dict[str, Any]:
+def pinned_turn(expect: TurnExpectation) -> dict[str, Any]:
+    """The facts a turn asserts, in the keys of :func:`turn_facts`."""
     facts: dict[str, Any] = {
         "log": None if expect.log is None else list(expect.log),
         "winner": expect.winner,
@@ -140,7 +153,8 @@ def _pinned_turn(expect: TurnExpectation) -> dict[str, Any]:
     return {key: value for key, value in facts.items() if value is not None}
 
 
-def _pinned_deal(deal: DealQuestion) -> dict[str, Any]:
+def pinned_deal(deal: DealQuestion) -> dict[str, Any]:
+    """What a case pins of a deal, in the keys of :func:`deal_facts`."""
     facts: dict[str, Any] = {"to_move": PLAYER_WORDS[deal.first]}
     if deal.hand_sizes is not None:
         facts["hands"] = dict(zip(("you", "them"), deal.hand_sizes, strict=True))
@@ -150,7 +164,8 @@ def _pinned_deal(deal: DealQuestion) -> dict[str, Any]:
     return facts
 
 
-def _pinned_match(question: MatchQuestion) -> dict[str, Any]:
+def pinned_match(question: MatchQuestion) -> dict[str, Any]:
+    """What a case pins of a match, in the keys of :func:`match_facts`."""
     facts: dict[str, Any] = {}
     if question.points is not None:
         facts["points"] = dict(zip(("you", "them"), question.points, strict=True))

@@ -1,75 +1,254 @@
-"""Each kind of question a case asks of the game, judged: a move on its own, a turn, a deal, a
-match, a board the engine must refuse (the claims are judged by the claim proof itself, in
-:mod:`oracle.verify.replay`)."""
+"""Each kind of question a case asks, answered by the engine and judged: the answer worked out
+once, in the conformance protocol's shape (:mod:`oracle.verify.answers`), under a judge that
+checks the engine or trusts it (:mod:`oracle.verify.judging`), then compared, as data, with what
+the case pins (:func:`oracle.verify.answers.pinned_answers`); the checks an editor reads are
+worded from that comparison. One class a kind (:class:`VerifiedKind`), each registered in
+:data:`oracle.verify.replay.VERIFIED_KINDS` under the kind of :mod:`oracle.casefile.questions`
+it verifies."""
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
-from engine import (
-    Game,
-    IllegalMove,
-    Match,
-    MoveSyntaxError,
-    Player,
-    card_name,
-)
+from engine import Game, IllegalMove, Match, MoveSyntaxError, Player, card_name
 from engine.game import GameState
-from engine.moves import Deck
 from oracle.casefile.model import (
     Case,
     DealQuestion,
     MatchQuestion,
     PlayQuestion,
-    TurnExpectation,
     TurnQuestion,
+)
+from oracle.casefile.questions import (
+    CLAIMS,
+    DEAL,
+    IMPOSSIBLE,
+    MATCH,
+    PLAYS,
+    TURN,
+    QuestionKind,
 )
 from oracle.casefile.source import DataPath
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.verify.answers import (
+    card_names,
+    claims_answer,
     deal_facts,
     illegal_play,
     legal_play,
     match_facts,
+    pinned_deal,
+    pinned_match,
+    pinned_play,
+    pinned_turn,
     turn_facts,
     unreadable_play,
 )
-from oracle.verify.moves import Unjudgeable, agrees, keeps_its_invariants, make_move
+from oracle.verify.judging import Moment
+from oracle.verify.moves import Unjudgeable
 from oracle.verify.report import BOARD, GameCheck, words
-
-
-def check_board(case: Case) -> GameCheck:
-    """Whether the engine refused the board of an ``impossible`` case with the message pinned
-    (spaces and line breaks aside). Its problem line is worded by :func:`board_problem`."""
-    board = case.impossible
-    assert board is not None
-    actual = "accepted" if board.refusal is None else f"refused: {words(board.refusal)}"
-    expected = None if board.expected is None else f"refused: {board.expected}"
-    if board.refusal is None:
-        label = "Board accepted"
-        detail: tuple[str, ...] = ("the engine builds this board and its game without objection",)
-    else:
-        label = f"Board refused: {words(board.refusal)}"
-        detail = (f"refused: {words(board.refusal)}",)
-        if board.refusal_line is not None:
-            detail += (f"the engine objects to line {board.refusal_line} of the case file",)
-    repin = () if board.refusal is None else ((("impossible",), words(board.refusal)),)
-    return GameCheck("the board", board.line, expected, actual, label, detail, BOARD, repin)
-
 
 Answer = tuple[Any, Any]
 """An answer in the protocol's shape, and how the engine explains it (None: nothing to say)."""
 
 
-def check_play(state: GameState, play: PlayQuestion, index: int = 0) -> tuple[GameCheck, Answer]:
-    """One move from the case's moment ``state`` (after the moves it names): legal, illegal
-    under the rule the engine names, or unreadable; the play is ``plays[index]`` of its file.
-    Gives the check worded from the engine's answer, and the answer itself."""
-    check, answer = _judged_play(state, play)
-    return replace(check, repin=_play_repin(play, index, check.actual)), answer
+class Answered:
+    """The engine's answers as a case's questions are verified, in the order they are asked,
+    each with how the engine explains it: what :class:`CaseReport` keeps."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, Any] = {}
+        self.explanations: dict[str, Any] = {}
+
+    def add(self, kind: QuestionKind[Any], answer: Answer) -> None:
+        """The answer to the question of ``kind``, and its explanation (None: none); a kind
+        other engines are not asked keeps none."""
+        if not kind.exported:
+            return
+        self.answers[kind.key], why = answer
+        if why is not None:
+            self.explanations[kind.key] = why
+
+
+class VerifiedKind(ABC):
+    """A kind of question as the engine answers it and the verifier judges it."""
+
+    kind: ClassVar[QuestionKind[Any]]
+    """The kind of question of the case file it answers."""
+
+    @abstractmethod
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        """The engine's answer to the question, in the protocol's shape, and its explanation,
+        worked out on ``moment`` (whose judge says how far the engine is checked)."""
+
+    @abstractmethod
+    def judged(self, case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
+        """The question verified: answered (the answer kept in ``answered``), then compared
+        with what the case pins. The checks come one by one, so that those found before the
+        engine could not go on are kept."""
+
+
+class ComparedWhole(VerifiedKind):
+    """A kind whose answer is worked out whole, then compared."""
+
+    @abstractmethod
+    def compared(self, case: Case, answer: Answer) -> Iterable[GameCheck]:
+        """The checks of the engine's ``answer`` against what the case pins, in words."""
+
+    def judged(self, case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
+        answer = self.answer(case, moment)
+        answered.add(self.kind, answer)
+        for check in self.compared(case, answer):
+            yield replace(check, question=self.kind.item_name())
+
+
+class ClaimsVerified(ComparedWhole):
+    """Stones claimed: the claim proof's verdicts (compared in the report's claim checks)."""
+
+    kind = CLAIMS
+
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        return claims_answer(moment.verdicts())
+
+    def compared(self, case: Case, answer: Answer) -> Iterable[GameCheck]:
+        return ()  # each claim is a ClaimCheck of the report, made from the verdicts
+
+
+class BoardVerified(ComparedWhole):
+    """A board the engine must refuse: whether the loader's engine refused it as pinned."""
+
+    kind = IMPOSSIBLE
+
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        board = case.impossible
+        assert board is not None
+        now = "accepted" if board.refusal is None else {"refused": words(board.refusal)}
+        return now, None
+
+    def compared(self, case: Case, answer: Answer) -> Iterable[GameCheck]:
+        """Whether the engine refused the board with the message pinned (spaces and line
+        breaks aside). Its problem line is worded by :func:`report.board_problem`."""
+        board = case.impossible
+        assert board is not None
+        now = answer[0]
+        pinned = None if board.expected is None else {"refused": board.expected}
+        actual = "accepted" if now == "accepted" else f"refused: {now['refused']}"
+        expected = None if pinned is None else f"refused: {pinned['refused']}"
+        if board.refusal is None:
+            label = "Board accepted"
+            detail: tuple[str, ...] = (
+                "the engine builds this board and its game without objection",
+            )
+        else:
+            label = f"Board refused: {words(board.refusal)}"
+            detail = (f"refused: {words(board.refusal)}",)
+            if board.refusal_line is not None:
+                detail += (f"the engine objects to line {board.refusal_line} of the case file",)
+        repin = () if board.refusal is None else ((("impossible",), words(board.refusal)),)
+        yield GameCheck(
+            "the board", board.line, expected, actual, label, detail, BOARD, repin, pinned, now
+        )
+
+
+class PlaysVerified(VerifiedKind):
+    """Moves judged each on its own: legal, illegal under a rule, or unreadable."""
+
+    kind = PLAYS
+
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        judged = [play_answer(moment, play)[0] for play in case.plays]
+        return [answer for answer, _ in judged], [why for _, why in judged]
+
+    def judged(self, case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
+        """Each play answered, then compared, in turn: a play the engine cannot judge stops
+        the question there, the plays before it judged."""
+        judged = []
+        for index, play in enumerate(case.plays):
+            answer, shown = play_answer(moment, play)
+            judged.append(answer)
+            check = play_check(play, index, answer, shown)
+            yield replace(check, question=self.kind.item_name(index + 1))
+        answered.add(self.kind, ([a for a, _ in judged], [why for _, why in judged]))
+
+
+def play_answer(moment: Moment, play: PlayQuestion) -> tuple[Answer, str | None]:
+    """``legal``, ``illegal`` or ``unreadable`` for one play, from a copy of the case's moment
+    (after the moves it names), and why; with the move as the engine writes it (None when it
+    cannot read it). A trusted judge answers a play after an earlier move the engine refuses
+    as that refusal: a misreading that refuses an earlier move cannot make this one either."""
+    judge = moment.judge
+    state = moment.copy(play.line)
+    try:
+        for text in play.after:
+            judge.move(state, text, play.line, f"cannot reach {play.label}: ")
+        move = state.parse_move(play.move)
+    except MoveSyntaxError as error:
+        judge.unreadable(play, error)
+        return unreadable_play(str(error)), None
+    except IllegalMove as error:  # an earlier move, refused (only a trusted judge gets here)
+        return illegal_play(error.rule, error.problem), None
+    explained = judge.explained(state, move)
+    try:
+        state.apply(move)
+    except IllegalMove as error:
+        judge.carried_out(state, explained, error, play.line, play.label)
+        return illegal_play(error.rule, error.problem), str(move)
+    judge.carried_out(state, explained, None, play.line, play.label)
+    return legal_play(), str(move)
+
+
+def play_now(play: PlayQuestion, answer: Answer) -> dict[str, Any]:
+    """The engine's answer to a play as :func:`oracle.verify.answers.pinned_play` pins one."""
+    given, why = answer
+    now: dict[str, Any] = {"answer": given}
+    if "rule" in why:
+        now["rule"] = why["rule"]
+    if "problem" in why:
+        now["because"] = words(why["problem"])
+    return now
+
+
+def play_check(
+    play: PlayQuestion, index: int, answer: Answer, shown: str | None, question: str = ""
+) -> GameCheck:
+    """The play ``plays[index]`` of its file, the engine's ``answer`` against what it pins,
+    worded; ``shown`` is the move as the engine writes it."""
+    pinned, now = pinned_play(play), play_now(play, answer)
+    given, why = answer
+    expected = None if pinned is None else _play_words(pinned)
+    if pinned is not None and given == "legal" and pinned["answer"] == "illegal":
+        expected = "illegal"  # a move carried out: what the case said of a refusal is moot
+    earlier = f" (after {', '.join(play.after)})" if play.after else ""
+    shown = f"{shown or play.move}{earlier}"
+    if given == "unreadable":
+        actual = "unreadable" + ("" if play.because is None else f": {now['because']}")
+        label = f"{play.move!r}{earlier}: unreadable"
+        detail: tuple[str, ...] = (f"unreadable: {why['problem']}",)
+    elif given == "legal":
+        actual, label, detail = "legal", f"{shown}: legal", ()
+    else:
+        rule, problem = why["rule"], why["problem"]
+        detail = (f"refused: {problem} ({rule})",)
+        label = f"{shown}: illegal ({rule})"
+        if pinned is not None and pinned["answer"] == "illegal" and len(pinned) > 1:
+            actual = _play_words({key: now[key] for key in pinned})
+        else:  # the answer to pin: the rule and the reason, whatever the case expected
+            actual = _play_words(now)
+    repin = _play_repin(play, index, actual)
+    return GameCheck(
+        play.label, play.line, expected, actual, label, detail, question, repin, pinned, now
+    )
+
+
+def _play_words(answer: dict[str, Any]) -> str:
+    """A play's answer in words: ``illegal under RULE: REASON`` (the parts it has)."""
+    rule = f" under {answer['rule']}" if "rule" in answer else ""
+    because = f": {answer['because']}" if "because" in answer else ""
+    return f"{answer['answer']}{rule}{because}"
 
 
 def _play_repin(play: PlayQuestion, index: int, actual: str) -> tuple[tuple[DataPath, Any], ...]:
@@ -85,153 +264,112 @@ def _play_repin(play: PlayQuestion, index: int, actual: str) -> tuple[tuple[Data
     return tuple(values)
 
 
-def _judged_play(state: GameState, play: PlayQuestion) -> tuple[GameCheck, Answer]:
-    what = play.label
-    for text in play.after:
-        make_move(state, text, play.line, f"cannot reach {what}: ")
-    earlier = f" (after {', '.join(play.after)})" if play.after else ""
-    expected = None if play.legal is None else ("legal" if play.legal else "illegal")
-    if play.unreadable:
-        expected = "unreadable" + ("" if play.because is None else f": {play.because}")
-    try:
-        move = state.parse_move(play.move)
-    except MoveSyntaxError as error:
-        if not play.unreadable:
-            raise Unjudgeable(play.line, str(error)) from None
-        answer = unreadable_play(str(error))
-        problem = answer[1]["problem"]
-        actual = "unreadable" + ("" if play.because is None else f": {words(problem)}")
-        label = f"{play.move!r}{earlier}: unreadable"
-        check = GameCheck(what, play.line, expected, actual, label, (f"unreadable: {problem}",))
-        return check, answer
-    explained = state.why_illegal(move)
-    try:
-        state.apply(move)
-    except IllegalMove as error:
-        agrees(explained, error, play.line, what)
-        answer = illegal_play(error.rule, error.problem)
-        return _refused_play(play, answer[1], f"{move}{earlier}", expected), answer
-    agrees(explained, None, play.line, what)
-    keeps_its_invariants(state, play.line, what)
-    return GameCheck(what, play.line, expected, "legal", f"{move}{earlier}: legal"), legal_play()
+class TurnVerified(ComparedWhole):
+    """The rest of the turn played from the case's moment: its log and each fact the case
+    asserts (the winner, the ending, the stones held, your hand, the discards, who plays
+    next); a fact the case does not assert is shown, not compared."""
+
+    kind = TURN
+
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        assert case.turn is not None
+        return turn_answer(moment, case.turn), None
+
+    def compared(self, case: Case, answer: Answer) -> Iterable[GameCheck]:
+        assert case.turn is not None
+        return turn_checks(case.turn, answer[0], case.position.variant.has_tactics)
 
 
-def _refused_play(
-    play: PlayQuestion, why: dict[str, str], shown: str, expected: str | None
-) -> GameCheck:
-    """A move the engine refused (``why``: the rule and the engine's words), against what the
-    case expects (the rule and the reason compared where the case names them)."""
-    rule, problem = why["rule"], why["problem"]
-    detail = (f"refused: {problem} ({rule})",)
-    actual = "illegal"
-    if play.legal is False and (play.rule is not None or play.because is not None):
-        expected = "illegal"
-        if play.rule is not None:
-            expected += f" under {play.rule}"
-            actual += f" under {rule}"
-        if play.because is not None:
-            expected += f": {play.because}"
-            actual += f": {words(problem)}"
-    else:  # the answer to pin: the rule and the reason, whatever the case expected
-        actual = f"illegal under {rule}: {words(problem)}"
-    label = f"{shown}: illegal ({rule})"
-    return GameCheck(play.label, play.line, expected, actual, label, detail)
-
-
-def check_turn(state: GameState, turn: TurnQuestion) -> tuple[list[GameCheck], Answer]:
-    """The rest of the turn played from the case's moment ``state``: its log and each fact the
-    case asserts (the winner, the ending, the stones held, your hand, the discards, who plays
-    next), worded from the engine's facts (:func:`oracle.verify.answers.turn_facts`), which it
-    also gives; a fact the case does not assert is shown, not compared."""
+def turn_answer(moment: Moment, turn: TurnQuestion) -> dict[str, Any]:
+    """The facts the turn leaves (:func:`oracle.verify.answers.turn_facts`), or, under a
+    trusted judge, ``{"refused": why}`` when the engine refuses one of its moves."""
+    state = moment.copy(turn.line)
     start = len(state.events)
     for text, line in turn.moves:
         try:
-            make_move(state, text, line)
+            moment.judge.move(state, text, line)
+        except IllegalMove as error:
+            return {"refused": str(error)}
         except Unjudgeable as error:  # show how far the turn got, up to the move refused
             so_far = [f"{PLAYER_WORDS[e.player]}: {e.text}" for e in state.events[start:]]
             shown = "; ".join(so_far) or "nothing yet"
             raise Unjudgeable(error.line, error.problem, (f"the turn so far: {shown}",)) from None
-    facts = turn_facts(state)
+    return turn_facts(state)
+
+
+FACT_WORDS = {
+    "winner": "the winner",
+    "ending": "how the game ended",
+    "held": "the stones held",
+    "hand": "your hand",
+    "discards": "the discards",
+    "next": "whose turn it is",
+}
+"""How a check names each fact of a turn but its log."""
+
+
+def turn_checks(turn: TurnQuestion, facts: dict[str, Any], tactics: bool) -> list[GameCheck]:
+    """The turn's checks: its summary (shown, never compared), its log, then each fact, the
+    discards only in the tactics variant or where the case pins them."""
+    assert "refused" not in facts, "a checked turn stops at a refused move"
+    pinned = pinned_turn(turn.expect)
     log: list[str] = facts["log"]
-    expect, lines = turn.expect, turn.expect_lines
-    outcome = facts["winner"]
-    detail = (f"log: {'; '.join(log)}", f"outcome: {outcome}")
-
-    def fact(name: str, key: str, expected: str | None, actual: str, value: Any) -> GameCheck:
-        repin = () if value is None else ((("turn", "expect", key), value),)
-        return GameCheck(name, lines.get(key, turn.line), expected, actual, "", detail, "", repin)
-
+    detail = (f"log: {'; '.join(log)}", f"outcome: {facts['winner']}")
     steps = log + _ending(facts)
     summary = " → ".join(steps)
     # A whole game is the answer's list of steps; its one line says how long and how it ended.
     short = summary if len(steps) <= LONG_TURN else _short_turn(facts, len(log))
     diff = tuple(
         line.rstrip()
-        for line in difflib.ndiff(list(expect.log or ()), log)
+        for line in difflib.ndiff(list(turn.expect.log or ()), log)
         if not line.startswith("?")
     )
-    held = (tuple(facts["held"]["you"]), tuple(facts["held"]["them"]))
-    checks: list[GameCheck] = [
+    checks = [
         GameCheck("the turn", turn.line, None, summary, short, detail),
         GameCheck(
             "the log",
-            lines.get("log", turn.line),
-            "; ".join(expect.log) if expect.log is not None else None,
-            "; ".join(log),
+            turn.expect_lines.get("log", turn.line),
+            _pinned_words("log", pinned),
+            _fact_words("log", log),
             "",
             ("log, expected (-) against the engine's (+):", *diff),
             "",
             ((("turn", "expect", "log"), log),),
-        ),
-        fact("the winner", "winner", expect.winner, outcome, outcome),
-        fact("how the game ended", "ending", expect.ending, facts["ending"], facts["ending"]),
-        fact(
-            "the stones held",
-            "held",
-            None if expect.held is None else held_text(tuple(map(_sorted, expect.held))),
-            held_text(held),
-            {"you": list(held[0]), "them": list(held[1])},
-        ),
-        fact(
-            "your hand",
-            "hand",
-            None if expect.hand is None else cards_text(expect.hand),
-            names_text(facts["hand"]),
-            facts["hand"],
+            pinned.get("log"),
+            log,
         ),
     ]
-    tactics = state.variant.has_tactics
-    return checks + _discards_and_next(tactics, facts, expect, fact), (facts, None)
-
-
-_Fact = Callable[[str, str, "str | None", str, Any], GameCheck]
-
-
-def _discards_and_next(
-    tactics: bool, facts: dict[str, Any], expect: TurnExpectation, fact: _Fact
-) -> list[GameCheck]:
-    """The last facts of a turn: the discards (in the tactics variant, or where the case pins
-    them) and whose turn it is."""
-    checks = []
-    if tactics or expect.discards is not None:
-        checks.append(
-            fact(
-                "the discards",
-                "discards",
-                None if expect.discards is None else cards_text(expect.discards),
-                names_text(facts["discards"]),
-                facts["discards"],
-            )
-        )
-    next_player = None if expect.next_player is None else PLAYER_WORDS[expect.next_player]
-    over = facts["next"] == "nobody"  # a case cannot pin "nobody" as next: left to the editor
-    playing = "nobody (the game is over)" if over else facts["next"]
-    checks.append(fact("whose turn it is", "next", next_player, playing, None if over else playing))
+    for key, what in FACT_WORDS.items():
+        if key == "discards" and not (tactics or "discards" in pinned):
+            continue
+        now = facts[key]
+        over = key == "next" and now == "nobody"  # a case cannot pin "nobody" as next
+        repin = () if over else ((("turn", "expect", key), now),)
+        line = turn.expect_lines.get(key, turn.line)
+        expected, actual = _pinned_words(key, pinned), _fact_words(key, now)
+        check = GameCheck(what, line, expected, actual, "", detail, "", repin, pinned.get(key), now)
+        checks.append(check)
     return checks
 
 
-def _sorted(stones: tuple[int, ...] | list[int]) -> tuple[int, ...]:
-    return tuple(sorted(stones))
+def _pinned_words(key: str, pinned: dict[str, Any]) -> str | None:
+    """A fact the turn pins, in an editor's words (None: not pinned)."""
+    return None if key not in pinned else _fact_words(key, pinned[key])
+
+
+def _fact_words(key: str, value: Any) -> str:
+    """A fact of a turn in an editor's words."""
+    if key == "log":
+        return "; ".join(value)
+    if key == "held":
+        return "; ".join(
+            f"{player}: {', '.join(map(str, value[player])) or 'none'}" for player in value
+        )
+    if key in ("hand", "discards"):
+        return names_text(value)
+    if key == "next" and value == "nobody":
+        return "nobody (the game is over)"
+    return str(value)
 
 
 LONG_TURN = 12
@@ -252,14 +390,8 @@ def _ending(facts: dict[str, Any]) -> list[str]:
     return [] if ending == "none" else [ending]
 
 
-def held_text(held: tuple[tuple[int, ...], ...]) -> str:
-    return "; ".join(
-        f"{PLAYER_WORDS[player]}: {', '.join(map(str, stones)) or 'none'}"
-        for player, stones in zip(Player, held, strict=True)
-    )
-
-
-def cards_text(cards: tuple[int, ...] | list[int]) -> str:
+def cards_text(cards: Sequence[int]) -> str:
+    """Cards by name, sorted, as a message lists them."""
     return names_text(sorted(card_name(card) for card in cards))
 
 
@@ -268,41 +400,92 @@ def names_text(names: list[str]) -> str:
     return ", ".join(names) or "none"
 
 
-def check_deal(case: Case, deal: DealQuestion) -> tuple[list[GameCheck], Answer]:
-    """A new game dealt with the case's seed, worded from the engine's facts
-    (:func:`oracle.verify.answers.deal_facts`), which it also gives: the hands, the decks and
-    who moves, and your hand where the case pins the shuffle itself."""
-    game = Game(case.position.variant, False, deal.first, deal.seed)
-    state = game.new_initial_state()
-    keeps_its_invariants(state, deal.line, "the deal")
-    facts = deal_facts(state)
-    hands = (facts["hands"]["you"], facts["hands"]["them"])
-    decks = (facts["decks"][Deck.CLAN.value], facts["decks"].get(Deck.TACTICS.value, 0))
-    to_move = facts["to_move"]
-    actual = f"hands {hands[0]} and {hands[1]}; decks {decks[0]} and {decks[1]}; {to_move} to move"
-    label = f"dealt {hands[0]} and {hands[1]} cards, {to_move} to move"
-    expected_hands = deal.hand_sizes or hands
-    expected_decks = deal.deck_sizes or decks
-    expected = (
-        f"hands {expected_hands[0]} and {expected_hands[1]};"
-        f" decks {expected_decks[0]} and {expected_decks[1]}; {PLAYER_WORDS[deal.first]} to move"
+class DealVerified(VerifiedKind):
+    """A new game dealt with the case's seed: the hands, the decks and who moves, and your
+    hand where the case pins the shuffle itself (this engine's, so not in the protocol's
+    answer: the check alone compares it)."""
+
+    kind = DEAL
+
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        return deal_facts(dealt(case, moment)), None
+
+    def judged(self, case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
+        """The deal answered and compared from the one state dealt (its hand included)."""
+        assert case.deal is not None
+        state = dealt(case, moment)
+        answer = deal_facts(state)
+        answered.add(self.kind, (answer, None))
+        check = deal_check(case.deal, answer, state.hands[Player.A])
+        yield replace(check, question=self.kind.item_name())
+
+
+def dealt(case: Case, moment: Moment) -> GameState:
+    """A new game dealt with the case's seed and first player."""
+    deal = case.deal
+    assert deal is not None
+    state = Game(case.position.variant, False, deal.first, deal.seed).new_initial_state()
+    moment.judge.dealt(state, deal.line)
+    return state
+
+
+def deal_check(deal: DealQuestion, facts: dict[str, Any], dealt: Sequence[int]) -> GameCheck:
+    """The deal's facts (and your hand ``dealt``, where the case pins it) against the case."""
+    pinned, now = pinned_deal(deal), dict(facts)
+    if deal.hand is not None:  # the shuffle itself, pinned
+        pinned["hand"], now["hand"] = cards_text(deal.hand), cards_text(dealt)
+    actual = _deal_words(now)
+    expected = _deal_words({**now, **pinned})
+    label = (
+        f"dealt {now['hands']['you']} and {now['hands']['them']} cards, {now['to_move']} to move"
     )
+    if deal.hand is not None:
+        label += f"; your hand {now['hand']}"
     repin: list[tuple[DataPath, Any]] = [
         (("deal", "expect", key), value) for key, value in facts.items()
     ]
-    if deal.hand is not None:  # the shuffle itself, pinned
-        expected += f"; your hand {cards_text(deal.hand)}"
-        actual += f"; your hand {cards_text(state.hands[Player.A])}"
-        label += f"; your hand {cards_text(state.hands[Player.A])}"
-        repin.append((("deal", "expect", "hand"), [card_name(c) for c in state.hands[Player.A]]))
-    check = GameCheck("the deal", deal.line, expected, actual, label, (), "", tuple(repin))
-    return [check], (facts, None)
+    if deal.hand is not None:
+        repin.append((("deal", "expect", "hand"), card_names(dealt)))
+    return GameCheck(
+        "the deal", deal.line, expected, actual, label, (), "", tuple(repin), pinned, now
+    )
 
 
-def check_match(question: MatchQuestion) -> tuple[list[GameCheck], Answer]:
-    """A match of the case's rounds scored, worded from the engine's facts
-    (:func:`oracle.verify.answers.match_facts`), which it also gives: the points, who wins and
-    who starts next."""
+def _deal_words(facts: dict[str, Any]) -> str:
+    """A deal's facts in an editor's words."""
+    hands, decks = facts["hands"], facts["decks"]
+    words_ = (
+        f"hands {hands['you']} and {hands['them']}; decks {decks['clan']} and"
+        f" {decks.get('tactics', 0)}; {facts['to_move']} to move"
+    )
+    return words_ + (f"; your hand {facts['hand']}" if "hand" in facts else "")
+
+
+class MatchVerified(ComparedWhole):
+    """A match of the case's rounds scored: the points, who wins and who starts next."""
+
+    kind = MATCH
+
+    def answer(self, case: Case, moment: Moment) -> Answer:
+        assert case.match is not None
+        return match_answer(case.match), None
+
+    def compared(self, case: Case, answer: Answer) -> Iterable[GameCheck]:
+        assert case.match is not None
+        facts = answer[0]
+        pinned = pinned_match(case.match)
+        actual = _match_words(facts)
+        expected = _match_words({**facts, **pinned})
+        repin = tuple((("match", "expect", key), value) for key, value in facts.items())
+        line = case.match.line
+        return (
+            GameCheck("the match", line, expected, actual, actual, (), "", repin, pinned, facts),
+        )
+
+
+def match_answer(question: MatchQuestion) -> dict[str, Any]:
+    """The match's facts once its rounds are scored (:func:`oracle.verify.answers.match_facts`);
+    a round started by the wrong player cannot be scored (:class:`Unjudgeable`)."""
     match = Match(len(question.rounds), first_player=question.rounds[0].starter)
     for played in question.rounds:
         starter, number = match.next_starter, len(match.results) + 1
@@ -315,21 +498,16 @@ def check_match(question: MatchQuestion) -> tuple[list[GameCheck], Answer]:
                 f" {PLAYER_WORDS[played.starter]}: the winner of a round starts the next (after a"
                 " draw, the player who did not start it)",
             ) from None
-    facts = match_facts(match)
+    return match_facts(match)
+
+
+def _match_words(facts: dict[str, Any]) -> str:
+    """A match's facts in an editor's words."""
     points, winner = facts["points"], facts["winner"]
-    actual = [
-        f"points {points['you']} to {points['them']}",
-        "a draw" if winner == "draw" else f"{winner} win",
-        f"{facts['next_starter']} start next",
-    ]
-    expected = list(actual)
-    if question.points is not None:
-        expected[0] = f"points {question.points[0]} to {question.points[1]}"
-    if question.winner is not None:
-        expected[1] = "a draw" if question.winner == "draw" else f"{question.winner} win"
-    if question.next_starter is not None:
-        expected[2] = f"{PLAYER_WORDS[question.next_starter]} start next"
-    label = "; ".join(actual)
-    repin = tuple((("match", "expect", key), value) for key, value in facts.items())
-    check = GameCheck("the match", question.line, "; ".join(expected), label, label, (), "", repin)
-    return [check], (facts, None)
+    return "; ".join(
+        (
+            f"points {points['you']} to {points['them']}",
+            "a draw" if winner == "draw" else f"{winner} win",
+            f"{facts['next_starter']} start next",
+        )
+    )

@@ -1,117 +1,72 @@
 """Replay a case through the engine and compare its answers with the expected ones.
 
-The plugin, the renderer and the CLI all verify through :func:`verify_case`. A case's claims are
-judged by the claim proof, a refused board by what the loader kept of the engine's refusal, and
-each question about the game by its entry in :data:`GAME_QUESTIONS`.
+The plugin, the renderer and the CLI all verify through :func:`verify_case`: each question the
+case asks is answered and judged by the entry of its kind in :data:`VERIFIED_KINDS`, under the
+judge that checks the engine. :func:`engine_answers` gives the same answers, from the same
+code, trusting the engine, for a case that is not verified (one a misreading changed, one read
+from a request).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
-from engine import PositionError, claim_verdicts
-from engine.game import GameState, TableError
+from engine import PositionError
+from engine.game import TableError
+from oracle.casefile import questions
 from oracle.casefile.model import Case
 from oracle.casefile.questions import QuestionKind
-from oracle.verify.answers import claims_answer
 from oracle.verify.consistency import verdict_problem
-from oracle.verify.moves import Unjudgeable, copy_of, reads_back
+from oracle.verify.judging import CHECKED, TRUSTED, Moment
+from oracle.verify.moves import Unjudgeable
 from oracle.verify.questions import (
-    Answer,
-    check_board,
-    check_deal,
-    check_match,
-    check_play,
-    check_turn,
+    Answered,
+    BoardVerified,
+    ClaimsVerified,
+    DealVerified,
+    MatchVerified,
+    PlaysVerified,
+    TurnVerified,
+    VerifiedKind,
 )
 from oracle.verify.report import CaseReport, ClaimCheck, GameCheck
 
-
-class Moment:
-    """The case's moment, built once when a question first needs it (and checked to list only
-    moves it can read back); each question plays on a copy of it."""
-
-    def __init__(self, case: Case) -> None:
-        self.case = case
-        self.state: GameState | None = None
-
-    def copy(self, line: int) -> GameState:
-        """A copy of the moment for the question at ``line``."""
-        if self.state is None:
-            self.state = self.case.game_state()
-            reads_back(self.state, line, "the case's moment")
-        return copy_of(self.state, line)
+VERIFIED_KINDS: tuple[VerifiedKind, ...] = (
+    ClaimsVerified(),
+    PlaysVerified(),
+    TurnVerified(),
+    DealVerified(),
+    MatchVerified(),
+    BoardVerified(),
+)
+"""How the engine answers, and the verifier judges, each kind of question: the registry of this
+stage, one entry a kind of :data:`oracle.casefile.questions.QUESTION_KINDS`."""
 
 
-class Answered:
-    """The engine's answers as a case's questions are verified, in the order they are asked,
-    each with how the engine explains it: what :class:`CaseReport` keeps."""
-
-    def __init__(self) -> None:
-        self.answers: dict[str, Any] = {}
-        self.explanations: dict[str, Any] = {}
-
-    def add(self, kind: QuestionKind, answer: Answer) -> None:
-        """The answer to the question of ``kind``, and its explanation (None: none)."""
-        self.answers[kind.key], why = answer
-        if why is not None:
-            self.explanations[kind.key] = why
+class MissingStage(LookupError):
+    """A kind of question some stage has no entry for."""
 
 
-def _plays(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
-    judged = []
-    for index, play in enumerate(case.plays):
-        check, answer = check_play(moment.copy(play.line), play, index)
-        judged.append(answer)
-        yield replace(check, question=QuestionKind.PLAYS.item_name(index + 1))
-    answered.add(QuestionKind.PLAYS, ([a for a, _ in judged], [why for _, why in judged]))
-
-
-def _turn(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
-    assert case.turn is not None
-    checks, answer = check_turn(moment.copy(case.turn.line), case.turn)
-    answered.add(QuestionKind.TURN, answer)
-    for check in checks:
-        yield replace(check, question=QuestionKind.TURN.item_name())
-
-
-def _deal(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
-    assert case.deal is not None
-    checks, answer = check_deal(case, case.deal)
-    answered.add(QuestionKind.DEAL, answer)
-    for check in checks:
-        yield replace(check, question=QuestionKind.DEAL.item_name())
-
-
-def _match(case: Case, moment: Moment, answered: Answered) -> Iterator[GameCheck]:
-    assert case.match is not None
-    checks, answer = check_match(case.match)
-    answered.add(QuestionKind.MATCH, answer)
-    for check in checks:
-        yield replace(check, question=QuestionKind.MATCH.item_name())
-
-
-GAME_QUESTIONS: dict[QuestionKind, Callable[[Case, Moment, Answered], Iterator[GameCheck]]] = {
-    QuestionKind.PLAYS: _plays,
-    QuestionKind.TURN: _turn,
-    QuestionKind.DEAL: _deal,
-    QuestionKind.MATCH: _match,
-}
-"""How each question about the game is verified, in the order a report lists them (the claims
-and a refused board are verified apart: they are not about a game). Each yields its checks one
-by one, so that those found before the engine could not go on are kept, and adds the engine's
-answer to what was answered."""
+def verified_kinds(
+    kinds: tuple[QuestionKind[Any], ...] | None = None,
+    verified: tuple[VerifiedKind, ...] | None = None,
+) -> tuple[VerifiedKind, ...]:
+    """The verifier of each kind of question, in the kinds' order; a kind without one is
+    refused by name, rather than left unverified."""
+    kinds = questions.QUESTION_KINDS if kinds is None else kinds
+    by_kind = {entry.kind.key: entry for entry in (verified or VERIFIED_KINDS)}
+    missing = [kind.key for kind in kinds if kind.key not in by_kind]
+    if missing:
+        raise MissingStage(f"no verifier for the question kinds {', '.join(missing)}")
+    return tuple(by_kind[kind.key] for kind in kinds)
 
 
 def verify_case(case: Case) -> CaseReport:
     """Replay ``case`` through the engine: its claims, moves, turn, deal and match, or the
     refusal of its board."""
-    if case.impossible is not None:  # the loader built the board, and kept what the engine said
-        return CaseReport(case, (), None, (check_board(case),))
+    moment = Moment(case, CHECKED)
     try:
-        verdicts = claim_verdicts(case.position, case.claimed_stones)
+        verdicts = moment.verdicts()
     except PositionError as error:
         return CaseReport(case, (), engine_error=str(error))
     checks = tuple(
@@ -122,14 +77,11 @@ def verify_case(case: Case) -> CaseReport:
         if problem is not None:
             return CaseReport(case, checks, engine_error=problem)
     answered = Answered()
-    if case.claims:
-        answered.add(QuestionKind.CLAIMS, claims_answer(verdicts))
     game_checks: list[GameCheck] = []
-    moment = Moment(case)
     try:
-        for kind, verify in GAME_QUESTIONS.items():
-            if kind.asked_by(case):
-                game_checks.extend(verify(case, moment, answered))
+        for verified in verified_kinds():
+            if verified.kind.asked_by(case):
+                game_checks.extend(verified.judged(case, moment, answered))
     except Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
         return CaseReport(case, checks, error.problem, tuple(game_checks), error.line, error.detail)
     except (PositionError, TableError) as error:
@@ -142,3 +94,21 @@ def verify_case(case: Case) -> CaseReport:
         answers=answered.answers,
         explanations=answered.explanations,
     )
+
+
+def engine_answers(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The engine's answers to every question of ``case`` other engines are asked, and how
+    it explains them, worked out as :func:`verify_case` works them out but trusting the engine
+    (for a case not verified: one a misreading changed, one read from a request).
+
+    Answers are shaped like a case file's expectations: ``claims`` maps each stone to
+    ``granted`` or ``refused``, ``plays`` lists ``legal``, ``illegal`` or ``unreadable`` in
+    order, ``turn`` holds the facts of :func:`oracle.verify.answers.turn_facts` (or
+    ``{"refused": ...}`` when a move is illegal), ``deal`` and ``match`` their ``expect`` keys.
+    """
+    answered = Answered()
+    moment = Moment(case, TRUSTED)
+    for verified in verified_kinds():
+        if verified.kind.exported and verified.kind.asked_by(case):
+            answered.add(verified.kind, verified.answer(case, moment))
+    return answered.answers, answered.explanations

@@ -13,8 +13,9 @@ from engine import (
     ClaimVerdict,
     card_name,
 )
+from oracle.casefile import questions
 from oracle.casefile.model import Case, Claim
-from oracle.casefile.questions import QuestionKind
+from oracle.casefile.questions import CLAIMS, IMPOSSIBLE
 from oracle.casefile.source import DataPath, shown_path
 
 
@@ -47,9 +48,22 @@ class ClaimCheck:
         )
 
 
+def agrees(pinned: Any, now: Any) -> bool:
+    """Whether the engine's answer ``now`` says what the case pins: nothing pinned (an open
+    question) agrees with any answer, pinned facts (a dict) each with the engine's fact of
+    the same name, any other value with an equal one."""
+    if pinned is None:
+        return True
+    if isinstance(pinned, dict) and isinstance(now, dict):
+        return all(key in now and now[key] == value for key, value in pinned.items())
+    return bool(pinned == now)
+
+
 @dataclass(frozen=True)
 class GameCheck:
-    """One question about the game (a move, a turn, a deal, a match): expected and actual."""
+    """One question about the game (a move, a turn, a deal, a match): what the case pins and
+    the engine's answer, as data (``pinned`` and ``now``, compared by :func:`agrees`), and
+    both in an editor's words (``expected`` and ``actual``, for messages and pages)."""
 
     what: str
     line: int
@@ -62,11 +76,16 @@ class GameCheck:
     repin: tuple[tuple[DataPath, Any], ...] = ()
     """The engine's answer as the case file would pin it: each value at its place in the file
     (None: the key no longer belongs there), for ``schotten-oracle pin``."""
+    pinned: Any = None
+    """What the case pins, in the shape of the engine's answer (None: nothing, an open
+    question or a fact only shown)."""
+    now: Any = None
+    """The engine's answer to it."""
 
     @property
     def matches(self) -> bool:
         """Whether the engine agrees with the case (an open question in a draft always does)."""
-        return self.expected is None or self.expected == self.actual
+        return agrees(self.pinned, self.now)
 
 
 @dataclass(frozen=True)
@@ -190,9 +209,7 @@ class CaseReport:
                 error = None  # the engine stopped at a later question
         return replace(
             self,
-            checks=tuple(
-                c for c in self.checks if QuestionKind.CLAIMS.item_name(c.claim.stone) == question
-            ),
+            checks=tuple(c for c in self.checks if CLAIMS.item_name(c.claim.stone) == question),
             game_checks=tuple(c for c in self.game_checks if c.question == question),
             engine_error=error,
         )
@@ -207,7 +224,7 @@ class CaseReport:
         ) + tuple(
             f"stone {check.claim.stone}"
             for check in self.checks
-            if QuestionKind.CLAIMS.item_name(check.claim.stone) not in names
+            if CLAIMS.item_name(check.claim.stone) not in names
         )
 
     @property
@@ -221,21 +238,13 @@ def questions_of(case: Case) -> dict[str, int]:
     (:meth:`QuestionKind.item_name`), each with its line: ``stone-3`` for each claimed stone,
     ``play-1``... for each move judged on its own, ``turn``, ``deal`` and ``match``, and
     ``board`` for a board the engine must refuse."""
-    claims, plays = QuestionKind.CLAIMS, QuestionKind.PLAYS
-    found = {claims.item_name(claim.stone): claim.line for claim in case.claims}
-    found |= {plays.item_name(number): play.line for number, play in enumerate(case.plays, 1)}
-    for kind, asked in (
-        (QuestionKind.TURN, case.turn),
-        (QuestionKind.DEAL, case.deal),
-        (QuestionKind.MATCH, case.match),
-        (QuestionKind.IMPOSSIBLE, case.impossible),
-    ):
-        if asked is not None:
-            found[kind.item_name()] = asked.line
+    found: dict[str, int] = {}
+    for kind in questions.QUESTION_KINDS:
+        found |= kind.items(case)
     return found
 
 
-BOARD = QuestionKind.IMPOSSIBLE.item_name()
+BOARD = IMPOSSIBLE.item_name()
 """The question of a case whose board the engine must refuse (``impossible:``)."""
 
 
