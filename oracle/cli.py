@@ -377,7 +377,9 @@ def conform(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         return _fail(" conform", "interrupted; the engine was stopped", 130)
     report(results, args.quiet)
-    engine = " ".join(command)
+    # A report to publish names the engine as its author chose, never the command line that
+    # ran it here (which holds the submitter's own paths).
+    engine = " ".join(command) if submitted is None else submitted["name"]
     try:
         for target, written_here in _report_files(args):
             if written_here is is_junit:

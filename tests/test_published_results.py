@@ -211,6 +211,24 @@ def test_conform_replaces_only_the_same_engines_published_run(
     assert "holds the published run of 'Example claims adapter'" in capsys.readouterr().err
     assert published.read_text("utf-8") == before
     assert conform("Example claims adapter") == 0
-    assert json.loads(published.read_text("utf-8"))["submitted"]["version"] == "3"
+    document = json.loads(published.read_text("utf-8"))
+    assert document["submitted"]["version"] == "3"
+    # The report names the engine as its author chose, not by the command that ran it here.
+    assert document["engine"] == "Example claims adapter"
+    assert sys.executable not in published.read_text("utf-8")
     assert conform("Another engine", "--force") == 0
     assert json.loads(published.read_text("utf-8"))["submitted"]["name"] == "Another engine"
+
+
+def test_a_published_result_stays_current_through_a_change_of_prose(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """The catalogue's version follows what a result depends on: a case's request and expected
+    answers, not its situation, why, rules or explanations."""
+    before = catalogue_version(records)
+    reworded = [dict(record, why=record["why"] + " (reworded)") for record in records]
+    assert catalogue_version(reworded) == before
+    explained = [dict(record, detail={}) for record in records]
+    assert catalogue_version(explained) == before
+    first = dict(records[0], answers={"claims": {"9": "granted"}})
+    assert catalogue_version([first, *records[1:]]) != before

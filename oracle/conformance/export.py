@@ -74,10 +74,18 @@ def engine_version() -> str:
     )
 
 
+VERSIONED = ("id", "topic", "variant", "request", "answers")
+"""What of a record an outside engine's result depends on: which case, what it is asked and the
+answers it is held to. A case's prose, rules and explanations may change without making every
+published result stale."""
+
+
 def catalogue_version(records: Sequence[dict[str, Any]]) -> str:
-    """The catalogue's version: a digest of its records, the same for the same cases whoever
-    exports them and whenever, so that a report names the catalogue it was run against."""
-    canonical = json.dumps(list(records), sort_keys=True, ensure_ascii=False)
+    """The catalogue's version: a digest of what its records ask and expect (:data:`VERSIONED`),
+    the same whoever exports them and whenever, so that a report names the catalogue it was run
+    against and stays current until a request or an expected answer changes."""
+    asked = [{key: record.get(key) for key in VERSIONED} for record in records]
+    canonical = json.dumps(asked, sort_keys=True, ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 

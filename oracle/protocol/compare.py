@@ -74,8 +74,10 @@ def _unasked_unsupported(
     declared: set[str], expected: dict[str, Any], asked: list[QuestionResult]
 ) -> list[QuestionResult]:
     """A question declared unsupported that the case does not ask (``claims.9`` when stone 9
-    is not claimed): a misspelt name would otherwise hide nothing and pass unnoticed."""
-    names = {result.name for result in asked} | set(expected)
+    is not claimed): a misspelt name would otherwise hide nothing and pass unnoticed. What the
+    case asks is read from its expected answers, not from the results (a refused turn is one
+    result, ``turn``, though the case asks ``turn.log`` and the rest)."""
+    names = {result.name for result in asked} | _asked_names(expected)
     return [
         QuestionResult(
             f"unsupported.{printable(name[:60])}", Result.FAIL, None, UNSUPPORTED_NOT_ASKED
@@ -84,6 +86,16 @@ def _unasked_unsupported(
         if name not in names
         and not any(asked_name.startswith((f"{name}.", f"{name}/")) for asked_name in names)
     ]
+
+
+def _asked_names(expected: dict[str, Any]) -> set[str]:
+    """Every question name a case's expected answers ask: each kind's key, and each of its
+    parts (``claims.3``, ``plays.2``, ``turn.log``)."""
+    names = set(expected)
+    for key, want in expected.items():
+        compare_shape = SHAPE_COMPARISONS[kind_named(key).shape]
+        names |= {result.name for result in compare_shape(key, want, None, set())}
+    return names
 
 
 def _judged(name: str, want: Any, got: Any, present: bool, declared: set[str]) -> QuestionResult:
