@@ -377,16 +377,8 @@ def conform(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         return _fail(" conform", "interrupted; the engine was stopped", 130)
     report(results, args.quiet)
-    # A report to publish names the engine as its author chose, never the command line that
-    # ran it here (which holds the submitter's own paths).
-    engine = " ".join(command) if submitted is None else submitted["name"]
     try:
-        for target, written_here in _report_files(args):
-            if written_here is is_junit:
-                text = junit_xml(results, engine)
-            else:
-                text = json_report(results, engine, version, submitted, args.protocol)
-            write_output(target, text, written_here, force=args.force, projects=_here())
+        _write_reports(args, results, command, version, submitted)
     except OutputRefused as error:
         return _fail(" conform", str(error))
     if any(result.result is Result.FAIL for result in results):
@@ -395,6 +387,24 @@ def conform(args: argparse.Namespace) -> int:
         print("schotten-oracle conform: no case passed: the engine supports none of them")
         return 1
     return 0
+
+
+def _write_reports(
+    args: argparse.Namespace,
+    results: list[CaseResult],
+    command: list[str],
+    version: str,
+    submitted: dict[str, str] | None,
+) -> None:
+    """The JUnit and JSON reports a run was asked for. A report to publish names the engine as
+    its author chose, never by the command line that ran it here (the submitter's own paths)."""
+    engine = " ".join(command) if submitted is None else submitted["name"]
+    for target, written_here in _report_files(args):
+        if written_here is is_junit:
+            text = junit_xml(results, engine)
+        else:
+            text = json_report(results, engine, version, submitted, args.protocol)
+        write_output(target, text, written_here, force=args.force, projects=_here())
 
 
 def _interrupted(signum: int, frame: object) -> None:
