@@ -38,6 +38,7 @@ from oracle.browser import pages as browser_engine
 from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
 from oracle.cli import main
+from oracle.site.casepages import ask_fragment, case_text_of_fragment
 from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
 
@@ -652,6 +653,52 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     assert verify_case(case).verified and not case.draft
     monkeypatch.chdir(project_copy)
     assert main(["check"]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.browser
+def test_copying_at_once_after_typing_copies_what_the_page_then_shows(
+    browser: Browser, site_url: str
+) -> None:
+    """No pause between the last keystroke and the click: the copy waits for the engine's
+    answer to what was typed, and says so, and the confirmation stays in sight."""
+    context = fresh_context(browser, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    engine_page(page, f"{site_url}/ask.html")
+    page.fill("#stone-3-you", "red 1, blue 1, green 1")
+    page.fill("#stone-3-them", "red 3, blue 3")
+    page.check("#stone-3-claim")
+    page.fill("#situation", "Three ones against two threes")
+    page.fill("#why", "a three out of sight completes their side")
+    page.get_by_role("button", name="Copy as a case file").click()
+    page.wait_for_function("() => document.getElementById('copy-status').textContent === 'Copied.'")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert "id: three-ones-against-two-threes" in copied and "expect: refused" in copied
+    assert copied == page.input_value("#case-text")
+    page.wait_for_timeout(1500)  # the field's change on leaving it must not take it away
+    assert page.inner_text("#copy-status") == "Copied."
+    page.fill("#why", "a three out of sight completes their side, so it is refused")
+    page.get_by_role("button", name="Copy a link to this board").click()
+    page.wait_for_function(
+        "() => document.getElementById('copy-status').textContent === 'Link copied.'"
+    )
+    link = page.evaluate("navigator.clipboard.readText()")
+    fragment = link.split("#", 1)[1]
+    assert "so it is refused" in case_text_of_fragment(fragment)
+    context.close()
+
+
+@pytest.mark.browser
+def test_a_link_pasted_into_an_open_ask_page_opens_its_board(visit: Visit, site_url: str) -> None:
+    page = visit.page
+    engine_page(page, f"{site_url}/ask.html")
+    look = ROOT / "tests" / "look" / "cases" / "claims"  # a fixture case: never drifts
+    case = (look / "01-incomplete-side.yaml").read_text(encoding="utf-8")
+    page.evaluate("fragment => { location.hash = fragment; }", ask_fragment(case))
+    page.wait_for_function("text => document.getElementById('case-text').value === text", arg=case)
+    page.wait_for_function("() => !document.getElementById('ask-answer').hidden")
+    page.evaluate("() => { location.hash = 'v2=A'; }")
+    page.locator("#ask-problem").wait_for(state="visible")
+    assert "cut short or damaged" in page.inner_text("#ask-problem")
 
 
 # Issue 24: Ask is a live editor. The board and the case file are two views of one thing,

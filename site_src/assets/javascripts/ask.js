@@ -13,6 +13,8 @@ const DELAY = 250; // ms after the last keystroke or click before the engine is 
 let target = "stone-1-you";
 let generation = 0; // each question's number: an answer to an older one is dropped
 let timer = null;
+let waiting = null; // the question the timer will ask (askBoard or askCaseText), if any
+let answering = Promise.resolve(); // the last question asked, until its answer is shown
 let edited = false; // the reader has changed the board or the text since the page opened
 
 // ------------------------------------------------------------------ the link to a board
@@ -363,22 +365,45 @@ function showReport(report, pasted) {
     ? (pasted && !report.verified ? "The case file expects otherwise: see the answer below." : "")
     : "This case asks about the game, not claims: its answer is below.";
   setVerdicts(report.verdicts, note);
-  $("copy-status").textContent = "";
 }
 
 // ------------------------------------------------------------------ asking
 
-function boardChanged() {
+// Ask after the typing delay; what was copied before an edit is no longer what the page shows.
+function askSoon(question) {
   edited = true;
+  $("copy-status").textContent = "";
   clearTimeout(timer);
-  timer = setTimeout(askBoard, DELAY);
+  waiting = question;
+  timer = setTimeout(() => askNow(question), DELAY);
+}
+
+function askNow(question, ...options) {
+  clearTimeout(timer);
+  waiting = null;
+  answering = question(...options);
+  return answering;
+}
+
+// Once the board, the case text and the answer agree: a question still waiting for the typing
+// delay is asked now, and every answer on its way is shown. Copying waits for this, so what is
+// copied is what the page shows once the last keystroke is answered.
+async function settled() {
+  if (waiting !== null) askNow(waiting);
+  let last;
+  do {
+    last = answering;
+    await last.catch(() => {});
+  } while (last !== answering || waiting !== null);
+}
+
+function boardChanged() {
+  askSoon(askBoard);
 }
 
 function textChanged() {
-  edited = true;
   numberLines(null);
-  clearTimeout(timer);
-  timer = setTimeout(askCaseText, DELAY);
+  askSoon(askCaseText);
 }
 
 async function askBoard(focusField = false) {
@@ -481,6 +506,21 @@ function dropTarget(element, boxId) {
 
 // ------------------------------------------------------------------ start
 
+// Open the board a new link carries (the page wrote the address itself with replaceState,
+// which is no hashchange: this is a link the reader brought).
+async function followLink() {
+  const linked = await caseFromLink();
+  if (linked === null) return;
+  if (linked.problem !== undefined) {
+    showProblem({ message: linked.problem }, "The link to this page", false);
+    return;
+  }
+  if (linked.text === $("case-text").value) return;
+  showText(linked.text);
+  edited = true;
+  await askNow(askCaseText);
+}
+
 async function main() {
   // Clicking or typing in a box makes it the palette's target; merely tabbing through does not.
   for (const input of app.querySelectorAll("input[data-cards]")) {
@@ -500,7 +540,7 @@ async function main() {
   const form = $("ask-form");
   form.addEventListener("input", (event) => { if (event.target.id !== "palette-target") boardChanged(); });
   form.addEventListener("change", (event) => { if (event.target.id !== "palette-target") boardChanged(); });
-  form.addEventListener("submit", (event) => { event.preventDefault(); askBoard(true); });
+  form.addEventListener("submit", (event) => { event.preventDefault(); askNow(askBoard, true); });
   $("clear-button").addEventListener("click", () => {
     for (const input of app.querySelectorAll("#ask-form input[type=text]")) input.value = "";
     for (const box of app.querySelectorAll("#ask-form input[type=checkbox]")) box.checked = false;
@@ -512,11 +552,17 @@ async function main() {
   const area = $("case-text");
   area.addEventListener("input", textChanged);
   area.addEventListener("scroll", () => { $("case-gutter").scrollTop = area.scrollTop; });
-  $("copy-button").addEventListener("click", () => copyText(area.value, "Copied.", area));
+  $("copy-button").addEventListener("click", async () => {
+    await settled();
+    await copyText(area.value, "Copied.", area);
+  });
   $("link-button").addEventListener("click", async () => {
+    await settled();
     await showInAddress(area.value);
     await copyText(location.href, "Link copied.", area);
   });
+  // A link pasted into the address bar of an open page changes only the part after #.
+  window.addEventListener("hashchange", followLink);
   fillTargets();
   chooseTarget(target);
   showVariant();
@@ -549,9 +595,9 @@ async function main() {
   // asking about the opening board now would drop that answer and cancel a question not yet sent.
   if (edited) return;
   if (linked !== null && linked.text !== undefined) {
-    await askCaseText();
+    await askNow(askCaseText);
   } else if (linked === null) {
-    await askBoard();
+    await askNow(askBoard);
   } else {
     setVerdicts([], "The link could not be read: set up a board, or paste a case file.");
   }
