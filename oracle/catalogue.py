@@ -20,7 +20,7 @@ from engine.misreadings import MISREADINGS
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
 from oracle.casefile.model import Case, RulesIndex
-from oracle.casefile.rules import load_rules_index
+from oracle.casefile.rules import load_rules_index, unknown_moved
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
 from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
@@ -162,6 +162,13 @@ class Catalogue:
         """The problems of no case file: the rules index, the editors' schema, a site
         configuration that cannot be read."""
         found = self._whole_problems + [p for p in self.nav_problems if p.topic is None]
+        if self.index_readable:  # each case a history says moved is a case
+            ids = frozenset(case.id for case in self.collection.cases)
+            found += [
+                Problem(line)
+                for e in unknown_moved(self.rules, ids)
+                for line in e.lines_from(self.root)
+            ]
         if self.index_readable and (self.root / PAGES_DIR).is_dir():  # pages citing rules
             pages = site_pages(self.root / PAGES_DIR)
             found += [Problem(line) for line, _ in citation_problems(pages, self.rules, self.root)]

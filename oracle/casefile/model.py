@@ -321,6 +321,11 @@ class RuleChange:
     why: str
     source: str
     moved: tuple[str, ...] = ()
+    moved_lines: tuple[int, ...] = field(default=(), compare=False)
+    """The line of each id of ``moved`` in the rules index."""
+    answers: tuple[tuple[str, str, str, str], ...] = ()
+    """Each answer that moved, where ``schotten-oracle history`` recorded it: the case id, the
+    question, the answer before and after (as text)."""
 
 
 @dataclass(frozen=True)

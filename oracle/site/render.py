@@ -70,7 +70,7 @@ class _Ruling:
     anchor: Markup
     checked_by: tuple[tuple[str, Markup], ...]
     """The situation of each case that pins the ruling, with the link to its page."""
-    history: tuple[tuple[RuleChange, tuple[tuple[str, Markup | None], ...]], ...] = ()
+    history: tuple[tuple[RuleChange, tuple[tuple[str, Markup | None, str], ...]], ...] = ()
     """Each change of the ruling, with the cases it moved (linked where published)."""
     is_ruling: bool = True
     """Whether it is our ruling, or a rule of the game."""
@@ -78,10 +78,15 @@ class _Ruling:
 
 def _moved(
     step: RuleChange, reports: tuple[CaseReport, ...], page: str
-) -> tuple[tuple[str, Markup | None], ...]:
-    """The cases a change moved, each linked to its page when it is published."""
+) -> tuple[tuple[str, Markup | None, str], ...]:
+    """The cases a change moved, each linked to its page when it is published, with each of
+    its answers before and after where the step records them (``old -> new``)."""
     return tuple(
-        (case_id, None if case is None else link_from(page, case_page_uri(case)))
+        (
+            case_id,
+            None if case is None else link_from(page, case_page_uri(case)),
+            "; ".join(f"{q}: {then} -> {now}" for c, q, then, now in step.answers if c == case_id),
+        )
         for case_id, case in moved_cases(step, (report.case for report in reports))
     )
 
