@@ -20,10 +20,11 @@ from engine.misreadings import MISREADINGS
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
 from oracle.casefile.model import Case, RulesIndex
-from oracle.casefile.rules import load_rules_index
+from oracle.casefile.rules import load_rules_index, unknown_moved
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
 from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
+from oracle.citations import citation_problems
 from oracle.misreadings.cache import MisreadingCache
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
 from oracle.verify.replay import verify_case
@@ -36,13 +37,14 @@ SITE_CONFIG = "mkdocs.yml"
 """The site's configuration, whose navigation must list every page that shows a topic."""
 
 MARKER = re.compile(
-    r"^[ \t]*<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9-]+))?\s*-->[ \t]*$", re.MULTILINE
+    r"^[ \t]*<!--\s*oracle:([a-z0-9-]+)(?:\s+([a-z0-9.-]+))?\s*-->[ \t]*$", re.MULTILINE
 )
 """Where a page asks for generated content, on a line of its own (only in the pages of
 ``site_src/``, never in a case page): ``<!-- oracle:verdict-table claims -->`` renders the
 table of the cases in ``cases/claims/`` (a page showing a topic's table is what places the topic
 on the site: :func:`topic_pages`); ``<!-- oracle:rulings -->`` the rulings;
-``<!-- oracle:walkthrough NAME -->`` the recorded game ``games/NAME.txt``, replayed turn by turn."""
+``<!-- oracle:walkthrough NAME -->`` the recorded game ``games/NAME.txt``, replayed turn by turn;
+``<!-- oracle:rule ID -->`` a rule's title and text, cited (:mod:`oracle.citations`)."""
 
 
 class CatalogueError(Exception):
@@ -159,7 +161,18 @@ class Catalogue:
     def whole_problems(self) -> list[Problem]:
         """The problems of no case file: the rules index, the editors' schema, a site
         configuration that cannot be read."""
-        return self._whole_problems + [p for p in self.nav_problems if p.topic is None]
+        found = self._whole_problems + [p for p in self.nav_problems if p.topic is None]
+        if self.index_readable:  # each case a history says moved is a case
+            ids = frozenset(case.id for case in self.collection.cases)
+            found += [
+                Problem(line)
+                for e in unknown_moved(self.rules, ids)
+                for line in e.lines_from(self.root)
+            ]
+        if self.index_readable and (self.root / PAGES_DIR).is_dir():  # pages citing rules
+            pages = site_pages(self.root / PAGES_DIR)
+            found += [Problem(line) for line, _ in citation_problems(pages, self.rules, self.root)]
+        return found
 
     @cached_property
     def nav_problems(self) -> list[Problem]:
@@ -261,16 +274,21 @@ def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
 
 
 def unreviewed_prose(report: CaseReport, root: Path) -> list[Problem]:
-    """A published case whose answers changed since its situation and why were last read for
-    them (``reviewed:``; a case without one was written for the answers it has): the prose may
-    now argue for another answer, so it waits for an editor."""
+    """A published case whose situation and why were never confirmed (no ``reviewed:``), or
+    were last read for other answers or other texts of the rules it pins: the prose may argue
+    for another answer, or restate a rule that changed, so it waits for an editor."""
     case = report.case
-    if not report.publishable or case.reviewed is None or case.prose_reviewed:
+    if not report.publishable or case.prose_reviewed:
         return []
-    problem = "its answers changed since its situation and why were last read for them"
+    problem = (
+        "its situation and why were never confirmed for its answers (no reviewed:)"
+        if case.reviewed is None
+        else "its answers, or the texts of the rules it pins, changed since its situation and"
+        " why were last read for them"
+    )
     return [
         Problem(
-            f"{case.named_at(root)}: {problem}; read them again, and the rulings it pins"
+            f"{case.named_at(root)}: {problem}; read them again, and the rules it pins"
             f" ({', '.join(case.rules) or 'none'}), then run schotten-oracle pin --reviewed"
             f" {shown_path(case.path, root)}",
             file=case.path,

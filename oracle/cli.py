@@ -59,7 +59,9 @@ from oracle.diagram import answer_lines, ask_status, refusal_lines
 from oracle.outputs import OutputRefused, check_output, write_output
 from oracle.outputs import say_failed as _fail
 from oracle.protocol.compare import Result, printable
+from oracle.review.base import BaseUnavailable
 from oracle.review.commands import add_parsers as add_review_parsers
+from oracle.review.history import base_steps, changes_since, unrecorded_moves
 from oracle.verify.replay import verify_case
 from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
 
@@ -146,6 +148,9 @@ def check(args: argparse.Namespace) -> int:
     catalogue = build_catalogue(root, kept=args.kept)
     for line in catalogue.problem_lines:
         print(line)
+    unrecorded = _unrecorded(catalogue, args.base)
+    for line in unrecorded:
+        print(line)
     published, unreadable = _results_of(catalogue)
     for line in unreadable:
         print(line)
@@ -154,7 +159,19 @@ def check(args: argparse.Namespace) -> int:
         print(f"{len(published)} published results of other engines, {len(unreadable)} unreadable")
     if not catalogue.index_readable:
         return 2
-    return 1 if catalogue.problems or unreadable else 0
+    return 1 if catalogue.problems or unreadable or unrecorded else 0
+
+
+def _unrecorded(catalogue: Catalogue, base: str | None) -> list[str]:
+    """With ``--base``, each case whose answers moved since then that no new history step
+    names (or why the base cannot be read)."""
+    if base is None or not catalogue.index_readable:
+        return []
+    try:
+        changes = changes_since(catalogue, base)
+    except BaseUnavailable as error:
+        return [f"--base {base}: {error}"]
+    return unrecorded_moves(catalogue, changes, base_steps(catalogue.root, base))
 
 
 def _results_of(catalogue: Catalogue) -> tuple[list[PublishedResult], list[str]]:
@@ -427,6 +444,11 @@ def parser() -> argparse.ArgumentParser:
         description="Load and replay every case under cases/; exit 1 if any is invalid or drifted.",
     )
     check_parser.add_argument("--root", default=".", help="the project folder (default: here)")
+    check_parser.add_argument(
+        "--base",
+        help="also refuse answers that moved since this git revision (or export file) with no"
+        " new history step in rules/index.yaml naming them",
+    )
     check_parser.set_defaults(run=check)
     _new_parser(commands)
     replay_parser = commands.add_parser(

@@ -9,11 +9,18 @@ another line a message mentions (available to the message pattern as ``{name}``)
 
 from __future__ import annotations
 
+import tempfile
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+
+from oracle.casefile.editing import edited_text
+from oracle.casefile.questions import answers_fingerprint
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.source import parse_yaml
 
 INI = """
 [pytest]
@@ -61,6 +68,19 @@ def write_case(pytester: pytest.Pytester, name: str, text: str) -> dict[str, int
     return marks(text)
 
 
+def confirmed(text: str, rules: str = RULES) -> str:
+    """``text`` (cleaned) with the ``reviewed:`` fingerprint that ``schotten-oracle pin
+    --reviewed`` writes: its answers and the texts of the rules it pins in the index ``rules``,
+    as a published case carries it once an editor has read its prose."""
+    with tempfile.TemporaryDirectory() as folder:
+        index = Path(folder, "index.yaml")
+        index.write_text(clean(rules), encoding="utf-8")
+        loaded = load_rules_index(index)
+    text = clean(text)
+    fingerprint = answers_fingerprint(parse_yaml(text, Path("case.yaml")), loaded)
+    return edited_text(text, [(("reviewed",), fingerprint)], after={"reviewed": "why"})
+
+
 def passing_case(
     id: str = "run-beats-sum",
     situation: str = "Your colour run against their sum",
@@ -70,9 +90,9 @@ def passing_case(
 ) -> str:
     """A case the engine verifies: at stone 2, your red 5-6-7 (a colour run) against their
     complete sum of 9, granted, with the proof's words pinned (and with ``rules``, the one rule
-    of :data:`RULES`)."""
+    of :data:`RULES`), its prose confirmed (:func:`confirmed`)."""
     pinned = "rules: [claim.hand-is-no-proof]\n" if rules else ""
-    return f"""id: {id}
+    return confirmed(f"""id: {id}
 situation: {situation}
 why: {why}
 variant: base
@@ -88,7 +108,7 @@ claims:
     because: >-
       your colour run red 5, red 6, red 7 (total 18) beats their sum blue 2, green 2, yellow 5
       (total 9), since a colour run outranks a sum
-"""
+""")
 
 
 def case_yaml(

@@ -113,7 +113,8 @@ def test_check_names_a_topic_that_no_page_shows(
     lonely.parent.mkdir()
     lonely.write_text(
         "# yaml-language-server: $schema=../../oracle/schema/case.schema.json\n"
-        "id: lonely\nsituation: S\nwhy: W\nvariant: base\nposition:\n  stones:\n"
+        "id: lonely\nsituation: S\nwhy: W\nreviewed: f300f956\nvariant: base\n"
+        "position:\n  stones:\n"
         "    - stone: 2\n      you: [pink 5, pink 6, pink 7]\n"
         "      them: [blue 2, green 3, yellow 4]\n      completed_first: them\n"
         "claims:\n  - stone: 2\n    expect: granted\n"

@@ -105,7 +105,7 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     assert main(["check"]) == 0, capsys.readouterr().out
 
 
-def test_a_board_with_its_situation_and_why_is_copied_as_a_finished_case_check_publishes(
+def test_a_board_with_its_words_is_copied_as_a_finished_case_check_publishes_once_confirmed(
     project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     form = empty_form()
@@ -131,6 +131,10 @@ def test_a_board_with_its_situation_and_why_is_copied_as_a_finished_case_check_p
     assert "claim.hand-is-no-proof" in case.rules  # the witness, green 3, is in your hand
     assert not any(rule.startswith("tactics.") for rule in case.rules)
     monkeypatch.chdir(project_copy)
+    # The reader's words are read once more against the verdicts, and confirmed.
+    assert main(["check"]) == 1
+    assert "then run schotten-oracle pin --reviewed" in capsys.readouterr().out
+    assert main(["pin", "--reviewed", str(case_file)]) == 0
     assert main(["check"]) == 0, capsys.readouterr().out
     # The reader's words come back into the form when the case is read again.
     again = SESSION.ask_text({"text": text})

@@ -39,6 +39,7 @@ from oracle.casefile.loader import load_case
 from oracle.casefile.questions import QUESTION_KINDS
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
+from oracle.cli import main
 from oracle.verify.replay import verify_case
 
 TRICKS = (
@@ -113,6 +114,9 @@ def test_the_fields_come_from_the_schemas() -> None:
         ("rules", "[]", "unpinned_in", "because"),
         ("rules", "[]", "history", "[]", "why"),
         ("rules", "[]", "history", "[]", "source"),
+    } | {
+        ("rules", "[]", "history", "[]", "answers", "[]", name)
+        for name in ("question", "then", "now")
     }
     assert all(hostile(limit) for _, limit in CASE_FIELDS + RULE_FIELDS)
 
@@ -233,7 +237,14 @@ class HostileCatalogue:
             "kind": "ruling",
             "applies": "both",
             "unpinned_in": {"variant": "tactics"},
-            "history": [{"date": "2026-12-02", "change": "changed"}],
+            "history": [
+                {
+                    "date": "2026-12-02",
+                    "change": "changed",
+                    "moved": ["hostile-plays"],
+                    "answers": [{"case": "hostile-plays"}],
+                }
+            ],
         }
         for where, limit in RULE_FIELDS:
             *parents, name = where[2:]  # below ("rules", "[]")
@@ -308,6 +319,8 @@ def hostile_site(
             + "".join(f"  {line}\n" for line in rule.split("\n") if line),
             encoding="utf-8",
         )
+        # An editor has read each hostile case's prose for its answers, and confirms it.
+        assert main(["pin", "--root", str(root), "--reviewed", "--all-held"]) == 0
         return root
 
     site = shared_build(tmp_path_factory, "the hostile site", prepare)

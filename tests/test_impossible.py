@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from case_files import clean, start_project, write_case
+from case_files import clean, confirmed, start_project, write_case
 from conftest import kept_for_the_run
 
 from oracle.browser.pages import Session
@@ -107,7 +107,7 @@ REFUSED = [
 
 @pytest.mark.parametrize("text", REFUSED)
 def test_a_board_refused_as_pinned_passes(project: pytest.Pytester, text: str) -> None:
-    write_case(project, "01-x.yaml", text)
+    write_case(project, "01-x.yaml", confirmed(text, RULES))
     result = project.runpytest("-v")
     result.assert_outcomes(passed=2)  # the board, and that the case can be published
     result.stdout.fnmatch_lines(["*[[]board[]] PASSED*", "*[[]catalogue[]] PASSED*"])

@@ -23,6 +23,7 @@ from case_files import (
     INI,
     RULES,
     clean,
+    confirmed,
     marks,
     passing_case,
     start_project,
@@ -210,7 +211,7 @@ REASON_PINNED = DRIFTED.replace(
 def test_a_pinned_reason_passes_and_a_changed_one_fails_naming_both(
     project: pytest.Pytester,
 ) -> None:
-    write_case(project, "02-hand.yaml", REASON_PINNED)
+    write_case(project, "02-hand.yaml", confirmed(REASON_PINNED))
     project.runpytest().assert_outcomes(passed=2)
 
     line = write_case(project, "02-hand.yaml", REASON_DRIFTED)["line"]
@@ -359,7 +360,7 @@ deal:
 
 def test_a_pinned_dealt_hand_is_the_shuffle_itself(project: pytest.Pytester) -> None:
     """A deal case may pin your hand: the engine's shuffle, card for card."""
-    write_case(project, "04-deal.yaml", DEAL_PINNED % "pink 5")
+    write_case(project, "04-deal.yaml", confirmed(DEAL_PINNED % "pink 5"))
     project.runpytest().assert_outcomes(passed=2)
 
     write_case(project, "04-deal.yaml", DEAL_PINNED % "pink 6")

@@ -121,16 +121,16 @@ def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
     ]
 
 
-def test_rulings_render_every_ruling_with_its_reason(catalogue: Catalogue) -> None:
+def test_rulings_render_every_rule_and_every_ruling_with_its_reason(catalogue: Catalogue) -> None:
     page = render_rulings(catalogue.rules, TEMPLATES, catalogue.published)
     rulings = catalogue.rules.rulings()
     assert rulings, "the rules index has no rulings"
     for ruling in rulings:
         assert f"### {plain(ruling.title)} {{ #{ruling_anchor(ruling)} }}" in page
         assert ruling.reason and plain(ruling.reason) in page
-    for entry in catalogue.rules.entries:
-        if not entry.is_ruling:
-            assert f"#{ruling_anchor(entry)} " not in page
+    for entry in catalogue.rules.entries:  # the rules too, so that a changed text is read there
+        assert f"### {plain(entry.title)} {{ #{ruling_anchor(entry)} }}" in page
+    assert page.count("**Our ruling. Why:**") == len(rulings)
     reopens = page[page.index("{ #tactics-mud-fight-reopens }") :]
     reopens = reopens[: reopens.index("###")]
     mud_fight_case = next(
@@ -141,8 +141,8 @@ def test_rulings_render_every_ruling_with_its_reason(catalogue: Catalogue) -> No
     assert "*Checked by:*" in reopens
     assert f"- [{plain(mud_fight_case.situation)}](cases/" in reopens
     assert page.count("*Not yet checked by a case.*") == sum(
-        not any(ruling.id in report.case.rules for report in catalogue.published)
-        for ruling in rulings
+        not any(entry.id in report.case.rules for report in catalogue.published)
+        for entry in catalogue.rules.entries
     )
 
 

@@ -164,7 +164,7 @@ def test_held_cases_are_listed_and_confirmed_all_at_once(
         )
     root = str(look)
     status, out, _ = run(capsys, "held", "--root", root)
-    assert status == 1 and out.count("its answers changed since its situation and why") == 2
+    assert status == 1 and out.count("changed since its situation and why") == 2
     assert f"{INCOMPLETE}:2: case 'incomplete-side'" in out
     assert "pin --reviewed --all-held" in out
     status, _, err = run(capsys, "pin", "--root", root, "--all-held")

@@ -74,7 +74,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
         why=data["why"].strip(),
         draft=bool(data.get("draft", False)),
         reviewed=data.get("reviewed"),
-        answers_fingerprint=answers_fingerprint(document),
+        answers_fingerprint=answers_fingerprint(document, rules),
         position=board.position,
         asked=asked,
         rules=pinned,
@@ -148,7 +148,7 @@ def _impossible_case(document: LocatedDocument, rules: RulesIndex | None, text: 
         why=data["why"].strip(),
         draft=bool(data.get("draft", False)),
         reviewed=data.get("reviewed"),
-        answers_fingerprint=answers_fingerprint(document),
+        answers_fingerprint=answers_fingerprint(document, rules),
         position=position,
         asked={
             IMPOSSIBLE.key: ImpossibleBoard(
@@ -210,8 +210,13 @@ def load_cases(
     )
 
 
+Statements = frozenset[tuple[str, str, str]]
+"""Each rule's id, title and text (:meth:`RulesIndex.statements`)."""
+
+
 class ReadCases:
-    """The cases read so far, by their text and the rule ids they were checked against, kept by
+    """The cases read so far, by their text and the rules they were checked against (each
+    rule's id, title and text: a case's fingerprint holds the texts of the rules it pins), kept by
     whoever owns this (a catalogue, and whoever builds catalogues again: a test session, say).
     A case depends on nothing else but its path, which only names it, so a catalogue built
     again with the same owner reads again only the files that changed. Whoever patches the
@@ -221,8 +226,8 @@ class ReadCases:
     """Cases beyond which everything kept is forgotten (a long session of edits)."""
 
     def __init__(self) -> None:
-        self.by_text: dict[tuple[str, frozenset[str] | None], Case] = {}
-        self.placed: dict[tuple[str, frozenset[str] | None, Path], Case] = {}
+        self.by_text: dict[tuple[str, Statements | None], Case] = {}
+        self.placed: dict[tuple[str, Statements | None, Path], Case] = {}
         """The same cases by their path too, so that a file read again is the very same case."""
         self.first: dict[int, Case] = {}
         """For a case read from a copy of a file read before elsewhere: the case first read."""
@@ -238,7 +243,7 @@ class ReadCases:
         """The case in the file at ``path``, or why it cannot be read, located."""
         try:
             text = read_text(path)
-            key = (text, rules.ids() if rules else None)
+            key = (text, rules.statements() if rules else None)
             case = self.placed.get((*key, path))
             if case is None:
                 case = self.by_text.get(key)

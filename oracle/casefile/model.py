@@ -219,9 +219,11 @@ class Case:
     played_first: tuple[tuple[int, Player], ...] = ()
     """Who laid the first card at a stone, where the case says so."""
     reviewed: str | None = None
-    """The fingerprint of the answers the prose was last read for (``reviewed:``), if any."""
+    """The fingerprint of the answers (and the texts of the rules it pins) the prose was last
+    read for (``reviewed:``), if any."""
     answers_fingerprint: str = ""
-    """The fingerprint of the answers the case pins now: :func:`answers_fingerprint`."""
+    """The fingerprint of the answers the case pins now and of the texts of the rules it pins,
+    as the index it was read with words them: :func:`answers_fingerprint`."""
     text: str = field(default="", repr=False, compare=False)
     """The text the case was read from (empty for a case not read from text): the one read
     that was verified is the one a case page shows, whatever the file holds by then."""
@@ -268,9 +270,9 @@ class Case:
 
     @property
     def prose_reviewed(self) -> bool:
-        """Whether the situation and why were last read for the answers the case pins now (a
-        case without ``reviewed:`` was written for the answers it has)."""
-        return self.reviewed is None or self.reviewed == self.answers_fingerprint
+        """Whether the situation and why were last read for the answers the case pins now and
+        the rules' texts as they stand (a case without ``reviewed:`` never was)."""
+        return self.reviewed == self.answers_fingerprint
 
     @property
     def asks_about_claims_only(self) -> bool:
@@ -319,6 +321,11 @@ class RuleChange:
     why: str
     source: str
     moved: tuple[str, ...] = ()
+    moved_lines: tuple[int, ...] = field(default=(), compare=False)
+    """The line of each id of ``moved`` in the rules index."""
+    answers: tuple[tuple[str, str, str, str], ...] = ()
+    """Each answer that moved, where ``schotten-oracle history`` recorded it: the case id, the
+    question, the answer before and after (as text)."""
 
 
 @dataclass(frozen=True)
@@ -364,6 +371,14 @@ class RulesIndex:
     def ids(self) -> frozenset[str]:
         """The ids cases may pin."""
         return frozenset(entry.id for entry in self.entries)
+
+    def statements(self) -> frozenset[tuple[str, str, str]]:
+        """Each entry's id, title and text: what a case's prose or a page is read against."""
+        return frozenset((entry.id, entry.title, entry.text) for entry in self.entries)
+
+    def entry(self, rule_id: str) -> RuleEntry | None:
+        """The entry of ``rule_id``, if the index has one."""
+        return next((entry for entry in self.entries if entry.id == rule_id), None)
 
     def rulings(self) -> tuple[RuleEntry, ...]:
         """The rulings, in order."""

@@ -132,12 +132,20 @@ def check_prose_written(document: LocatedDocument) -> None:
             )
 
 
-def answers_fingerprint(document: LocatedDocument) -> str:
-    """A short fingerprint of a case's questions and the answers it pins (spaces in texts
-    aside): the situation and why are written for these answers, and ``reviewed:`` holds the
-    fingerprint they were last read for."""
+def answers_fingerprint(document: LocatedDocument, rules: RulesIndex | None = None) -> str:
+    """A short fingerprint of a case's questions and the answers it pins, and (with ``rules``)
+    of the title and text of each rule it pins (spaces in texts aside): the situation and why
+    are written for these answers and these rules, and ``reviewed:`` holds the fingerprint they
+    were last read for. A changed answer, or a changed text of a rule it pins, holds the case."""
     data = document.data
-    asked = {kind.key: data[kind.key] for kind in QUESTION_KINDS if kind.key in data}
+    asked: dict[str, Any] = {
+        kind.key: data[kind.key] for kind in QUESTION_KINDS if kind.key in data
+    }
+    if rules is not None:
+        pinned = [rules.entry(str(rule_id)) for rule_id in data.get("rules", ())]
+        read = [[entry.id, entry.title, entry.text] for entry in pinned if entry is not None]
+        if read:
+            asked["rules read"] = read
     canonical = json.dumps(_spaced(asked), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
 

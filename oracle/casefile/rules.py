@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,8 @@ from oracle.casefile.source import LocatedDocument, SourceError, read_yaml
 from oracle.casefile.validation import schema_problems
 
 
-def _history(raw: dict[str, Any]) -> tuple[RuleChange, ...]:
-    """An entry's history as written, its texts' spaces as one."""
+def _history(raw: dict[str, Any], document: LocatedDocument, index: int) -> tuple[RuleChange, ...]:
+    """An entry's history as written, its texts' spaces as one, with the line of each moved id."""
     return tuple(
         RuleChange(
             step["date"],
@@ -21,9 +22,40 @@ def _history(raw: dict[str, Any]) -> tuple[RuleChange, ...]:
             " ".join(step["why"].split()),
             " ".join(step["source"].split()),
             tuple(step.get("moved", ())),
+            tuple(
+                document.line_of(("rules", index, "history", number, "moved", place))
+                for place in range(len(step.get("moved", ())))
+            ),
+            tuple(
+                (str(a["case"]), str(a["question"]), str(a["then"]), str(a["now"]))
+                for a in step.get("answers", ())
+            ),
         )
-        for step in raw.get("history", ())
+        for number, step in enumerate(raw.get("history", ()))
     )
+
+
+def unknown_moved(rules: RulesIndex, case_ids: frozenset[str]) -> list[CaseError]:
+    """A located error for each id a history's ``moved`` names that no case file has: a
+    history names the cases whose answers moved, and a mistyped id would drop one silently."""
+    found = []
+    for entry in rules.entries:
+        for step in entry.history:
+            for case_id, line in zip(step.moved, step.moved_lines, strict=False):
+                if case_id in case_ids:
+                    continue
+                close = difflib.get_close_matches(case_id, sorted(case_ids), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                found.append(
+                    CaseError(
+                        rules.path,
+                        line,
+                        f"the history of {entry.id!r} ({step.date}) says the answers of case"
+                        f" {case_id!r} moved, but no case file has that id{hint}; write the"
+                        " case's id as it is now, or let schotten-oracle history write the list",
+                    )
+                )
+    return found
 
 
 MAX_RULES_INDEX_BYTES = 1024 * 1024
@@ -83,7 +115,7 @@ def _unpinned_in_problems(
     ]
 
 
-def _entry(raw: dict[str, Any], line: int) -> RuleEntry:
+def _entry(raw: dict[str, Any], line: int, document: LocatedDocument, index: int) -> RuleEntry:
     unpinned = raw.get("unpinned_in")
     return RuleEntry(
         id=raw["id"],
@@ -97,7 +129,7 @@ def _entry(raw: dict[str, Any], line: int) -> RuleEntry:
         unpinned_in=(
             None if unpinned is None else (unpinned["variant"], unpinned["because"].strip())
         ),
-        history=_history(raw),
+        history=_history(raw, document, index),
     )
 
 
@@ -135,7 +167,7 @@ def load_rules_index(path: Path, today: datetime.date | None = None) -> RulesInd
         problems += _unpinned_in_problems(raw, document, index)
         problems += _history_order(raw, path, document.line_of(("rules", index)))
         problems += _history_dates(raw, document, index, today or datetime.date.today())
-        entries.append(_entry(raw, line))
+        entries.append(_entry(raw, line, document, index))
     if problems:
         raise CaseError.of_all(problems)
     return RulesIndex(path, tuple(entries))

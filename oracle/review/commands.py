@@ -21,6 +21,7 @@ from oracle.review.formats import (
     markdown_report,
     text_report,
 )
+from oracle.review.history import history_command
 from oracle.review.interactive import held_command, review_command
 from oracle.review.pinning import pin_command
 
@@ -35,6 +36,7 @@ def add_parsers(
     """The ``drift``, ``pin``, ``held`` and ``review`` sub-commands."""
     _drift_parser(commands, find_root)
     _pin_parser(commands, find_root)
+    _history_parser(commands, find_root)
     held_parser = commands.add_parser(
         "held",
         help="list the cases whose situation and why wait to be read again",
@@ -89,6 +91,25 @@ def _drift_parser(
     )
     drift_parser.add_argument("--root", default=".", help="the project folder (default: here)")
     drift_parser.set_defaults(run=lambda args: drift_command(args, find_root))
+
+
+def _history_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    find_root: Callable[[Path], Path],
+) -> None:
+    history_parser = commands.add_parser(
+        "history",
+        help="write a rule's newest history step: the answers that moved since a base",
+        description="Compare the published catalogue with that of --base (a git revision, or an"
+        " export file made from one) and write into the newest history step of RULE in"
+        " rules/index.yaml the ids of the cases whose answers moved (moved:) and each answer"
+        " before and after (answers:), changing nothing else of the file.",
+    )
+    history_parser.add_argument("rule", help="the id of the rule or ruling that changed")
+    history_parser.add_argument("--base", required=True, help="the revision before the change")
+    history_parser.add_argument("--dry-run", action="store_true", help="show it, write nothing")
+    history_parser.add_argument("--root", default=".", help="the project folder (default: here)")
+    history_parser.set_defaults(run=lambda args: history_command(args, find_root))
 
 
 def _pin_parser(

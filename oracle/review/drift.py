@@ -279,7 +279,7 @@ def drift_report(catalogue: Catalogue) -> DriftReport:
 
 
 def is_held(report: CaseReport) -> bool:
-    """Whether a published case's prose waits for an editor: its answers changed since its
-    situation and why were last read for them (as ``check`` says, and ``held`` lists)."""
-    case = report.case
-    return report.publishable and case.reviewed is not None and not case.prose_reviewed
+    """Whether a published case's prose waits for an editor: never confirmed, or its answers or
+    the texts of its rules changed since its situation and why were last read for them (as
+    ``check`` says, and ``held`` lists)."""
+    return report.publishable and not report.case.prose_reviewed

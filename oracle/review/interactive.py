@@ -17,9 +17,13 @@ from oracle.casefile.source import shown_path
 from oracle.catalogue import build_catalogue
 from oracle.outputs import say_failed
 from oracle.review.drift import DriftedCase, drift_report, file_digest, is_held
+from oracle.review.pages import held_page_lines
 from oracle.review.pin import CannotPin, PinRefused, repinned, write_repinned
 
-HELD_WHY = "its answers changed since its situation and why were last read for them"
+HELD_WHY = (
+    "its answers, or the texts of the rules it pins, changed since its situation and why were"
+    " last read for them (or they were never confirmed)"
+)
 
 
 def held_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> int:
@@ -30,13 +34,18 @@ def held_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) ->
     held = [report.case for report in catalogue.reports if is_held(report)]
     for case in held:
         print(f"{case.named_at(root)}: {HELD_WHY} (it pins {', '.join(case.rules) or 'no rule'})")
-    if not held:
-        print("held: no case waits for its prose to be read again")
+    pages = held_page_lines(catalogue) if catalogue.index_readable else []
+    for line in pages:
+        print(line)
+    if not held and not pages:
+        print("held: no case or page waits to be read again")
         return 0
+    waiting = [f"{len(held)} case{'s' if len(held) != 1 else ''}"] if held else []
+    waiting += [f"{len(pages)} page{'s' if len(pages) != 1 else ''}"] if pages else []
     print(
-        f"held: {len(held)} case{'s wait' if len(held) != 1 else ' waits'} for the situation and"
-        " why to be read again; confirm one with schotten-oracle pin --reviewed FILE, all with"
-        " schotten-oracle pin --reviewed --all-held, or each in turn with schotten-oracle review"
+        f"held: {' and '.join(waiting)} wait to be read again; confirm one with"
+        " schotten-oracle pin --reviewed FILE, all with schotten-oracle pin --reviewed"
+        " --all-held, or each case in turn with schotten-oracle review"
     )
     return 1
 

@@ -81,11 +81,11 @@ def repinned(
     changes = _changes(drifted, document.data, shown, fill)
     if changes and not reviewed and not fill and case.reviewed is None:
         # The prose was written for the answers before: say so, so that it waits for review.
-        changes.append((("reviewed",), answers_fingerprint(document)))
+        changes.append((("reviewed",), answers_fingerprint(document, rules)))
     try:
         after = _edited(before, changes, fill)
         if reviewed:
-            fingerprint = answers_fingerprint(parse_yaml(after, case.path))
+            fingerprint = answers_fingerprint(parse_yaml(after, case.path), rules)
             after = edited_text(after, [(("reviewed",), fingerprint)], after=AFTER)
     except (EditError, SourceError) as error:
         raise CannotPin(f"{shown}: cannot be re-pinned in place: {error}") from None

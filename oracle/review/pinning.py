@@ -24,6 +24,7 @@ from oracle.review.drift import (
     unreadable_files,
 )
 from oracle.review.formats import FORMAT
+from oracle.review.pages import confirm_pages, is_page
 from oracle.review.pin import CannotPin, PinRefused, Repinned, repinned, write_repinned
 from oracle.verify.report import CaseReport
 
@@ -36,6 +37,8 @@ class Asked:
     files: list[Path] = field(default_factory=list)
     digests: dict[Path, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    pages: list[Path] = field(default_factory=list)
+    """The pages of the site named, to confirm (``--reviewed``)."""
 
 
 def pin_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> int:
@@ -52,8 +55,10 @@ def pin_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> 
         return say_failed(" pin", "the rules index cannot be read; run schotten-oracle check")
     _unreadable(catalogue, args.all_drifted, asked, root)
     jobs = _jobs(catalogue, args, asked, root)
+    confirmed = _confirmed_pages(catalogue, args, asked)
     if not jobs and not asked.skipped:
-        print("pin: nothing to pin: no case drifted" + (" or waits" if args.all_held else ""))
+        if not confirmed:
+            print("pin: nothing to pin: no case drifted" + (" or waits" if args.all_held else ""))
         return 0
     try:
         changed = _pinned(jobs, catalogue, args.reviewed, asked)
@@ -116,12 +121,31 @@ def _asked(args: argparse.Namespace, root: Path) -> Asked:
         )
     cases = (root / CASES_DIR).resolve()
     for name, path in names:
+        if is_page(path, root) and path.is_file():
+            if args.reviewed:
+                asked.pages.append(path)
+            else:
+                asked.skipped.append(f"{name}: skipped: a page is confirmed with --reviewed")
+            continue
         why = _not_a_case_file(path, cases)
         if why is None:
             asked.files.append(path.resolve())
         else:
             asked.skipped.append(f"{name}: skipped: {why}")
     return asked
+
+
+def _confirmed_pages(catalogue: Catalogue, args: argparse.Namespace, asked: Asked) -> bool:
+    """Confirm the pages named (and with ``--reviewed --all-held`` every held one) as read for
+    the rules they cite now; whether any was."""
+    if not asked.pages and not (args.all_held and args.reviewed):
+        return False
+    done, left = confirm_pages(catalogue, asked.pages, args.all_held, dry_run=args.dry_run)
+    asked.skipped += left
+    verb = "would confirm" if args.dry_run else "confirmed"
+    for shown in done:
+        print(f"{verb} {shown}: read for the rules it cites as they stand")
+    return bool(done)
 
 
 def _not_a_case_file(path: Path, cases: Path) -> str | None:

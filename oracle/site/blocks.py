@@ -22,6 +22,7 @@ from oracle.site.markup import Markup, code_block, rendered, template_environmen
 from oracle.site.render import (
     catalogue_summary,
     render_changes,
+    render_citation,
     render_rows,
     render_rulings,
     render_verdict_table,
@@ -55,6 +56,14 @@ def generated_blocks(
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
         return render_rulings(catalogue.rules, templates, catalogue.published, page), set()
+
+    def rule(rule_id: str | None, page: str) -> tuple[str, set[str]]:
+        entry = None if rule_id is None else catalogue.rules.entry(rule_id)
+        if entry is None:
+            raise CatalogueError(
+                [f"a citation names a rule of the index: oracle:rule ID, not {rule_id!r}"]
+            )
+        return render_citation(entry, templates, page), set()
 
     def changes(argument: str | None, page: str) -> tuple[str, set[str]]:
         return render_changes(catalogue.rules, templates, catalogue.published, page), set()
@@ -99,6 +108,7 @@ def generated_blocks(
         "engine-app": app,
         "verdict-table": verdict_table,
         "rulings": rulings,
+        "rule": rule,
         "changes": changes,
         "walkthrough": walkthrough,
         "case-index": case_index,

@@ -62,6 +62,7 @@ class _Ruling:
     title: str
     text: str
     reason: str
+    """Why we ruled so (empty for a rule of the game)."""
     applies: str
     """Where the ruling holds, in words."""
     unpinned: tuple[str, str] | None
@@ -69,16 +70,23 @@ class _Ruling:
     anchor: Markup
     checked_by: tuple[tuple[str, Markup], ...]
     """The situation of each case that pins the ruling, with the link to its page."""
-    history: tuple[tuple[RuleChange, tuple[tuple[str, Markup | None], ...]], ...] = ()
+    history: tuple[tuple[RuleChange, tuple[tuple[str, Markup | None, str], ...]], ...] = ()
     """Each change of the ruling, with the cases it moved (linked where published)."""
+    is_ruling: bool = True
+    """Whether it is our ruling, or a rule of the game."""
 
 
 def _moved(
     step: RuleChange, reports: tuple[CaseReport, ...], page: str
-) -> tuple[tuple[str, Markup | None], ...]:
-    """The cases a change moved, each linked to its page when it is published."""
+) -> tuple[tuple[str, Markup | None, str], ...]:
+    """The cases a change moved, each linked to its page when it is published, with each of
+    its answers before and after where the step records them (``old -> new``)."""
     return tuple(
-        (case_id, None if case is None else link_from(page, case_page_uri(case)))
+        (
+            case_id,
+            None if case is None else link_from(page, case_page_uri(case)),
+            "; ".join(f"{q}: {then} -> {now}" for c, q, then, now in step.answers if c == case_id),
+        )
         for case_id, case in moved_cases(step, (report.case for report in reports))
     )
 
@@ -94,9 +102,7 @@ def render_changes(
             [
                 (
                     entry,
-                    link_from(page, f"rulings.md#{ruling_anchor(entry)}")
-                    if entry.is_ruling
-                    else None,
+                    link_from(page, f"rulings.md#{ruling_anchor(entry)}"),
                     step,
                     _moved(step, reports, page),
                 )
@@ -113,8 +119,15 @@ APPLIES_WORDS = {"both": "the base game and the tactics variant", **VERSION_WORD
 
 
 def ruling_anchor(entry: RuleEntry) -> Markup:
-    """The HTML anchor of a ruling on the rulings page: its id with dots as hyphens."""
+    """The HTML anchor of a rule or ruling on the rulings page: its id with dots as hyphens."""
     return anchor(entry.id.replace(".", "-"))
+
+
+def render_citation(entry: RuleEntry, templates: Path, page: str) -> Markup:
+    """A rule or ruling cited on ``page`` (``<!-- oracle:rule ID -->``): its title and text as
+    the rules index words them, linked to it on the Rulings page."""
+    link = link_from(page, f"rulings.md#{ruling_anchor(entry)}")
+    return rendered(template_environment(templates), "rule_citation.md.j2", entry=entry, link=link)
 
 
 def render_rulings(
@@ -123,9 +136,9 @@ def render_rulings(
     reports: tuple[CaseReport, ...] = (),
     page: str = "rulings.md",
 ) -> str:
-    """Every ruling of the rules index with its reason, grouped by section.
+    """Every rule and ruling of the rules index (a ruling with its reason), grouped by section.
 
-    Under each ruling, the situations of the verified ``reports`` whose cases pin it, each
+    Under each, the situations of the verified ``reports`` whose cases pin it, each
     linking to its case's page (links relative to ``page``).
     """
     sections = []
@@ -146,8 +159,9 @@ def render_rulings(
                     if entry.id in report.case.rules
                 ),
                 tuple((step, _moved(step, reports, page)) for step in entry.history),
+                entry.is_ruling,
             )
-            for entry in rules.rulings()
+            for entry in rules.entries
             if entry.section == title
         )
         if rulings:
