@@ -621,7 +621,7 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A board set up as a reader would, described in their words and copied, is a finished
-    case: check publishes it as it is."""
+    case: once an editor confirms its prose (pin --reviewed), check publishes it."""
     context = fresh_context(browser, permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     engine_page(page, f"{site_url}/ask.html")
@@ -652,6 +652,9 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     case = load_case_file(case_file, project_copy / "cases", rules)
     assert verify_case(case).verified and not case.draft
     monkeypatch.chdir(project_copy)
+    # Published only once an editor has read its prose for its answers (reviewed:).
+    assert main(["check"]) == 1 and "no reviewed:" in capsys.readouterr().out
+    assert main(["pin", "--reviewed", str(case_file)]) == 0
     assert main(["check"]) == 0, capsys.readouterr().out
 
 
