@@ -56,7 +56,7 @@ from oracle.conformance.results import (
 )
 from oracle.conformance.runner import CaseResult, add_arguments, engine_command, run, select
 from oracle.diagram import answer_lines, ask_status, refusal_lines
-from oracle.outputs import OutputRefused, check_output, write_output
+from oracle.outputs import STANDARD_OUTPUT, OutputRefused, check_output, write_output
 from oracle.outputs import say_failed as _fail
 from oracle.protocol.compare import Result, printable
 from oracle.review.base import BaseUnavailable
@@ -280,7 +280,7 @@ def _published_records(root: Path, kept: Kept | None = None) -> list[dict[str, o
 def export(args: argparse.Namespace) -> int:
     """Write every published case, with its verified answers, as JSON or JSON Lines."""
     root = find_root(Path(args.root).resolve())
-    writing = args.output not in (None, "-")
+    writing = args.output not in (None, STANDARD_OUTPUT)
     try:
         if writing:  # before the catalogue is replayed: a refused file costs nothing
             check_output(Path(args.output), is_export, force=args.force, projects=[root])
@@ -376,7 +376,8 @@ def conform(args: argparse.Namespace) -> int:
     records = _conform_records(args)
     try:  # before the run: a report that cannot be written must not cost a whole run
         for target, written_here in _report_files(args):
-            check_output(target, written_here, force=args.force, projects=_here())
+            if str(target) != STANDARD_OUTPUT:
+                check_output(target, written_here, force=args.force, projects=_here())
     except OutputRefused as error:
         return _fail(" conform", str(error))
     replaced = _anothers_run(args, submitted)
@@ -393,7 +394,8 @@ def conform(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:  # run() has stopped the engine and all it started
         return _fail(" conform", "interrupted; the engine was stopped", 130)
-    report(results, args.quiet)
+    piped = any(str(target) == STANDARD_OUTPUT for target, _ in _report_files(args))
+    report(results, args.quiet, sys.stderr if piped else None)  # stdout carries the report
     try:
         _write_reports(args, results, command, version, submitted)
     except OutputRefused as error:
@@ -421,7 +423,10 @@ def _write_reports(
             text = junit_xml(results, engine)
         else:
             text = json_report(results, engine, version, submitted, args.protocol)
-        write_output(target, text, written_here, force=args.force, projects=_here())
+        if str(target) == STANDARD_OUTPUT:
+            sys.stdout.write(text)
+        else:
+            write_output(target, text, written_here, force=args.force, projects=_here())
 
 
 def _interrupted(signum: int, frame: object) -> None:

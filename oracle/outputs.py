@@ -31,6 +31,10 @@ class OutputRefused(ValueError):
     """A file a command will not write, with the reason in one line."""
 
 
+STANDARD_OUTPUT = "-"
+"""The output name that means standard output, for every command that writes a file."""
+
+
 def _editors_folder(target: Path, projects: Iterable[Path]) -> Path | None:
     """The editors' folder that ``target`` lies in, if any: of a project above it, or of one
     of ``projects`` (the one a command works on), compared as written and as the links lead."""

@@ -232,3 +232,19 @@ def test_a_published_result_stays_current_through_a_change_of_prose(
     assert catalogue_version(explained) == before
     first = dict(records[0], answers={"claims": {"9": "granted"}})
     assert catalogue_version([first, *records[1:]]) != before
+
+
+def test_conform_writes_a_report_to_standard_output_for_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--json -`` means standard output, as ``-o -`` does for export and drift: the report
+    goes there whole, the run's lines to standard error, and no file named ``-`` appears."""
+    project = tmp_path / "project"
+    for name in ("cases", "rules"):
+        shutil.copytree(LOOK / name, project / name)
+    monkeypatch.chdir(project)
+    adapter = [sys.executable, "-m", "oracle.conformance.adapter"]
+    assert main(["conform", "-k", "incomplete-side", "--json", "-", "--", *adapter]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["summary"]["pass"] == 1
+    assert "1 pass" in err and not (project / "-").exists()

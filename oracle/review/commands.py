@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle.catalogue import build_catalogue
-from oracle.outputs import OutputRefused, say_failed, write_output
+from oracle.outputs import STANDARD_OUTPUT, OutputRefused, say_failed, write_output
 from oracle.review.base import BaseUnavailable, Changes, base_records, compare, current_records
 from oracle.review.drift import DriftReport, drift_report
 from oracle.review.formats import (
@@ -25,7 +25,6 @@ from oracle.review.history import history_command
 from oracle.review.interactive import held_command, review_command
 from oracle.review.pinning import pin_command
 
-STANDARD_OUTPUT = "-"
 """The output name that means standard output, as for ``export``."""
 
 
