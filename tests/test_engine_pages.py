@@ -491,7 +491,7 @@ print(json.dumps(out))
     runs = [
         subprocess.run(
             [sys.executable, "-c", script, str(bad), *flag],
-            cwd=ROOT,
+            cwd=FIXTURE,  # the fixture catalogue: its rules index and cases
             capture_output=True,
             text=True,
             check=True,

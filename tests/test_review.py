@@ -248,8 +248,10 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
     engine and re-pins the cases with pin: drift against the first commit names exactly the
     answers that moved; a dirty or detached checkout is said in a line, not a traceback."""
     project = tmp_path / "project"
-    for name in ("engine", "oracle", "rules", "cases", "site_src", "games"):
+    for name in ("engine", "oracle", "site_src", "games"):
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("rules", "cases"):  # the fixture catalogue, not the editors'
+        shutil.copytree(FIXTURE / name, project / name)
     shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
     environment = {
         **os.environ,
