@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracle.casefile.model import RulesIndex
-from oracle.casefile.source import SourceError, read_yaml
+from oracle.casefile.source import SourceError, parse_yaml, read_text
 
 REVIEWED_PAGES = "rules/reviewed-pages.yaml"
 """The record of the pages citing rules: each page's path under the site's folder, and the
@@ -90,8 +90,10 @@ def reviewed_record(root: Path) -> dict[str, str]:
     path = root / REVIEWED_PAGES
     if not path.exists():
         return {}
-    document = read_yaml(path, what="the record of reviewed pages")
-    data = document.data if document.data is not None else {}
+    text = read_text(path, what="the record of reviewed pages")
+    if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
+        return {}  # no page cites a rule yet: the record is its comments only
+    data = parse_yaml(text, path).data
     if not isinstance(data, dict) or not all(
         isinstance(key, str) and isinstance(value, str) for key, value in data.items()
     ):

@@ -355,6 +355,17 @@ def _submission(args: argparse.Namespace) -> dict[str, str] | None:
     return block
 
 
+def _unwritable_report(args: argparse.Namespace, submitted: dict[str, str] | None) -> str | None:
+    """Why a report the run was asked for cannot be written, or None."""
+    try:
+        for target, written_here in _report_files(args):
+            if str(target) != STANDARD_OUTPUT:
+                check_output(target, written_here, force=args.force, projects=_here())
+    except OutputRefused as error:
+        return str(error)
+    return _anothers_run(args, submitted)
+
+
 def _anothers_run(args: argparse.Namespace, submitted: dict[str, str] | None) -> str | None:
     """Why ``--json`` may not replace its file without ``--force``: it holds another engine's
     published run (a report's own engine may run again); None if it may."""
@@ -374,15 +385,9 @@ def conform(args: argparse.Namespace) -> int:
         return _fail(" conform", "give the engine after --, e.g. conform -- ./my-engine")
     submitted = _submission(args)
     records = _conform_records(args)
-    try:  # before the run: a report that cannot be written must not cost a whole run
-        for target, written_here in _report_files(args):
-            if str(target) != STANDARD_OUTPUT:
-                check_output(target, written_here, force=args.force, projects=_here())
-    except OutputRefused as error:
-        return _fail(" conform", str(error))
-    replaced = _anothers_run(args, submitted)
-    if replaced is not None:
-        return _fail(" conform", replaced)
+    unwritable = _unwritable_report(args, submitted)  # found before a run, not after it
+    if unwritable is not None:
+        return _fail(" conform", unwritable)
     chosen = select(records, args.keyword)
     if not chosen:
         shown = " ".join(f"-k {keyword!r}" for keyword in args.keyword)

@@ -26,13 +26,17 @@ import pytest
 from oracle.casefile.errors import CaseError
 from oracle.casefile.model import Case
 from oracle.casefile.source import SourceError, shown_path
-from oracle.catalogue import Catalogue, Problem, build_catalogue
+from oracle.catalogue import COVERAGE, Catalogue, Problem, build_catalogue
 from oracle.verify.report import CaseReport, questions_of
 
 CASE_DIRS_INI = "oracle_case_dirs"
 CATALOGUE = "catalogue"
 """The item of a published case that checks it can be published, and the name of the item that
 reports the catalogue's problems that no case file has."""
+
+COVERAGE_ITEM = "coverage"
+"""The item that reports what the published catalogue as a whole does not cover of what
+``coverage.yaml`` asks (every case replayed when it runs, not when it is collected)."""
 
 _catalogues_key = pytest.StashKey[dict[Path, Catalogue]]()
 
@@ -118,6 +122,8 @@ class CaseFolder(pytest.Directory, _LocatedFailure):
             yield CatalogueItem.from_parent(
                 self, name=CATALOGUE, problems=tuple(catalogue.whole_problems)
             )
+        if catalogue.expects_coverage:
+            yield CoverageItem.from_parent(self, name=COVERAGE_ITEM, catalogue=catalogue)
 
 
 class TopicFolder(pytest.Directory, _LocatedFailure):
@@ -273,6 +279,29 @@ class CatalogueItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return (self.path, 0, "the catalogue")
+
+
+class CoverageItem(pytest.Item):
+    """What the published catalogue as a whole does not cover of what ``coverage.yaml`` asks:
+    the rows of a table the pages refer to, every misreading caught, every cell of the grid."""
+
+    def __init__(self, *, catalogue: Catalogue, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.catalogue = catalogue
+
+    def runtest(self) -> None:
+        problems = self.catalogue.coverage_problems
+        self.catalogue.cache.save()
+        if problems:
+            raise CatalogueProblem(problems)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CatalogueProblem):
+            return "\n".join(excinfo.value.lines)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return (self.catalogue.root / COVERAGE, 0, "what the catalogue covers")
 
 
 DRAFT_SKIP = "draft case "

@@ -1,4 +1,5 @@
-"""Shared fixtures: pytester for the plugin tests, the seed table, a scratch copy of the project."""
+"""Shared fixtures: pytester for the plugin tests, the seed table, a scratch copy of the project
+(its pages and machinery, with the developers' fixture catalogue of ``tests/catalogue/``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ from oracle.verify.report import CaseReport
 pytest_plugins = ["pytester", "browser_support"]
 
 ROOT = Path(__file__).resolve().parent.parent
+
+FIXTURE = Path(__file__).resolve().parent / "catalogue"
+"""The developers' own catalogue: a frozen copy of some of the project's cases and of its rules
+index (``tests/catalogue/``). The tests of the machinery read it, never the project's ``cases/``
+or ``rules/``: those are the editors', judged by their own gate (``schotten-oracle check``,
+``pytest cases``, the site build), so that a change an editor makes there that ``check``
+accepts never fails ``make test``."""
 
 RUNTIME_MISSING = (
     "the browser runtime is not installed (node_modules/pyodide): run npm ci, as make test does"
@@ -81,7 +89,8 @@ def seed_rows() -> list[tuple[str, Verdict]]:
 
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Path:
-    """The parts of the project a site build reads, copied so that a test may break them.
+    """The parts of the project a site build reads, copied so that a test may break them, with
+    the cases and rules index of the fixture catalogue (:data:`FIXTURE`).
 
     Only the publishable cases come along: a case an editor has not settled yet (invalid or
     drifted) fails its own test, not every test that builds the site.
@@ -99,11 +108,12 @@ def kept_for_the_run() -> Kept:
 
 @functools.cache
 def publishable_case_files() -> tuple[Path, ...]:
-    """The case files a site can be built from: verified, not drafts, on a page of the site.
+    """The case files of the fixture catalogue a site can be built from: verified, not drafts.
 
-    Worked out once a run; a case still being edited fails its own test, not every site build.
+    Worked out once a run (a fixture case the engine no longer verifies fails the tests that
+    read it, by its absence, and :mod:`tests.test_fixture_catalogue`, by name).
     """
-    catalogue = build_catalogue(ROOT, kept=kept_for_the_run())
+    catalogue = build_catalogue(FIXTURE, kept=kept_for_the_run())
     return tuple(
         report.case.path
         for report in catalogue.published
@@ -112,11 +122,13 @@ def publishable_case_files() -> tuple[Path, ...]:
 
 
 def copy_project(tmp_path: Path) -> Path:
-    """Copy what a site build reads, with only the publishable cases, into ``tmp_path``."""
-    for name in ("rules", "site_src", "games"):
+    """Copy what a site build reads, with only the publishable cases of the fixture catalogue
+    and its rules index, into ``tmp_path``."""
+    for name in ("site_src", "games"):
         shutil.copytree(ROOT / name, tmp_path / name)
+    shutil.copytree(FIXTURE / "rules", tmp_path / "rules")
     for path in publishable_case_files():
-        target = tmp_path / path.relative_to(ROOT)
+        target = tmp_path / path.relative_to(FIXTURE)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, target)
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
@@ -134,11 +146,19 @@ def project_copier() -> Callable[[Path], Path]:
 
 @pytest.fixture(scope="session")
 def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    """The verified catalogue of a copy of the project (its publishable cases), for the tests
-    that only read it; a case still being edited fails only its own test."""
+    """The verified catalogue of a copy of the project with the fixture catalogue (its
+    publishable cases), for the tests that only read it."""
     return verified_catalogue(
         copy_project(tmp_path_factory.mktemp("project")), kept=kept_for_the_run()
     )
+
+
+@pytest.fixture(scope="session")
+def editors_catalogue() -> Catalogue:
+    """The editors' own catalogue (the project's ``cases/`` and ``rules/``), for the few slow
+    tests of its properties that are not yet checks of its own gate (``coverage.yaml``): never
+    read by ``make test``, whose tests read :data:`FIXTURE` (tests/test_isolation.py)."""
+    return build_catalogue(ROOT, kept=kept_for_the_run())
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ from browser_support import (
     served,
     table_turn,
 )
+from conftest import FIXTURE
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -43,7 +44,7 @@ from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
-SESSION = browser_engine.Session(load_rules_index(ROOT / "rules" / "index.yaml"))
+SESSION = browser_engine.Session(load_rules_index(FIXTURE / "rules" / "index.yaml"))
 
 pytestmark = pytest.mark.browser
 
@@ -648,7 +649,7 @@ def test_a_copied_board_round_trips_through_the_clipboard_and_check(
     assert "because: " in copied and "tactics.mud-fight" in copied
     case_file = project_copy / "cases" / "claims" / "99-four-reds-in-the-mud.yaml"
     case_file.write_text(copied, encoding="utf-8")
-    rules = load_rules_index(ROOT / "rules" / "index.yaml")
+    rules = load_rules_index(FIXTURE / "rules" / "index.yaml")
     case = load_case_file(case_file, project_copy / "cases", rules)
     assert verify_case(case).verified and not case.draft
     monkeypatch.chdir(project_copy)

@@ -4,6 +4,10 @@ A reader checks the answer against the words, so words that contradict the board
 when the answer is right. The checks read the plain forms the catalogue writes: a card owned
 ("your red 5", "their blue 8-9"), cards placed ("red 8 and 9 stand at stone 5"), and a count
 of Tactic cards played ("two Tactic cards to your one").
+
+They read the editors' own catalogue, so they are slow tests (CI runs them, make test does
+not): a property of the catalogue is for its own gate to report (issue 41), and these are not
+yet checks of it.
 """
 
 from __future__ import annotations
@@ -12,12 +16,11 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import kept_for_the_run
 
 from engine import ELITE_TROOPS, Player, card_name
 from engine.tactics import TACTICS_MASK
 from oracle.casefile.model import Case
-from oracle.catalogue import Catalogue, build_catalogue
+from oracle.catalogue import Catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = "red|blue|green|yellow|purple|pink"
@@ -26,9 +29,12 @@ CARDS = rf"(?:{COLOURS}) \d(?:-\d)*"
 NUMBERS = {"no": 0, "none": 0, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
-def catalogue() -> Catalogue:
-    return build_catalogue(ROOT, kept=kept_for_the_run())
+def catalogue(editors_catalogue: Catalogue) -> Catalogue:
+    return editors_catalogue
 
 
 LIST = rf"{CARDS}(?:(?:,| and|, and) (?:{CARDS}|\d\b))*"

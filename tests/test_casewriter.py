@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURE
 
 from engine import (
     Game,
@@ -19,7 +20,7 @@ from engine import (
 from oracle.casefile.loader import load_case
 from oracle.casefile.writer import case_text
 
-CASES = Path(__file__).parent.parent / "cases"
+CASES = FIXTURE / "cases"
 
 
 WRITABLE = (Phase.PLAY, Phase.CLAIM, Phase.DRAW)

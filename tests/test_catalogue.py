@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import kept_for_the_run
+from conftest import FIXTURE, kept_for_the_run
 
 from engine import Tactic, Verdict, card_name
 from oracle.casefile.model import Case
@@ -16,13 +16,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
-    """The live catalogue; cases still being edited fail their own tests, not these."""
-    return build_catalogue(ROOT, kept=kept_for_the_run())
+    """The developers' fixture catalogue (tests/catalogue/)."""
+    return build_catalogue(FIXTURE, kept=kept_for_the_run())
 
 
-def test_every_rule_and_ruling_is_pinned_by_a_published_case(catalogue: Catalogue) -> None:
-    pinned = {rule for report in catalogue.published for rule in report.case.rules}
-    unpinned = [entry.id for entry in catalogue.rules.entries if entry.id not in pinned]
+# A property of the editors' catalogue, not yet a check of its own gate (coverage.yaml): a slow
+# test (CI runs it, make test does not), so that a change to cases/ or rules/ that check
+# accepts never fails make test (issue 41).
+@pytest.mark.slow
+def test_every_rule_and_ruling_is_pinned_by_a_published_case(editors_catalogue: Catalogue) -> None:
+    pinned = {rule for report in editors_catalogue.published for rule in report.case.rules}
+    unpinned = [entry.id for entry in editors_catalogue.rules.entries if entry.id not in pinned]
     assert not unpinned, f"no published case pins {', '.join(unpinned)}"
 
 
@@ -63,7 +67,7 @@ def test_a_move_that_breaks_the_game_fails_its_question_not_silently(
     from oracle.casefile.loader import load_case
     from oracle.verify.replay import verify_case
 
-    case = load_case(ROOT / "cases" / "tactic-cards" / "07-strategist.yaml")
+    case = load_case(FIXTURE / "cases" / "tactic-cards" / "07-strategist.yaml")
     assert verify_case(case).verified
 
     def leave_it_there(self: object, state: object, move: object) -> None:
@@ -89,7 +93,7 @@ def test_an_engine_whose_list_and_explanations_disagree_cannot_pass_a_case(
     from oracle.casefile.loader import load_case
     from oracle.verify.replay import verify_case
 
-    case = load_case(ROOT / "cases" / "tactic-cards" / "07-strategist.yaml")
+    case = load_case(FIXTURE / "cases" / "tactic-cards" / "07-strategist.yaml")
     original = GameState.why_illegal
 
     def explains_away(self: GameState, move: object) -> IllegalMove | None:
@@ -120,7 +124,7 @@ def test_an_engine_whose_copies_or_notation_drift_cannot_pass_a_case(
     from oracle.casefile.loader import load_case
     from oracle.verify.replay import verify_case
 
-    case = load_case(ROOT / "cases" / "turns" / "02-where-a-card-may-go.yaml")
+    case = load_case(FIXTURE / "cases" / "turns" / "02-where-a-card-may-go.yaml")
     assert verify_case(case).verified
     cloned = GameState.clone
 
@@ -150,7 +154,7 @@ def test_a_verdict_that_names_a_witness_it_does_not_rest_on_cannot_pass_a_case(
     from oracle.casefile.loader import load_case
     from oracle.verify.replay import verify_case
 
-    case = load_case(ROOT / "cases" / "more-claims" / "28-one-card-left-for-their-side.yaml")
+    case = load_case(FIXTURE / "cases" / "more-claims" / "28-one-card-left-for-their-side.yaml")
     assert verify_case(case).verified
     monkeypatch.setattr(ClaimVerdict, "witness", property(lambda self: (self.stone,)))
     report = verify_case(case)
@@ -160,18 +164,22 @@ def test_a_verdict_that_names_a_witness_it_does_not_rest_on_cannot_pass_a_case(
     )
 
 
+# A property of the editors' catalogue, not yet a check of its own gate (coverage.yaml): a slow
+# test (CI runs it, make test does not), so that a change to cases/ or rules/ that check
+# accepts never fails make test (issue 41).
+@pytest.mark.slow
 def test_every_rule_is_pinned_in_each_version_of_the_game_it_holds_in(
-    catalogue: Catalogue,
+    editors_catalogue: Catalogue,
 ) -> None:
     """A rule of both versions needs a case in each, unless its entry says why one cannot have
     one: an engine may break a rule in one version only."""
     pinned: dict[str, set[str]] = {}
-    for report in catalogue.published:
+    for report in editors_catalogue.published:
         for rule in report.case.rules:
             pinned.setdefault(rule, set()).add(report.case.variant)
     missing = [
         f"{entry.id} (line {entry.line}): no {variant} case"
-        for entry in catalogue.rules.entries
+        for entry in editors_catalogue.rules.entries
         for variant in entry.must_be_pinned_in()
         if variant not in pinned.get(entry.id, set())
     ]
@@ -199,12 +207,18 @@ TURN_FACTS = ("winner", "ending", "held", "next_player")
 ENDINGS_OF_BOTH = ("none", "five stones", "three adjacent stones")
 
 
-def test_every_turn_fact_and_ending_is_pinned_in_both_versions(catalogue: Catalogue) -> None:
+# A property of the editors' catalogue, not yet a check of its own gate (coverage.yaml): a slow
+# test (CI runs it, make test does not), so that a change to cases/ or rules/ that check
+# accepts never fails make test (issue 41).
+@pytest.mark.slow
+def test_every_turn_fact_and_ending_is_pinned_in_both_versions(
+    editors_catalogue: Catalogue,
+) -> None:
     """Who won, how the game ended, the stones held and who is next, each pinned by a turn in
     the base game and in the tactics variant; so are the endings both versions have (a
     blocked game never arises in the base game: see the ruling on it)."""
     seen: set[tuple[str, str]] = set()
-    for report in catalogue.published:
+    for report in editors_catalogue.published:
         turn = report.case.turn
         if turn is None:
             continue
@@ -227,16 +241,17 @@ def test_catalogues_share_their_replays_only_through_what_they_are_given_to_keep
     from engine import ClaimVerdict
 
     def witnessed(catalogue_case: str, kept: Kept | None = None) -> bool:
-        catalogue = build_catalogue(ROOT, kept=kept)
+        catalogue = build_catalogue(FIXTURE, kept=kept)
         [report] = [r for r in catalogue.reports if r.case.id == catalogue_case]
         return report.verified
 
     kept = Kept()
     assert witnessed("one-card-left-for-their-side", kept)
     assert (
-        build_catalogue(ROOT, kept=kept).reports[0] is build_catalogue(ROOT, kept=kept).reports[0]
+        build_catalogue(FIXTURE, kept=kept).reports[0]
+        is build_catalogue(FIXTURE, kept=kept).reports[0]
     )
-    assert build_catalogue(ROOT).reports[0] is not build_catalogue(ROOT).reports[0]
+    assert build_catalogue(FIXTURE).reports[0] is not build_catalogue(FIXTURE).reports[0]
     with monkeypatch.context() as patched:
         patched.setattr(ClaimVerdict, "witness", property(lambda self: (self.stone,)))
         assert not witnessed("one-card-left-for-their-side")

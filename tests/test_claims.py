@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import FIXTURE
 
 from engine import (
     CombatMode,
@@ -360,7 +359,7 @@ def test_each_verdict_names_only_rules_of_the_index_that_hold_in_its_game(
 ) -> None:
     """The rules a verdict relied on (what the Ask page suggests for a copied case) are rules of
     the index, hold in the case's version of the game, and come with what played a part."""
-    index = load_rules_index(Path(__file__).resolve().parent.parent / "rules" / "index.yaml")
+    index = load_rules_index(FIXTURE / "rules" / "index.yaml")
     entries = {entry.id: entry for entry in index.entries}
     named = {*MODE_RULES.values(), *ELITE_TROOP_RULES.values(), *CARD_RULES.values()}
     named |= {rule for rules in REASON_RULES.values() for rule in rules}

@@ -7,6 +7,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import FIXTURE
 
 from oracle.casefile.entries import case_files
 from oracle.casefile.rules import load_rules_index
@@ -18,17 +19,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def validator() -> jsonschema.Draft7Validator:
-    rules = load_rules_index(ROOT / "rules" / "index.yaml")
+    rules = load_rules_index(FIXTURE / "rules" / "index.yaml")
     return jsonschema.Draft7Validator(editor_case_schema(rules))
 
 
 def test_the_committed_editor_schema_is_current() -> None:
-    rules = load_rules_index(ROOT / "rules" / "index.yaml")
+    rules = load_rules_index(FIXTURE / "rules" / "index.yaml")
     assert stale_editor_schema(ROOT, rules) is None, f"run make schema to refresh {EDITOR_SCHEMA}"
 
 
 def test_every_case_of_the_catalogue_fits_it(validator: jsonschema.Draft7Validator) -> None:
-    for path in case_files(ROOT / "cases"):
+    for path in case_files(FIXTURE / "cases"):
         errors = [error.message for error in validator.iter_errors(read_yaml(path).data)]
         assert not errors, (path, errors[:3])
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import needs_the_runtime
+from conftest import FIXTURE, needs_the_runtime
 
 from engine import (
     Game,
@@ -44,7 +44,7 @@ from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "rules" / "index.yaml"
+RULES = FIXTURE / "rules" / "index.yaml"
 
 
 SESSION = browser.Session(load_rules_index(RULES))
@@ -189,7 +189,7 @@ def test_an_impossible_board_gets_the_loaders_message_on_its_own_field(
 
 
 def test_a_pasted_file_gets_the_loaders_own_message_with_its_line() -> None:
-    text = (ROOT / "cases/claims/02-last-three-in-your-hand.yaml").read_text(encoding="utf-8")
+    text = (FIXTURE / "cases/claims/02-last-three-in-your-hand.yaml").read_text(encoding="utf-8")
     broken = text.replace("blue 7", "red 1")
     answer = SESSION.ask_text({"text": broken})
     expected_line = broken.splitlines().index("  hand: [pink 3, red 9, red 1, yellow 8, purple 5]")
@@ -202,7 +202,7 @@ def test_a_pasted_file_gets_the_loaders_own_message_with_its_line() -> None:
 def test_the_case_page_link_carries_the_case_file_exactly_and_old_links_still_open() -> None:
     import base64
 
-    text = (ROOT / "cases/tactic-cards/08-banshee.yaml").read_text(encoding="utf-8")
+    text = (FIXTURE / "cases/tactic-cards/08-banshee.yaml").read_text(encoding="utf-8")
     fragment = ask_fragment(text)
     version, code = fragment.split("=", 1)
     assert version == "v2"
@@ -495,7 +495,7 @@ print(json.dumps(out))
     runs = [
         subprocess.run(
             [sys.executable, "-c", script, str(bad), *flag],
-            cwd=ROOT,
+            cwd=FIXTURE,  # the fixture catalogue: its rules index and cases
             capture_output=True,
             text=True,
             check=True,
@@ -537,7 +537,9 @@ def test_a_case_asked_on_the_page_is_read_from_its_text_and_written_nowhere(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    answer = SESSION.ask_text({"text": (ROOT / "cases/claims/01-incomplete-side.yaml").read_text()})
+    answer = SESSION.ask_text(
+        {"text": (FIXTURE / "cases/claims/01-incomplete-side.yaml").read_text()}
+    )
     assert answer["ok"] and answer["report"]["id"] == "incomplete-side"
     assert list(tmp_path.iterdir()) == [] and not browser.CASE_PATH.exists()
     broken = SESSION.ask_text({"text": "id: [\n"})

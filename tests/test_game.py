@@ -14,6 +14,7 @@ from pathlib import Path
 
 import hypothesis
 import pytest
+from conftest import FIXTURE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import choose_move, dealt_games
@@ -123,7 +124,7 @@ def test_every_listed_move_is_legal_and_reads_back_from_its_notation() -> None:
 
 
 def test_illegal_moves_name_a_rule_of_the_index() -> None:
-    index_ids = load_rules_index(ROOT / "rules" / "index.yaml").ids()
+    index_ids = load_rules_index(FIXTURE / "rules" / "index.yaml").ids()
     assert not RULES_NAMED - index_ids, "rule ids the engine names but the index lacks"
     state = Game.named("tactics", seed=5).new_initial_state()
     me = state.current_player
@@ -467,7 +468,7 @@ def test_a_table_with_a_card_in_two_places_is_refused() -> None:
 
 
 def _case_state(name: str) -> GameState:
-    return load_case(ROOT / "cases" / "end-of-game" / name).game_state()
+    return load_case(FIXTURE / "cases" / "end-of-game" / name).game_state()
 
 
 def test_declining_a_provable_claim_keeps_the_game_going() -> None:
@@ -502,7 +503,7 @@ def test_a_players_view_shows_their_hand_and_only_counts_of_the_rest() -> None:
 
 
 def test_a_claim_after_the_engine_passed_the_claim_step_says_why() -> None:
-    state = load_case(ROOT / "cases" / "tactic-cards" / "04-mud-fight-reopens-a-side.yaml")
+    state = load_case(FIXTURE / "cases" / "tactic-cards" / "04-mud-fight-reopens-a-side.yaml")
     game = state.game_state()
     game.apply_text("mud fight on 4")
     assert game.phase is Phase.DRAW
@@ -556,7 +557,7 @@ def table_state(tmp_path: Path, body: str, variant: str = "tactics") -> GameStat
 
 def test_a_table_after_a_recruiter_may_say_they_passed(tmp_path: Path) -> None:
     """Review: a Recruiter that refilled the decks does not prove their last turn was a play."""
-    text = (ROOT / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml").read_text()
+    text = (FIXTURE / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml").read_text()
     body = text[text.index("position:") :]
     body = body.replace(
         "  discards: [traitor, strategist, spy]\n  hand: [recruiter]\n",
@@ -603,7 +604,7 @@ def test_a_claim_after_the_passed_claim_step_names_the_claim_rule_after_a_round_
 
 
 def test_expert_timing_refuses_a_game_that_would_already_be_over(tmp_path: Path) -> None:
-    text = (ROOT / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml").read_text()
+    text = (FIXTURE / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml").read_text()
     body = text[text.index("position:") : text.index("turn:")].replace(
         "  idle_turns: 0", "  expert: true\n  idle_turns: 2"
     )
@@ -721,7 +722,7 @@ def test_a_state_changed_by_hand_lists_its_moves_again() -> None:
 def test_a_joker_named_in_a_ruse_is_the_one_in_the_place_it_is_taken_from() -> None:
     """Both Jokers are written ``joker``; a Strategist moves the one on your side and a Traitor
     would aim at the one on theirs, so the move read names that card, as the list does."""
-    case = load_case(ROOT / "cases" / "tactic-cards" / "23-the-strategist-moves-your-joker.yaml")
+    case = load_case(FIXTURE / "cases" / "tactic-cards" / "23-the-strategist-moves-your-joker.yaml")
     state = case.game_state()
     mine = next(card for card in state.stones[3].sides[Player.A] if card >= 54)
     theirs = next(card for card in state.stones[1].sides[Player.B] if card >= 54)

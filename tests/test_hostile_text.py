@@ -31,7 +31,7 @@ from browser_support import (
     shared_build,
     skip_without_a_browser,
 )
-from conftest import ROOT, publishable_case_files
+from conftest import FIXTURE, ROOT, publishable_case_files
 
 from engine import Game, MoveSyntaxError
 from oracle.casefile.errors import CaseError
@@ -205,7 +205,7 @@ class HostileCatalogue:
         self.cases: dict[str, dict[str, Any]] = {}
         self.refused: list[tuple[str, Path_, str]] = []
         self.published_fields: set[Path_] = set()
-        rules = load_rules_index(ROOT / "rules" / "index.yaml")
+        rules = load_rules_index(FIXTURE / "rules" / "index.yaml")
         folder = scratch / "cases" / "scratch"
         folder.mkdir(parents=True)
         for kind, template in templates().items():

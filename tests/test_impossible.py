@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from case_files import clean, confirmed, start_project, write_case
-from conftest import kept_for_the_run
+from conftest import FIXTURE, kept_for_the_run
 
 from oracle.browser.pages import Session
 from oracle.casefile.errors import CaseError
@@ -363,10 +363,16 @@ def test_a_plain_case_refused_by_the_engine_still_fails_loudly(tmp_path: Path) -
 
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
-    return build_catalogue(ROOT, kept=kept_for_the_run())
+    return build_catalogue(FIXTURE, kept=kept_for_the_run())
 
 
-def test_the_catalogue_refuses_each_impossible_board_as_pinned(catalogue: Catalogue) -> None:
+# A property of the editors' catalogue (at least fifteen boards refused), not yet a check of
+# its own gate: a slow test, never in make test (issue 41).
+@pytest.mark.slow
+def test_the_catalogue_refuses_each_impossible_board_as_pinned(
+    editors_catalogue: Catalogue,
+) -> None:
+    catalogue = editors_catalogue
     refused = [r for r in catalogue.published if r.case.impossible is not None]
     assert len(refused) >= 15
     assert all(r.case.topic == "impossible-boards" for r in refused)
@@ -395,10 +401,10 @@ def test_their_table_shows_each_refusal(catalogue: Catalogue) -> None:
 def test_check_counts_them_and_ask_shows_the_written_board(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["check", "--root", str(ROOT)]) == 0
+    assert main(["check", "--root", str(FIXTURE)]) == 0
     out = capsys.readouterr().out
     assert "are boards the engine refuses as the case pins (impossible:)" in out
-    path = ROOT / "cases" / "impossible-boards" / "18-a-full-hand-after-a-play.yaml"
+    path = FIXTURE / "cases" / "impossible-boards" / "18-a-full-hand-after-a-play.yaml"
     assert main(["ask", str(path)]) == 0
     out = capsys.readouterr().out
     assert "the board as the case writes it" in out
@@ -408,7 +414,7 @@ def test_check_counts_them_and_ask_shows_the_written_board(
 
 
 def test_the_ask_page_reports_the_refusal_at_its_line() -> None:
-    path = ROOT / "cases" / "impossible-boards" / "08-four-cards-on-a-side.yaml"
+    path = FIXTURE / "cases" / "impossible-boards" / "08-four-cards-on-a-side.yaml"
     answer = Session().ask_text({"text": path.read_text(encoding="utf-8")})
     assert answer["ok"] is False
     assert answer["problem"] == (

@@ -17,6 +17,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURE
 
 from engine.game import (
     Game,
@@ -214,7 +215,7 @@ def _fingerprint(state: GameState) -> object:
 
 @cache
 def _rule_ids() -> frozenset[str]:
-    return frozenset(load_rules_index(ROOT / "rules" / "index.yaml").ids())
+    return frozenset(load_rules_index(FIXTURE / "rules" / "index.yaml").ids())
 
 
 def check_accepted_iff_listed(state: GameState, *, broad: bool) -> int:

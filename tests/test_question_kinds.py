@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from case_files import case_yaml
+from conftest import FIXTURE
 
 from oracle.casefile import loader, questions
 from oracle.casefile.board import Board
@@ -150,7 +151,7 @@ def test_one_broken_answer_fails_verifying_and_the_answers_alike(
         return {**facts(state), "hands": {"you": 99, "them": 99}}
 
     monkeypatch.setattr("oracle.verify.questions.deal_facts", ninety_nine)
-    case = loader.load_case(Path(__file__).parent.parent / "cases" / "setup" / "01-base-deal.yaml")
+    case = loader.load_case(FIXTURE / "cases" / "setup" / "01-base-deal.yaml")
     report = verify_case(case)
     assert not report.verified
     assert "{+99+} and [-6;-] {+99;+}" in report.problems()[0]  # the long answers' word diff

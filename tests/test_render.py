@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import kept_for_the_run
+from conftest import FIXTURE, kept_for_the_run
 
 from engine import Formation, Game, Verdict, parse_cards, play_random_game, record_text
 from engine.odds import formation_counts, formation_odds
@@ -44,7 +44,7 @@ def test_the_seed_table_comes_first_in_order_with_its_verdicts(
     seed_rows: list[tuple[str, Verdict]],
 ) -> None:
     # The engine's verdicts on the live seed cases, whatever other cases an editor is adding.
-    catalogue = build_catalogue(ROOT, kept=kept_for_the_run())
+    catalogue = build_catalogue(FIXTURE, kept=kept_for_the_run())
     opening = catalogue.reports[: len(seed_rows)]
     assert [(report.case.id, report.checks[0].verdict.verdict) for report in opening] == seed_rows
     assert all(check.verdict.verdict is Verdict.GRANTED for check in opening[8].checks)
@@ -181,7 +181,9 @@ def test_every_topic_has_a_page_of_its_own_in_the_navigation() -> None:
     topics = topic_pages(sources)
     shown = list(topics.values())
     assert len(shown) == len(set(shown)), sorted(shown)
-    assert {folder.name for folder in (ROOT / "cases").iterdir() if folder.is_dir()} == set(topics)
+    assert {folder.name for folder in (FIXTURE / "cases").iterdir() if folder.is_dir()} == set(
+        topics
+    )
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n", 1)[1]
     for page in shown:
         assert f": {page}\n" in nav, page

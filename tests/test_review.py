@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import kept_for_the_run
+from conftest import FIXTURE, kept_for_the_run
 
 import engine.claims
 from oracle.casefile.editing import edited_text
@@ -37,7 +37,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_the_catalogue_has_not_drifted(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "drift", "--root", str(ROOT))
+    status, out, _ = run(capsys, "drift", "--root", str(FIXTURE))
     assert status == 0 and out == "drift: every answer the case files pin is the engine's\n"
 
 
@@ -218,7 +218,7 @@ def _commit_twice(root: Path) -> None:
 
 
 def test_edited_values_keep_everything_else_of_the_file() -> None:
-    text = (ROOT / "cases/end-of-game/05-both-pass-by-choice.yaml").read_text()
+    text = (FIXTURE / "cases/end-of-game/05-both-pass-by-choice.yaml").read_text()
     changes: list[tuple[DataPath, Any]] = [
         (("turn", "expect", "winner"), "you"),
         (("turn", "expect", "held"), {"you": [1], "them": []}),
@@ -248,8 +248,10 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
     engine and re-pins the cases with pin: drift against the first commit names exactly the
     answers that moved; a dirty or detached checkout is said in a line, not a traceback."""
     project = tmp_path / "project"
-    for name in ("engine", "oracle", "rules", "cases", "site_src", "games"):
+    for name in ("engine", "oracle", "site_src", "games"):
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("rules", "cases"):  # the fixture catalogue, not the editors'
+        shutil.copytree(FIXTURE / name, project / name)
     shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
     environment = {
         **os.environ,
@@ -336,7 +338,7 @@ def test_the_history_of_the_rulings_is_shown_by_ruling_by_date_and_on_each_moved
 
 
 def test_a_history_out_of_order_is_one_located_line(tmp_path: Path) -> None:
-    index = (ROOT / "rules" / "index.yaml").read_text()
+    index = (FIXTURE / "rules" / "index.yaml").read_text()
     swapped = index.replace('date: "2026-11-30"', 'date: "2026-12-09"', 1)
     (tmp_path / "index.yaml").write_text(swapped)
     with pytest.raises(CaseError) as caught:

@@ -1,0 +1,179 @@
+"""What the catalogue as a whole must cover (``coverage.yaml``): the rows of a table the pages'
+text refers to by their place, every misreading caught, every cell of the grid of early claims.
+Each is a check of the catalogue's own gate (``check``, ``pytest cases``, the site build), in
+the editor's words; these tests run it on copies of the developers' fixture catalogue."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURE, ROOT, kept_for_the_run
+
+from engine import Formation
+from oracle.catalogue import COVERAGE, CatalogueError, build_catalogue, verified_catalogue
+from oracle.cli import main
+from oracle.site.figures import render_opening_grid
+from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling
+
+SEED_ROWS = """\
+table-rows:
+  claims:
+    - incomplete-side: refused
+    - last-three-in-your-hand: refused
+    - last-three-on-the-table: granted
+    - tie-you-finished-first: granted
+    - tie-they-finished-first: refused
+"""
+
+
+def project(tmp_path: Path, coverage: str | None) -> Path:
+    """The fixture catalogue with the project's pages, asking ``coverage`` of it."""
+    root = tmp_path / "project"
+    for name in ("cases", "rules"):
+        shutil.copytree(FIXTURE / name, root / name)
+    shutil.copytree(ROOT / "site_src", root / "site_src")
+    if coverage is not None:
+        (root / COVERAGE).write_text(coverage, encoding="utf-8")
+    return root
+
+
+def coverage_lines(root: Path) -> list[str]:
+    return [p.line for p in build_catalogue(root, kept=kept_for_the_run()).coverage_problems]
+
+
+def test_a_project_without_the_file_asks_for_nothing(tmp_path: Path) -> None:
+    root = project(tmp_path, None)
+    catalogue = build_catalogue(root, kept=kept_for_the_run())
+    assert not catalogue.expects_coverage and catalogue.coverage_problems == []
+
+
+def test_the_rows_the_pages_refer_to_stand_in_their_place_with_their_verdicts(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path, SEED_ROWS)
+    assert coverage_lines(root) == []
+    # A row whose case gives another verdict now: the case is named, and the row's line.
+    (root / COVERAGE).write_text(
+        SEED_ROWS.replace("tie-they-finished-first: refused", "tie-they-finished-first: granted")
+    )
+    [line] = coverage_lines(root)
+    assert line.startswith("cases/claims/05-tie-they-finished-first.yaml:2: case ")
+    assert "row 5 of the 'claims' table, which the pages' text reads as granted" in line
+    assert f"({COVERAGE}:7), is now refused; rewrite what site_src/ says of that row" in line
+    # A case moved out of its place: the rows from there on name the case that stands there.
+    (root / COVERAGE).write_text(SEED_ROWS)
+    claims = root / "cases" / "claims"
+    (claims / "04-tie-you-finished-first.yaml").rename(claims / "99-tie-you-finished-first.yaml")
+    lines = coverage_lines(root)
+    assert lines[0] == (
+        f"{COVERAGE}:6: row 4 of the 'claims' table should be case 'tie-you-finished-first'"
+        " (granted), which the pages' text refers to by its place, but it is"
+        " cases/claims/05-tie-they-finished-first.yaml:2: case 'tie-they-finished-first'; name"
+        " the case files so that they sort in this order, or rewrite what site_src/ says of"
+        " that row and change it here"
+    )
+    assert len(lines) == 2
+    # A table shorter than its rows.
+    shutil.rmtree(claims)
+    claims.mkdir()
+    shutil.copy(FIXTURE / "cases" / "claims" / "01-incomplete-side.yaml", claims)
+    assert "but the table has 1 rows; add the case to cases/claims/" in coverage_lines(root)[0]
+
+
+def test_every_misreading_is_caught_by_a_case_that_names_it(tmp_path: Path) -> None:
+    root = project(tmp_path, "every-misreading-caught: true\n")
+    assert coverage_lines(root) == []
+    # The only case that catches a misreading goes: the misreading is named, with what to do.
+    (root / "cases" / "more-claims" / "05-a-pair-and-its-neighbour.yaml").unlink()
+    [line] = coverage_lines(root)
+    assert line.startswith(
+        f"{COVERAGE}:1: no published case catches the misreading 'pair-with-neighbour-is-run'"
+    )
+    assert line.endswith("with guards_against: [pair-with-neighbour-is-run]")
+    # A case that catches one without naming it: it is named, and what to add.
+    shutil.copy(
+        FIXTURE / "cases" / "more-claims" / "05-a-pair-and-its-neighbour.yaml",
+        root / "cases" / "more-claims",
+    )
+    case = root / "cases" / "more-claims" / "05-a-pair-and-its-neighbour.yaml"
+    text = case.read_text(encoding="utf-8")
+    case.write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith("guards_against"))
+        + "\n",
+        encoding="utf-8",
+    )
+    [line] = coverage_lines(root)
+    assert line.startswith("cases/more-claims/05-a-pair-and-its-neighbour.yaml:")
+    assert "catches the misreading 'pair-with-neighbour-is-run', but no case says" in line
+    assert "add pair-with-neighbour-is-run to the guards_against of this case" in line
+
+
+def test_every_cell_of_the_grid_of_early_claims_has_its_cases(tmp_path: Path) -> None:
+    """Each formation against each opening, granted, and refused wherever a completion of the
+    opening can beat it: each cell the catalogue lacks is one line; a cell no opening can
+    refuse is never asked to be refused."""
+    root = project(tmp_path, "# the grid\nevery-opening-grid-cell: true\n")
+    catalogue = build_catalogue(root, kept=kept_for_the_run())
+    seen = {(c.mine, c.opening, c.verdict) for c in early_claims_by_opening(catalogue.published)}
+    wanted = {
+        (formation, opening, verdict)
+        for formation in Formation
+        for opening in Opening
+        for verdict in ("granted", "refused")
+        if verdict == "granted" or formation <= opening_ceiling(opening)
+    }
+    lines = [problem.line for problem in catalogue.coverage_problems]
+    assert len(lines) == len(wanted - seen) > 0
+    assert (
+        f"{COVERAGE}:2: no published case claims a complete colour run of Clan cards, with no"
+        " combat mode, against an empty side and is refused (the grid on"
+        " site_src/early-claims.md); add such a claim to a case, e.g. in cases/early-claims/"
+    ) in lines
+    assert not any("colour run" in line and "a pair of one colour" in line for line in lines)
+    assert not any(
+        "three of a kind" in line and "refused" in line and "a pair of two" in line
+        for line in lines
+    )
+    assert opening_ceiling(Opening.PAIR_TWO_COLOURS) is Formation.RUN
+    assert opening_ceiling(Opening.PAIR_EQUAL_VALUES) is Formation.SAME_VALUE
+    grid = render_opening_grid(catalogue, ROOT / "site_src" / "_templates", "early-claims.md")
+    assert grid.count("never refused") == 4
+
+
+def test_an_unreadable_file_is_a_located_problem(tmp_path: Path) -> None:
+    root = project(
+        tmp_path, "table-rows:\n  claims:\n    - incomplete-side: maybe\nsurprise: true\n"
+    )
+    assert coverage_lines(root) == [
+        f"{COVERAGE}:3: table-rows maps a topic to its first rows, each written"
+        " - case-id: granted|refused",
+        f"{COVERAGE}:4: unknown key 'surprise'; known: table-rows, every-misreading-caught,"
+        " every-opening-grid-cell",
+    ]
+
+
+def test_check_the_plugin_and_the_build_each_report_what_is_not_covered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pytester: pytest.Pytester
+) -> None:
+    coverage = SEED_ROWS.replace(
+        "last-three-on-the-table: granted", "last-three-on-the-table: refused"
+    )
+    root = project(tmp_path, coverage)
+    expected = (
+        "cases/claims/03-last-three-on-the-table.yaml:2: case 'last-three-on-the-table': row 3"
+    )
+    assert main(["check", "--root", str(root)]) == 1
+    assert expected in capsys.readouterr().out
+    with pytest.raises(CatalogueError) as raised:
+        verified_catalogue(root, kept=kept_for_the_run())  # what the site build stops with
+    assert any(line.startswith(expected) for line in raised.value.problems)
+    for name in ("cases", "rules", "site_src", COVERAGE):
+        source = root / name
+        copy = shutil.copytree if source.is_dir() else shutil.copy
+        copy(source, pytester.path / name)
+    pytester.makeini("[pytest]\noracle_case_dirs = cases\n")
+    result = pytester.runpytest("cases", "-p", "no:cacheprovider", "-k", "coverage")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"{expected}*"])
