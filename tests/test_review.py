@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -272,28 +273,51 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
     _git(project, "init", "-q", "-b", "main")
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "ties go to whoever completed first")
-    claims = project / "engine" / "claims.py"
-    claims.write_text(
-        claims.read_text().replace(
-            "elif state.completed_first is claimant:", "elif state.completed_first is not claimant:"
-        )
+    rulings = project / "engine" / "rulings.py"  # the ruling's one home
+    ruled = rulings.read_text()
+    flipped = ruled.replace(
+        "tie_break=TieBreak.COMPLETED_FIRST,", "tie_break=TieBreak.COMPLETED_LAST,"
     )
+    assert flipped != ruled
+    rulings.write_text(flipped)
     drifted = oracle("drift", "--format", "json")
     assert drifted.returncode == 1, drifted.stderr
-    moved = {case["id"] for case in json.loads(drifted.stdout)["cases"]}
-    assert {"tie-you-finished-first", "tie-they-finished-first"} <= moved
+    report_of_drift = json.loads(drifted.stdout)
+    moved = {case["id"] for case in report_of_drift["cases"]}
+    unreadable = {entry["id"] for entry in report_of_drift["unreadable"]}
+    # A tie you won by finishing first was granted, so the stone is yours on the board; now
+    # the claim could not have been proved, and the board is no longer one play can reach.
+    assert "tie-they-finished-first" in moved and "tie-you-finished-first" in unreadable
     pinned = oracle("pin", "--all-drifted", "--reviewed")
     left = [line.split(": ")[1].split(":")[0] for line in pinned.stderr.splitlines()]
     assert pinned.returncode == (1 if left else 0), pinned.stderr
-    assert "re-pinned cases/claims/04-tie-you-finished-first.yaml" in pinned.stdout
+    assert "re-pinned cases/claims/05-tie-they-finished-first.yaml" in pinned.stdout
+    assert "cases/claims/04-tie-you-finished-first.yaml" in pinned.stderr
     for name in left:  # what pin cannot rewrite, an editor rewrites by hand; here it goes
         (project / name).unlink()
-    assert oracle("drift").returncode == 0
+    # A guard that no longer holds under the new ruling is for the editor to drop by hand.
+    unguarded = oracle("drift")
+    stale = re.findall(
+        r"^\s*(\S+\.yaml):\d+: \S+ says it guards against '([^']+)'", unguarded.stdout, re.M
+    )
+    assert (
+        unguarded.returncode == 1
+        and ("cases/elite-troops/06-your-joker-fills-your-run.yaml", "joker-only-nine") in stale
+    )
+    for name, misreading in stale:
+        case = project / name
+        kept = [
+            re.sub(rf"\b{re.escape(misreading)}\b,? ?", "", line)
+            if line.startswith("guards_against:")
+            else line
+            for line in case.read_text().splitlines()
+        ]
+        case.write_text("\n".join(line for line in kept if line != "guards_against: []") + "\n")
+    assert oracle("drift").returncode == 0, oracle("drift").stdout
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "ties go to whoever completed last; cases re-pinned")
     report = oracle("drift", "--base", "HEAD~1")
     assert report.returncode == 0, report.stderr
-    assert "tie-you-finished-first, claims.4: granted -> refused" in report.stdout
     assert "tie-they-finished-first, claims." in report.stdout
     assert f"0 cases added, {len(left)} removed, 0 renamed" in report.stdout
     (project / "cases" / "claims" / "README.txt").write_text("scratch\n")
