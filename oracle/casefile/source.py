@@ -321,8 +321,7 @@ def _refuse_what_no_case_needs(text: str, path: Path) -> None:
         raise SourceError(
             path,
             text.count("\n", 0, surrogate.start()) + 1,
-            f"this line holds {character_name(surrogate.group())}, a lone surrogate, which is no"
-            " character; remove it",
+            f"this line {text_problem(surrogate.group())}; remove it",
         )
     for character, name in _LINE_BREAKS_YAML_ALSO_COUNTS.items():
         at = text.find(character)
