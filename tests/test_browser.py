@@ -1203,6 +1203,8 @@ def test_a_new_runtime_never_restores_the_old_runtimes_snapshot(
                 str(tmp_path / "profile"), executable_path=CHROMIUM, args=FLAGS
             )  # a browser started again: the engine is not running any more
             page = context.pages[0] if context.pages else context.new_page()
+            # The same addresses now hold the other site's files: not the HTTP cache's copies.
+            context.new_cdp_session(page).send("Network.clearBrowserCache")
             engine_page(page, f"{url}/ask.html")
             assert page.get_attribute("#oracle-loading", "data-kept") == "false"
             assert page.get_attribute("#oracle-loading", "data-restored") == restored, site.name

@@ -117,8 +117,9 @@ def _turn_case(board_from: Path, target: Path, case_id: str, moves: str) -> None
 def test_a_change_to_cases_or_rules_alone_that_check_accepts_never_fails_make_test(
     tmp_path: Path,
 ) -> None:
-    """Two cases added to a topic, a few dropped, rule texts reworded: check accepts it, and
-    the fast suite, run in that copy against its own code, passes."""
+    """Two cases added to a topic, a few dropped, rule texts reworded and the cases they hold
+    confirmed (pin --reviewed --all-held): check accepts it, and the fast suite, run in that
+    copy against its own code, passes."""
     copy = tmp_path / "project"
     built = {".git", ".venv", "node_modules", "site", "test-artefacts"}  # at the top only
 
@@ -156,7 +157,7 @@ def test_a_change_to_cases_or_rules_alone_that_check_accepts_never_fails_make_te
     for name in (
         "elite-troops/05-the-tactic-limit-proves-nothing.yaml",
         "more-claims/07-a-colour-run-laid-out-of-order.yaml",
-        "tactic-cards/17-recruiter-with-empty-decks.yaml",
+        "tactic-cards/21-only-tactic-cards-in-hand.yaml",
         "end-of-game/05-both-pass-by-choice.yaml",
     ):
         (copy / "cases" / name).unlink(missing_ok=True)
@@ -168,6 +169,9 @@ def test_a_change_to_cases_or_rules_alone_that_check_accepts_never_fails_make_te
     ):
         text = text.replace(old, new)
     index.write_text(text, encoding="utf-8")
+    # The editor reads again what the reworded rules and the new cases hold, and confirms it.
+    confirmed = oracle("pin", "--reviewed", "--all-held")
+    assert confirmed.returncode == 0, confirmed.stdout + confirmed.stderr
     checked = oracle("check")
     assert checked.returncode == 0, f"check refuses the change this test makes:\n{checked.stdout}"
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import Visit, fresh_context, served, shared_build, skip_without_a_browser
+from conftest import FIXTURE
 from playwright.sync_api import Browser
 from reader_support import (
     ARTEFACTS,
@@ -47,11 +48,11 @@ RECORDING = os.environ.get("ORACLE_SCREENSHOTS") == "record"
 
 
 def test_the_views_are_every_kind_of_page(tmp_path: Path) -> None:
-    """The views the reader tests walk are the names they are parametrized by, and the fixture
-    site holds a case page of every question kind (and so does the project)."""
+    """The views the reader tests walk are the names they are parametrized by, and both fixture
+    sites (the look's and the tests' catalogue's) hold a case page of every question kind."""
     look = copy_look_project(tmp_path / "look")
     assert [view.name for view in views(look)] == VIEW_NAMES
-    assert [view.name for view in views(ROOT)] == VIEW_NAMES
+    assert [view.name for view in views(FIXTURE)] == VIEW_NAMES
 
 
 def test_every_reviewed_screenshot_is_of_a_screen_the_tests_take(tmp_path: Path) -> None:
@@ -90,7 +91,8 @@ def _walk(
     context = fresh_context(browser, viewport={"width": 1280, "height": 900})
     visit = Visit(context.new_page())
     page = visit.page
-    page.goto(f"{url}/{view.path}")
+    response = page.goto(f"{url}/{view.path}")
+    assert response is not None and response.ok, f"{view.path}: not served"
     if view.engine:
         page.wait_for_selector(
             "#oracle-loading[data-ready=true]", state="attached", timeout=ENGINE_READY
@@ -132,8 +134,9 @@ def _walk(
 def test_a_reader_can_read_every_page_of_the_site(
     browser: Browser, site_url: str, name: str
 ) -> None:
-    """The project's own site, as readers get it, passes every layout check."""
-    problems, _ = _walk(browser, site_url, _view(ROOT, name), "site", shots=False)
+    """The site as readers get it (the project's pages, templates and scripts, with the tests'
+    catalogue: a case an editor adds never fails a developer test) passes every layout check."""
+    problems, _ = _walk(browser, site_url, _view(FIXTURE, name), "site", shots=False)
     assert not problems, "\n".join(problems)
 
 

@@ -69,10 +69,8 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
         if entry["location"].startswith(("cases/", "ask.html", "play.html")):
             assert not re.search(r"<pre\b|yaml-language-server", entry["text"]), entry
     boosts = {entry["location"]: entry.get("boost", 1) for entry in entries}
-    assert (
-        boosts["cases/claims/last-three-in-your-hand.html"]
-        > boosts["cases/more-claims/a-higher-colour-refutes.html"]
-    )
+    other_case = next(uri for uri in boosts if uri.startswith("cases/more-claims/"))
+    assert boosts["cases/claims/last-three-in-your-hand.html"] > boosts[other_case]
     assert boosts["rulings.html"] > boosts["formations.html"]
     for html in (root / "site").rglob("*.html"):
         text = html.read_text()
