@@ -692,6 +692,33 @@ def test_copying_at_once_after_typing_copies_what_the_page_then_shows(
 
 
 @pytest.mark.browser
+def test_an_answer_on_its_way_never_rewrites_what_was_typed_after_it(
+    visit: Visit, site_url: str
+) -> None:
+    """The board is asked at once, and a case file is typed while its answer is on its way:
+    the answer arrives inside the typing delay and must not put the board's draft back over
+    the typed text (a race CI met: the pasted case was judged as the empty draft)."""
+    page = visit.page
+    engine_page(page, f"{site_url}/ask.html")
+    look = ROOT / "tests" / "look" / "cases" / "claims"  # a fixture case: never drifts
+    case = (look / "01-incomplete-side.yaml").read_text(encoding="utf-8")
+    page.fill("#stone-3-you", "red 1, blue 1, green 1")
+    page.check("#stone-3-claim")
+    page.evaluate(
+        "text => { document.getElementById('ask-button').click();"
+        " const area = document.getElementById('case-text'); area.value = text;"
+        " area.dispatchEvent(new Event('input', { bubbles: true })); }",
+        case,
+    )
+    page.wait_for_function(
+        "() => document.getElementById('answer-situation').textContent.includes('incomplete-side')"
+        " || !document.getElementById('ask-problem-box').hidden"
+    )
+    assert page.input_value("#case-text") == case
+    assert page.is_hidden("#ask-problem-box"), page.inner_text("#ask-problem")
+
+
+@pytest.mark.browser
 def test_a_link_pasted_into_an_open_ask_page_opens_its_board(visit: Visit, site_url: str) -> None:
     page = visit.page
     engine_page(page, f"{site_url}/ask.html")

@@ -370,8 +370,11 @@ function showReport(report, pasted) {
 // ------------------------------------------------------------------ asking
 
 // Ask after the typing delay; what was copied before an edit is no longer what the page shows.
+// An answer on its way to an earlier question is dropped from the first keystroke: shown
+// during the delay, it would rewrite the text or board just typed.
 function askSoon(question) {
   edited = true;
+  generation += 1;
   $("copy-status").textContent = "";
   clearTimeout(timer);
   waiting = question;
