@@ -12,15 +12,11 @@ every cell of the grid of early claims).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
-import yaml
-
-from engine import Formation
 from engine.misreadings import MISREADINGS
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
@@ -30,21 +26,16 @@ from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
 from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.citations import citation_problems
+from oracle.coverage import COVERAGE, coverage_problems
 from oracle.misreadings.cache import MisreadingCache
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
+from oracle.problems import Problem
 from oracle.sitepages import MARKER, nav_pages, site_pages, topic_pages
-from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling
 from oracle.verify.replay import verify_case
 from oracle.verify.report import CaseReport
 
 PAGES_DIR = "site_src"
 """The site's pages, whose markers place each topic's table."""
-
-COVERAGE = "coverage.yaml"
-"""What the published catalogue as a whole must cover, besides each case being right: the rows
-of a topic's table that the pages' text refers to by their place, every misreading caught, every
-cell of the grid of early claims (:func:`coverage_problems`). A project without it (a fixture, a
-new project) asks for none of these."""
 
 SITE_CONFIG = "mkdocs.yml"
 """The site's configuration, whose navigation must list every page that shows a topic."""
@@ -56,23 +47,6 @@ class CatalogueError(Exception):
     def __init__(self, problems: list[str]) -> None:
         super().__init__("\n".join(problems))
         self.problems = problems
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing that stands in the way of publishing, as every front end reports it: its
-    located line, the lines that explain it, and the case file or topic it is about (so that a
-    test item of that case can report it)."""
-
-    line: str
-    detail: tuple[str, ...] = ()
-    file: Path | None = None
-    topic: str | None = None
-
-    @property
-    def lines(self) -> list[str]:
-        """The problem as printed: its line, then its explanation, indented."""
-        return [self.line, *self.detail]
 
 
 class Catalogue:
@@ -388,219 +362,6 @@ def unshown_topics(
         for report in reports
         if report.publishable and report.case.topic not in shown_topics
     ]
-
-
-# ------------------------------------------------------------------------ what the catalogue covers
-
-
-def coverage_problems(catalogue: Catalogue) -> list[Problem]:
-    """A located line for each thing :data:`COVERAGE` asks of the published catalogue that it
-    does not have, or for each entry of that file that cannot be read."""
-    root = catalogue.root
-    try:
-        asked = _coverage_asked(root / COVERAGE)
-    except ValueError as error:
-        return [Problem(f"{COVERAGE}:{line}: {problem}") for line, problem in error.args]
-    found: list[Problem] = []
-    for topic, rows in asked.rows.items():
-        found += table_row_problems(catalogue, topic, rows)
-    if asked.misreadings is not None:
-        found += uncaught_misreadings(catalogue.matrix, asked.misreadings, root)
-    if asked.opening_grid is not None:
-        found += empty_opening_cells(catalogue, asked.opening_grid)
-    return found
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A row of a topic's table that the pages' text refers to by its place: the case that
-    must stand there, the verdict of its (first) claim, and the line of ``coverage.yaml``."""
-
-    place: int
-    case_id: str
-    verdict: str
-    line: int
-
-
-@dataclass(frozen=True)
-class CoverageAsked:
-    """What ``coverage.yaml`` asks: the rows of each topic's table, and the lines asking for
-    every misreading caught and every cell of the grid of early claims (None: not asked)."""
-
-    rows: dict[str, tuple[TableRow, ...]]
-    misreadings: int | None
-    opening_grid: int | None
-
-
-COVERAGE_KEYS = ("table-rows", "every-misreading-caught", "every-opening-grid-cell")
-
-
-def _coverage_asked(path: Path) -> CoverageAsked:
-    """``coverage.yaml`` read, or a ValueError whose args are its (line, problem) pairs."""
-    try:
-        node = yaml.compose(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise ValueError((1, f"cannot be read: {error}")) from None
-    if node is None:
-        return CoverageAsked({}, None, None)
-    if not isinstance(node, yaml.MappingNode):
-        raise ValueError((node.start_mark.line + 1, "must be a mapping of what is asked"))
-    problems: list[tuple[int, str]] = []
-    rows: dict[str, tuple[TableRow, ...]] = {}
-    flags: dict[str, int] = {}
-    for key, value in node.value:
-        line = key.start_mark.line + 1
-        if key.value not in COVERAGE_KEYS:
-            problems.append((line, f"unknown key {key.value!r}; known: {', '.join(COVERAGE_KEYS)}"))
-        elif key.value == "table-rows":
-            rows = _table_rows(value, problems)
-        elif isinstance(value, yaml.ScalarNode) and value.value in ("true", "false"):
-            if value.value == "true":
-                flags[key.value] = line
-        else:
-            problems.append((line, f"{key.value} is true or false"))
-    if problems:
-        raise ValueError(*problems)
-    return CoverageAsked(
-        rows, flags.get("every-misreading-caught"), flags.get("every-opening-grid-cell")
-    )
-
-
-def _table_rows(
-    node: yaml.Node, problems: list[tuple[int, str]]
-) -> dict[str, tuple[TableRow, ...]]:
-    """``table-rows:``: for each topic, the list of its first rows, each ``{case id: verdict}``."""
-    shape = "table-rows maps a topic to its first rows, each written - case-id: granted|refused"
-    if not isinstance(node, yaml.MappingNode):
-        problems.append((node.start_mark.line + 1, shape))
-        return {}
-    found: dict[str, tuple[TableRow, ...]] = {}
-    for topic, listed in node.value:
-        if not isinstance(listed, yaml.SequenceNode):
-            problems.append((topic.start_mark.line + 1, shape))
-            continue
-        rows = []
-        for place, row in enumerate(listed.value, start=1):
-            entry = (
-                row.value[0] if isinstance(row, yaml.MappingNode) and len(row.value) == 1 else None
-            )
-            if entry is None or entry[1].value not in ("granted", "refused"):
-                problems.append((row.start_mark.line + 1, shape))
-                continue
-            rows.append(TableRow(place, entry[0].value, entry[1].value, row.start_mark.line + 1))
-        found[str(topic.value)] = tuple(rows)
-    return found
-
-
-def table_row_problems(catalogue: Catalogue, topic: str, rows: Sequence[TableRow]) -> list[Problem]:
-    """A located line for each row of ``topic``'s table that is not the case, or not the
-    verdict, that ``coverage.yaml`` says the pages' text refers to by its place."""
-    root = catalogue.root
-    table = [report for report in catalogue.published if report.case.topic == topic]
-    found = []
-    for row in rows:
-        asked = f"{COVERAGE}:{row.line}"
-        if row.place > len(table):
-            found.append(
-                Problem(
-                    f"{asked}: row {row.place} of the {topic!r} table should be case"
-                    f" {row.case_id!r} ({row.verdict}), which the pages' text refers to by its"
-                    f" place, but the table has {len(table)} rows; add the case to"
-                    f" {CASES_DIR}/{topic}/, or rewrite what {PAGES_DIR}/ says of that row and"
-                    f" remove it here",
-                    topic=topic,
-                )
-            )
-            continue
-        case = table[row.place - 1].case
-        if case.id != row.case_id:
-            found.append(
-                Problem(
-                    f"{asked}: row {row.place} of the {topic!r} table should be case"
-                    f" {row.case_id!r} ({row.verdict}), which the pages' text refers to by its"
-                    f" place, but it is {case.named_at(root)}; name the case files so that they"
-                    f" sort in this order, or rewrite what {PAGES_DIR}/ says of that row and"
-                    f" change it here",
-                    topic=topic,
-                )
-            )
-            continue
-        checks = table[row.place - 1].checks
-        verdict = checks[0].verdict.verdict.label if checks else "no claim"
-        if verdict != row.verdict:
-            found.append(
-                Problem(
-                    f"{case.named_at(root)}: row {row.place} of the {topic!r} table, which the"
-                    f" pages' text reads as {row.verdict} ({asked}), is now {verdict}; rewrite"
-                    f" what {PAGES_DIR}/ says of that row, then change it in {COVERAGE}",
-                    file=case.path,
-                    topic=topic,
-                )
-            )
-    return found
-
-
-def uncaught_misreadings(rows: Sequence[MatrixRow], line: int, root: Path) -> list[Problem]:
-    """A located line for each misreading no published case catches, or that no case that
-    catches it names in its ``guards_against``."""
-    found = []
-    for name, reading in MISREADINGS.items():
-        caught = [row.report.case for row in rows if row.outcomes[name] is Outcome.FLIPS]
-        if not caught:
-            found.append(
-                Problem(
-                    f"{COVERAGE}:{line}: no published case catches the misreading {name!r}"
-                    f" ({reading.title}); write a case whose answers it would change, with"
-                    f" guards_against: [{name}]"
-                )
-            )
-        elif not any(name in case.guards_against for case in caught):
-            first = caught[0]
-            found.append(
-                Problem(
-                    f"{first.named_at(root)} catches the misreading {name!r}, but no case says"
-                    f" it guards against it ({COVERAGE}:{line}); add {name} to the"
-                    f" guards_against of this case or of another that catches it",
-                    file=first.path,
-                    topic=first.topic,
-                )
-            )
-    return found
-
-
-def empty_opening_cells(catalogue: Catalogue, line: int) -> list[Problem]:
-    """A located line for each cell of the grid of early claims (your formation against each
-    opening of their side) without a published case granted, or refused where some completion
-    of that opening can beat the formation."""
-    seen: dict[tuple[Formation, Opening], set[str]] = defaultdict(set)
-    for claim in early_claims_by_opening(catalogue.published):
-        seen[claim.mine, claim.opening].add(claim.verdict)
-    page = next(
-        (
-            uri
-            for uri, text in site_pages(catalogue.root / PAGES_DIR).items()
-            if "oracle:opening-grid" in text
-        ),
-        None,
-    )
-    shown = f" (the grid on {PAGES_DIR}/{page})" if page else ""
-    found = []
-    for formation in sorted(Formation, reverse=True):
-        for opening in Opening:
-            wanted = ["granted"]
-            if formation <= opening_ceiling(opening):
-                wanted.append("refused")
-            for verdict in wanted:
-                if verdict not in seen[formation, opening]:
-                    found.append(
-                        Problem(
-                            f"{COVERAGE}:{line}: no published case claims a complete"
-                            f" {formation.label()} of Clan cards, with no combat mode, against"
-                            f" {opening.value} and is {verdict}{shown}; add such a claim to a"
-                            f" case, e.g. in {CASES_DIR}/early-claims/"
-                        )
-                    )
-    return found
 
 
 def verified_catalogue(

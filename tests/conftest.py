@@ -154,14 +154,6 @@ def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
 
 
 @pytest.fixture(scope="session")
-def editors_catalogue() -> Catalogue:
-    """The editors' own catalogue (the project's ``cases/`` and ``rules/``), for the few slow
-    tests of its properties that are not yet checks of its own gate (``coverage.yaml``): never
-    read by ``make test``, whose tests read :data:`FIXTURE` (tests/test_isolation.py)."""
-    return build_catalogue(ROOT, kept=kept_for_the_run())
-
-
-@pytest.fixture(scope="session")
 def published(catalogue: Catalogue) -> tuple[CaseReport, ...]:
     """The publishable cases of :func:`catalogue`, in table order."""
     return catalogue.published

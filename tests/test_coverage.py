@@ -1,5 +1,7 @@
 """What the catalogue as a whole must cover (``coverage.yaml``): the rows of a table the pages'
-text refers to by their place, every misreading caught, every cell of the grid of early claims.
+text refers to by their place, every misreading caught, every cell of the grid of early claims,
+every rule pinned, the facts of a turn, the pairs of formations, the combat modes, the Tactic
+cards, prose that agrees with its board, and the catalogue's size.
 Each is a check of the catalogue's own gate (``check``, ``pytest cases``, the site build), in
 the editor's words; these tests run it on copies of the developers' fixture catalogue."""
 
@@ -14,6 +16,7 @@ from conftest import FIXTURE, ROOT, kept_for_the_run
 from engine import Formation
 from oracle.catalogue import COVERAGE, CatalogueError, build_catalogue, verified_catalogue
 from oracle.cli import main
+from oracle.coverage import KEYS
 from oracle.site.figures import render_opening_grid
 from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling
 
@@ -149,8 +152,7 @@ def test_an_unreadable_file_is_a_located_problem(tmp_path: Path) -> None:
     assert coverage_lines(root) == [
         f"{COVERAGE}:3: table-rows maps a topic to its first rows, each written"
         " - case-id: granted|refused",
-        f"{COVERAGE}:4: unknown key 'surprise'; known: table-rows, every-misreading-caught,"
-        " every-opening-grid-cell",
+        f"{COVERAGE}:4: unknown key 'surprise'; known: {', '.join(KEYS)}",
     ]
 
 
@@ -177,3 +179,140 @@ def test_check_the_plugin_and_the_build_each_report_what_is_not_covered(
     result = pytester.runpytest("cases", "-p", "no:cacheprovider", "-k", "coverage")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"{expected}*"])
+
+
+def test_unknown_values_are_located(tmp_path: Path) -> None:
+    root = project(tmp_path, "every-rule-pinned: yes please\nat-least-cases: many\n")
+    assert coverage_lines(root) == [
+        f"{COVERAGE}:1: every-rule-pinned is true or false",
+        f"{COVERAGE}:2: at-least-cases is a whole number",
+    ]
+
+
+def test_every_rule_is_pinned_in_each_version_it_holds_in(tmp_path: Path) -> None:
+    """A rule of both versions needs a case in each (an engine may break it in one only),
+    unless its entry says why one version cannot have one; the line names the rule's own."""
+    root = project(tmp_path, "every-rule-pinned: true\n")
+    catalogue = build_catalogue(root, kept=kept_for_the_run())
+    lines = [problem.line for problem in catalogue.coverage_problems]
+    wanted = {
+        (entry.id, variant)
+        for entry in catalogue.rules.entries
+        for variant in entry.must_be_pinned_in()
+    }
+    pinned = {(rule, r.case.variant) for r in catalogue.published for rule in r.case.rules}
+    assert len(lines) == len(wanted - pinned) > 0
+    entry = catalogue.rules.entry("turn.victory")
+    assert entry is not None and ("turn.victory", "base") not in pinned
+    line = (
+        f"rules/index.yaml:{entry.line}: no published base case pins turn.victory"
+        f" ({COVERAGE}:1); add turn.victory to the rules: of a base case that relies on it, or"
+        " write one"
+    )
+    assert line in lines
+    case = root / "cases" / "turns" / "01-play-claim-draw.yaml"
+    text = case.read_text(encoding="utf-8")
+    assert "variant: base" in text and "\nrules: [" in text
+    case.write_text(text.replace("\nrules: [", "\nrules: [turn.victory, "), encoding="utf-8")
+    assert line not in coverage_lines(root)
+
+
+def test_every_fact_of_a_turn_and_each_ending_is_pinned_in_both_versions(tmp_path: Path) -> None:
+    root = project(tmp_path, "every-turn-fact-pinned: true\n")
+    lines = coverage_lines(root)
+    assert (
+        f"{COVERAGE}:1: no published base case's turn pins ending: three adjacent stones; pin it"
+        " under the expect: of a turn in a base case"
+    ) in lines
+    assert not any("tactics case's turn pins winner;" in line for line in lines)
+    # A tactics turn pinning the winner goes: that version's winner is asked for.
+    for case in (root / "cases").rglob("*.yaml"):
+        text = case.read_text(encoding="utf-8")
+        if "variant: tactics" in text and "    winner:" in text:
+            case.unlink()
+    assert any("tactics case's turn pins winner;" in line for line in coverage_lines(root))
+
+
+def test_every_pair_of_formations_is_judged(tmp_path: Path) -> None:
+    root = project(tmp_path, "every-formation-pair: true\n")
+    lines = coverage_lines(root)
+    pair = (
+        f"{COVERAGE}:1: no published case claims a complete sum against a complete colour of"
+        " Clan cards, with no combat mode; add such a claim, e.g. in cases/formations/"
+    )
+    assert pair in lines
+    assert not any("complete colour run against a complete three of a kind" in x for x in lines)
+    assert len(lines) == len(Formation) ** 2 - 6  # the fixture judges six pairs
+    for folder in (root / "cases").iterdir():
+        if folder.name != "formations":
+            shutil.rmtree(folder)
+    lines = coverage_lines(root)
+    kept = "complete colour run against a complete three of a kind"
+    assert not any(kept in line for line in lines)
+    shutil.rmtree(root / "cases" / "formations")
+    assert any(kept in line for line in coverage_lines(root))
+
+
+def test_the_combat_modes_are_claimed_both_ways_and_tied(tmp_path: Path) -> None:
+    root = project(tmp_path, "combat-modes-claimed: true\n")
+    lines = coverage_lines(root)
+    assert lines == [
+        f"{COVERAGE}:1: no published case claims a complete side under {mode} before the other"
+        f" side is complete and is {verdict}; add such a claim to a case"
+        if verdict
+        else f"{COVERAGE}:1: no published claim under {mode} is decided by a tie; add one whose"
+        " reason weighs a tie"
+        for mode in ("mud fight", "blind-man's bluff")
+        for verdict in ("granted", "refused", None)
+    ]
+
+
+def test_every_tactic_card_is_played_refused_and_weighed(tmp_path: Path) -> None:
+    root = project(tmp_path, "every-tactic-card-used: true\n")
+    lines = coverage_lines(root)
+    assert f"{COVERAGE}:1: no published case refuses a move of spy; add such a case" in lines
+    assert not any("plays recruiter legally" in line for line in lines)
+    for folder in (root / "cases").iterdir():
+        shutil.rmtree(folder)
+    assert any("plays recruiter legally" in line for line in coverage_lines(root))
+
+
+def test_prose_that_contradicts_its_board_names_the_case(tmp_path: Path) -> None:
+    root = project(tmp_path, "prose-agrees-with-board: true\n")
+    assert coverage_lines(root) == []
+    case = root / "cases" / "claims" / "01-incomplete-side.yaml"
+    text = case.read_text(encoding="utf-8")
+    case.write_text(
+        text.replace("situation: Only two", "situation: Your blue 9 waits; only two"),
+        encoding="utf-8",
+    )
+    assert coverage_lines(root) == [
+        "cases/claims/01-incomplete-side.yaml:2: case 'incomplete-side': the situation or why"
+        " contradicts the board: it says your blue 9, but blue 9 is not on your side or in your"
+        f" hand ({COVERAGE}:1); correct the words or the board"
+    ]
+
+
+def test_the_catalogue_has_the_cases_and_refused_boards_asked(tmp_path: Path) -> None:
+    root = project(tmp_path, "at-least-cases: 44\nat-least-refused-boards: 4\n")
+    assert coverage_lines(root) == []
+    (root / COVERAGE).write_text("at-least-cases: 45\nat-least-refused-boards: 5\n")
+    assert coverage_lines(root) == [
+        f"{COVERAGE}:1: the catalogue publishes 44 cases, fewer than the 45 asked; write more,"
+        " or lower the number here",
+        f"{COVERAGE}:2: the catalogue publishes 4 boards the engine refuses, fewer than the 5"
+        " asked; write more in cases/impossible-boards/, or lower the number here",
+    ]
+    # A refused board that guards the refusal of another, in its words at its moment: named.
+    boards = root / "cases" / "impossible-boards"
+    twin = (boards / "08-four-cards-on-a-side.yaml").read_text(encoding="utf-8")
+    twin = twin.replace("id: four-cards-on-a-side", "id: four-cards-again")
+    twin = twin.replace("situation: ", "situation: Again, ")
+    (boards / "09-four-cards-again.yaml").write_text(twin, encoding="utf-8")
+    lines = coverage_lines(root)
+    assert lines[-1].startswith("cases/impossible-boards/09-four-cards-again.yaml:")
+    assert lines[-1].endswith(
+        "refused in the same words, at the same moment of a turn, as case"
+        f" 'four-cards-on-a-side' ({COVERAGE}:2); make it guard a refusal of its own, or"
+        " remove it"
+    )

@@ -366,25 +366,6 @@ def catalogue() -> Catalogue:
     return build_catalogue(FIXTURE, kept=kept_for_the_run())
 
 
-# A property of the editors' catalogue (at least fifteen boards refused), not yet a check of
-# its own gate: a slow test, never in make test (issue 41).
-@pytest.mark.slow
-def test_the_catalogue_refuses_each_impossible_board_as_pinned(
-    editors_catalogue: Catalogue,
-) -> None:
-    catalogue = editors_catalogue
-    refused = [r for r in catalogue.published if r.case.impossible is not None]
-    assert len(refused) >= 15
-    assert all(r.case.topic == "impossible-boards" for r in refused)
-    # Each guards its own refusal: its own words, or the same words at another moment of a turn.
-    refusals = [
-        (r.case.impossible.refusal, r.case.impossible.board.table)
-        for r in refused
-        if r.case.impossible is not None
-    ]
-    assert len(set(refusals)) == len(refusals)
-
-
 def test_impossible_boards_are_left_out_of_the_export_and_the_matrix(catalogue: Catalogue) -> None:
     refused = tuple(r for r in catalogue.published if r.case.impossible is not None)
     assert catalogue_records(refused, {}) == []

@@ -10,7 +10,6 @@ project's own catalogue, and a slow one makes changes to ``cases/`` and ``rules/
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import shutil
@@ -38,14 +37,13 @@ ALLOWED = {
     # The misreadings' answers of the editors' catalogue, worked out once before the workers of
     # make test start (it also runs pytest cases): a warm cache, which asserts nothing.
     ("conftest.py", "build_catalogue(ROOT, cache).matrix"),
-    # The fixture of the slow tests of the editors' catalogue (test_editors_catalogue_is_read_
-    # only_by_slow_tests below holds them to -m slow).
-    ("conftest.py", "return build_catalogue(ROOT, kept=kept_for_the_run())"),
 }
 """The lines that may reach the project's catalogue, each with why, by file and text."""
 
 
-def test_no_fast_test_reads_the_projects_own_catalogue() -> None:
+def test_no_test_reads_the_projects_own_catalogue() -> None:
+    """Slow tests included: what must hold of the editors' catalogue is a check of its own
+    gate (coverage.yaml), reported by check, pytest cases and the build in the editor's words."""
     found = []
     for path in sorted(TESTS.glob("*.py")):
         if path.name == "test_isolation.py":
@@ -60,31 +58,6 @@ def test_no_fast_test_reads_the_projects_own_catalogue() -> None:
         " FIXTURE, project_copy, catalogue) instead, or make the property a check in"
         " coverage.yaml\n" + "\n".join(found)
     )
-
-
-def _is_slow(decorators: list[ast.expr]) -> bool:
-    return any(ast.unparse(decorator) == "pytest.mark.slow" for decorator in decorators)
-
-
-def test_the_editors_catalogue_is_read_only_by_slow_tests() -> None:
-    """A test or fixture that asks for ``editors_catalogue`` is marked slow, or its module is."""
-    found = []
-    for path in sorted(TESTS.glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        module_slow = any(
-            isinstance(node, ast.Assign)
-            and any(ast.unparse(target) == "pytestmark" for target in node.targets)
-            and ast.unparse(node.value) == "pytest.mark.slow"
-            for node in tree.body
-        )
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.FunctionDef):
-                continue
-            if "editors_catalogue" not in {argument.arg for argument in node.args.args}:
-                continue
-            if not (module_slow or _is_slow(node.decorator_list)):
-                found.append(f"tests/{path.name}:{node.lineno}: {node.name}")
-    assert not found, found
 
 
 CATALOGUE_ONLY_CHANGES = "cases/ and rules/ changed alone"

@@ -4,16 +4,12 @@ matrix."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from engine import (
     Formation,
-    Tactic,
-    card_name,
-    formation_of,
     parse_cards,
 )
 from engine.misreadings import MISREADINGS
@@ -23,33 +19,8 @@ from oracle.site.boards import TACTIC_TITLES
 from oracle.site.casepages import case_page_uri, link_from
 from oracle.site.markup import Markup, rendered, template_environment, text
 from oracle.site.odds import FormationCounts
-from oracle.verify.openings import (
-    Opening,
-    early_claims_by_opening,
-    opening_ceiling,
-    plain_claims,
-    plain_side,
-)
-from oracle.verify.report import CaseReport
-
-
-@dataclass(frozen=True)
-class RankPair:
-    """A claim between two complete sides of Clan cards, with no combat mode: the rank grid."""
-
-    mine: Formation
-    theirs: Formation
-    report: CaseReport
-    verdict: str
-
-
-def rank_pairs(reports: Iterable[CaseReport]) -> list[RankPair]:
-    """Every claim of the catalogue that pits one plain formation against another."""
-    return [
-        RankPair(formation_of(claim.mine), formation_of(claim.theirs), claim.report, claim.verdict)
-        for claim in plain_claims(reports)
-        if plain_side(claim.mine) and plain_side(claim.theirs)
-    ]
+from oracle.verify.dimensions import TACTIC_USES, rank_pairs, tactic_card_cases
+from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling
 
 
 def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
@@ -83,68 +54,6 @@ def render_opening_grid(catalogue: Catalogue, templates: Path, page: str) -> str
         cells=cells,
         ceilings=ceilings,
     )
-
-
-TACTIC_USES = ("legal", "illegal", "proof")
-"""What the catalogue shows of each Tactic card: a legal use, an illegal one, and its effect on
-a proof (the card on the board where a claim is judged, or played in a turn that claims or
-asserts the stones held)."""
-
-
-def tactic_card_cases(reports: Iterable[CaseReport]) -> dict[str, dict[str, list[CaseReport]]]:
-    """For each kind of Tactic card, the published cases that show each of its uses."""
-    names = sorted({card_name(int(tactic)) for tactic in Tactic})
-    found: dict[str, dict[str, list[CaseReport]]] = {
-        name: {use: [] for use in TACTIC_USES} for name in names
-    }
-    for report in reports:
-        if report.case.impossible is not None:
-            continue  # a board the engine refuses shows no use of a card, only its refusal
-        for name, use in sorted(_tactic_uses(report, names)):
-            found[name][use].append(report)
-    return found
-
-
-def _tactic_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
-    """The (card, use) pairs one case shows: a move played or refused, a card in a turn, a card
-    on the board of a claim."""
-    return _move_uses(report, names) | _turn_uses(report, names) | _board_uses(report, names)
-
-
-def _move_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
-    uses: set[tuple[str, str]] = set()
-    for check in report.game_checks:
-        if check.what.startswith("move "):
-            move = check.what[len("move ") :].strip("'\"").lower()
-            use = "legal" if check.actual == "legal" else "illegal"
-            uses |= {(name, use) for name in names if move.startswith(name)}
-    return uses
-
-
-def _turn_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
-    """A card played in a turn is a legal use, and weighs in a proof when the turn claims or
-    asserts the stones held."""
-    turn = report.case.turn
-    if turn is None:
-        return set()
-    moves = [text.lower() for text, _ in turn.moves]
-    claims = turn.expect.held is not None or any(
-        move.startswith("claim ") and move != "claim nothing" for move in moves
-    )
-    played = {name for move in moves for name in names if move.startswith(name)}
-    return {(name, "legal") for name in played} | {(name, "proof") for name in played if claims}
-
-
-def _board_uses(report: CaseReport, names: list[str]) -> set[tuple[str, str]]:
-    """A card on the board (or in the discards) of a claim weighs in its proof."""
-    if not report.checks:
-        return set()
-    position = report.case.position
-    seen = {card_name(card) for card in position.discards}
-    for stone in position.stones:
-        seen |= {card_name(card) for side in stone.sides for card in side}
-        seen |= {mode.value for mode in stone.modes}
-    return {(name, "proof") for name in names if name in seen}
 
 
 def render_tactic_coverage(catalogue: Catalogue, templates: Path, page: str) -> str:
