@@ -92,6 +92,20 @@ class Rulings(FrozenValue):
         (other,) = (member for member in type(value) if member is not value)
         return self.replace(**{field: other})
 
+    def contradictions(self) -> tuple[str, ...]:
+        """Why these rulings cannot stand together, each as a sentence naming the ids of the
+        rules index involved (empty when they can). A tie against an open side follows the
+        tie-break: the open side would be completed after the claimant's, so when ties go to
+        the side completed last, equalling it loses and the claim must be refused."""
+        if self.tie_break is TieBreak.COMPLETED_LAST and self.open_side_tie is OpenSideTie.GRANTED:
+            return (
+                "formations.tie-break gives a tie to the side completed last, so"
+                " claim.tie-against-incomplete cannot grant a claim that an open side can only"
+                " equal: that side would be completed last and win the tie; set"
+                " open_side_tie=OpenSideTie.REFUSED",
+            )
+        return ()
+
     def __repr__(self) -> str:
         changed = [
             f"{field}={type(value).__name__}.{value.name}"

@@ -12,12 +12,15 @@ every cell of the grid of early claims).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
+import engine.rulings
 from engine.misreadings import MISREADINGS
+from engine.rulings import Rulings
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
 from oracle.casefile.model import Case, RulesIndex
@@ -138,7 +141,8 @@ class Catalogue:
     def whole_problems(self) -> list[Problem]:
         """The problems of no case file: the rules index, the editors' schema, a site
         configuration that cannot be read."""
-        found = self._whole_problems + [p for p in self.nav_problems if p.topic is None]
+        found = ruling_contradictions() + self._whole_problems
+        found += [p for p in self.nav_problems if p.topic is None]
         if self.index_readable:  # each case a history says moved is a case
             ids = frozenset(case.id for case in self.collection.cases)
             found += [
@@ -362,6 +366,18 @@ def unshown_topics(
         for report in reports
         if report.publishable and report.case.topic not in shown_topics
     ]
+
+
+def ruling_contradictions(rulings: Rulings | None = None) -> list[Problem]:
+    """A line for each reason the engine's rulings cannot stand together, located at the
+    line of :data:`engine.rulings.RULINGS` that sets them (an editor's flip of one ruling that
+    another follows from)."""
+    reasons = (engine.rulings.RULINGS if rulings is None else rulings).contradictions()
+    if not reasons:
+        return []
+    lines, _ = inspect.getsourcelines(engine.rulings)  # a module's own lines, from its first
+    line = 1 + next((n for n, text in enumerate(lines) if text.startswith("RULINGS = ")), 0)
+    return [Problem(f"engine/rulings.py:{line}: {reason}") for reason in reasons]
 
 
 def verified_catalogue(

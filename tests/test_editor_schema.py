@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,8 @@ from conftest import FIXTURE
 from oracle.casefile.entries import case_files
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.schema import EDITOR_SCHEMA, editor_case_schema, stale_editor_schema
+from oracle.casefile.schema import main as schema_main
 from oracle.casefile.source import read_yaml
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -23,9 +23,26 @@ def validator() -> jsonschema.Draft7Validator:
     return jsonschema.Draft7Validator(editor_case_schema(rules))
 
 
-def test_the_committed_editor_schema_is_current() -> None:
-    rules = load_rules_index(FIXTURE / "rules" / "index.yaml")
-    assert stale_editor_schema(ROOT, rules) is None, f"run make schema to refresh {EDITOR_SCHEMA}"
+def test_make_schema_writes_what_check_expects_and_a_new_rule_makes_it_stale(
+    tmp_path: Path,
+) -> None:
+    """Whether the project's committed schema is current is for its own gate (``check``
+    reports it): here, the schema made for a fixture's rules index, then that index grown."""
+    (tmp_path / "rules").mkdir()
+    index = tmp_path / "rules" / "index.yaml"
+    shutil.copy(FIXTURE / "rules" / "index.yaml", index)
+    (tmp_path / EDITOR_SCHEMA).parent.mkdir(parents=True)
+    assert schema_main([str(tmp_path)]) == 0
+    assert stale_editor_schema(tmp_path, load_rules_index(index)) is None
+    text = index.read_text(encoding="utf-8")
+    anchor = "  - id: turn.play-card\n"
+    added = "  - id: turn.new-rule\n    kind: rule\n    section: A turn\n    title: New\n"
+    added += "    applies: both\n    text: A new rule.\n\n"
+    index.write_text(text.replace(anchor, added + anchor, 1), encoding="utf-8")
+    assert stale_editor_schema(tmp_path, load_rules_index(index)) == (
+        f"{EDITOR_SCHEMA}: out of date with the cards, rules/index.yaml or the misreadings;"
+        " run make schema (python -m oracle.casefile.schema) and commit it"
+    )
 
 
 def test_every_case_of_the_catalogue_fits_it(validator: jsonschema.Draft7Validator) -> None:

@@ -90,7 +90,8 @@ def _turn_case(board_from: Path, target: Path, case_id: str, moves: str) -> None
 def test_a_change_to_cases_or_rules_alone_that_check_accepts_never_fails_make_test(
     tmp_path: Path,
 ) -> None:
-    """Two cases added to a topic, a few dropped, rule texts reworded and the cases they hold
+    """Two cases added to a topic, a new ruling one of them pins (and the editors' schema made
+    again, as check asks), a few cases dropped, rule texts reworded and the cases they hold
     confirmed (pin --reviewed --all-held): check accepts it, and the fast suite, run in that
     copy against its own code, passes."""
     copy = tmp_path / "project"
@@ -122,19 +123,31 @@ def test_a_change_to_cases_or_rules_alone_that_check_accepts_never_fails_make_te
         target = turns / f"{number}-an-editors-turn-{number}.yaml"
         _turn_case(source, target, f"an-editors-turn-{number}", moves)
         added.append(target)
+    # A new ruling, pinned by the first of them; the editors' schema made again (make schema).
+    index = copy / "rules" / "index.yaml"
+    anchor = "  - id: turn.play-card\n"
+    ruling = (
+        "  - id: turn.an-editors-ruling\n    kind: ruling\n    section: A turn\n"
+        "    title: An editor's ruling\n    applies: base\n    text: A ruling an editor added.\n"
+        "    reason: To see that a new ruling changes nothing a developer's test reads.\n\n"
+    )
+    index.write_text(index.read_text(encoding="utf-8").replace(anchor, ruling + anchor, 1))
+    case = added[0].read_text(encoding="utf-8")
+    added[0].write_text(case.replace("\nrules: [", "\nrules: [turn.an-editors-ruling, ", 1))
+    assert "turn.an-editors-ruling" in added[0].read_text(encoding="utf-8")
+    schema = [sys.executable, "-m", "oracle.casefile.schema", str(copy)]
+    subprocess.run(schema, cwd=copy, env=environment, check=True, capture_output=True)
     pinned = oracle("pin", *map(str, added))
     assert pinned.returncode == 0, pinned.stdout + pinned.stderr
     for target in added:
         target.write_text(target.read_text().replace("draft: true\n", ""), encoding="utf-8")
     # Cases no page and no coverage asks for dropped; the texts of rules reworded.
     for name in (
-        "elite-troops/05-the-tactic-limit-proves-nothing.yaml",
         "more-claims/07-a-colour-run-laid-out-of-order.yaml",
         "tactic-cards/21-only-tactic-cards-in-hand.yaml",
         "end-of-game/05-both-pass-by-choice.yaml",
     ):
         (copy / "cases" / name).unlink(missing_ok=True)
-    index = copy / "rules" / "index.yaml"
     text = index.read_text(encoding="utf-8")
     for old, new in (
         ("exists exactly once", "exists once, and once only"),

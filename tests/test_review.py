@@ -280,6 +280,15 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
     )
     assert flipped != ruled
     rulings.write_text(flipped)
+    # The tie-break alone flipped contradicts the ruling that follows from it: check says so
+    # at the line to change, and what to set.
+    checked = oracle("check")
+    assert checked.returncode == 1 and "set open_side_tie=OpenSideTie.REFUSED" in checked.stdout
+    both = flipped.replace(
+        "open_side_tie=OpenSideTie.GRANTED,", "open_side_tie=OpenSideTie.REFUSED,"
+    )
+    assert both != flipped
+    rulings.write_text(both)
     drifted = oracle("drift", "--format", "json")
     assert drifted.returncode == 1, drifted.stderr
     report_of_drift = json.loads(drifted.stdout)

@@ -12,13 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURE
 
+import engine.rulings
 from engine import Game, GameState, Match, Player, claim_verdicts
 from engine.enumeration import claim_granted_by_enumeration
 from engine.misreadings import MISREAD_RULINGS, MISREADINGS, RULES, Reading, RulingMisread
 from engine.rulings import RULING_IDS, RULINGS, Rulings
 from oracle.casefile.loader import load_cases
 from oracle.casefile.model import Case
+from oracle.cli import main
 
 CASES = Path(__file__).parent / "rulings" / "cases"
 
@@ -161,3 +164,26 @@ def test_a_drawn_round_under_flipped_rulings() -> None:
     assert match.next_starter is Player.A
     with pytest.raises(ValueError, match="started by A"):
         match.record_result(Player.B, Player.A, (5, 2))
+
+
+def test_a_tie_against_an_open_side_follows_the_tie_break() -> None:
+    """Our ruling: when ties go to the side completed last, an open side that can equal the
+    claimant would be completed last and win, so that claim cannot be granted."""
+    assert RULINGS.contradictions() == ()
+    [reason] = RULINGS.flipped("tie_break").contradictions()
+    assert "formations.tie-break" in reason and "claim.tie-against-incomplete" in reason
+    assert reason.endswith("set open_side_tie=OpenSideTie.REFUSED")
+    both = RULINGS.flipped("tie_break").flipped("open_side_tie")
+    assert both.contradictions() == ()
+    assert RULINGS.flipped("open_side_tie").contradictions() == ()
+
+
+def test_check_says_where_the_rulings_contradict_each_other(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(engine.rulings, "RULINGS", RULINGS.flipped("tie_break"))
+    source = Path(engine.rulings.__file__).read_text(encoding="utf-8").splitlines()
+    line = 1 + next(n for n, text in enumerate(source) if text.startswith("RULINGS = "))
+    assert main(["check", "--root", str(FIXTURE)]) == 1
+    out = capsys.readouterr().out
+    assert f"engine/rulings.py:{line}: formations.tie-break gives a tie to the side" in out
