@@ -251,3 +251,29 @@ def test_drift_writes_over_a_file_it_did_not_write_only_with_force(
     assert status == 2 and "--force to replace it" in err and notes.read_text() == "# notes\n"
     assert run(capsys, "drift", "--root", str(look), "-o", str(notes), "--force")[0] == 0
     assert notes.read_text().startswith("drift: every answer")
+
+
+def test_review_walks_the_held_pages_after_the_cases(
+    look: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page that cites a rule whose text changed waits like a case: review shows what the
+    rule reads now, and confirming it writes the record of reviewed pages."""
+    shutil.copytree(LOOK.parent.parent / "site_src", look / "site_src")
+    root = str(look)
+    assert run(capsys, "held", "--root", root)[0] == 0
+    _edit(
+        look / "rules" / "index.yaml",
+        "values wins. If rank and total are both equal",
+        "values wins. If rank and total are both the same",
+    )
+    status, out, _ = run(capsys, "held", "--root", root)
+    assert status == 1 and "site_src/rulings.md:" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("c\n" * 40))
+    status, out, _ = run(capsys, "review", "--root", root, "--stdin")
+    assert status == 0, out
+    assert "held page: site_src/rulings.md:" in out
+    assert "cites formations.tie-break, which now reads:" in out
+    assert "If rank and total are both the same" in out
+    assert "confirmed the prose of site_src/rulings.md" in out
+    assert run(capsys, "held", "--root", root)[0] == 0
+    assert run(capsys, "check", "--root", root)[0] == 0

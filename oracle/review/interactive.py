@@ -1,7 +1,8 @@
 """``held``, the cases whose prose waits for an editor, and ``review``, every change gone through
 in turn as ``cargo insta review`` does: each drifted case with its answers pinned and now in
 full, to accept (pin), accept with its prose confirmed, skip or stop at; then each held case,
-to confirm or skip. The answers are read a line each from standard input."""
+and each held page of the site with the rules it cites as they read now, to confirm or skip.
+The answers are read a line each from standard input."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from typing import TextIO
 
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.source import shown_path
-from oracle.catalogue import build_catalogue
+from oracle.catalogue import Catalogue, build_catalogue
+from oracle.citations import held_line
 from oracle.outputs import say_failed
 from oracle.review.drift import DriftedCase, drift_report, file_digest, is_held
-from oracle.review.pages import held_page_lines
+from oracle.review.pages import confirm_pages, held_page_lines, held_pages
 from oracle.review.pin import CannotPin, PinRefused, repinned, write_repinned
 
 HELD_WHY = (
@@ -45,7 +47,7 @@ def held_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) ->
     print(
         f"held: {' and '.join(waiting)} wait to be read again; confirm one with"
         " schotten-oracle pin --reviewed FILE, all with schotten-oracle pin --reviewed"
-        " --all-held, or each case in turn with schotten-oracle review"
+        " --all-held, or each in turn with schotten-oracle review"
     )
     return 1
 
@@ -77,7 +79,7 @@ class Session:
 
 
 def review_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) -> int:
-    """Go through every drifted case, then every held one; exit 1 if a case could not be
+    """Go through every drifted case, then every held case and page; exit 1 if one could not be
     pinned, 2 if the review cannot start."""
     if not args.stdin and not sys.stdin.isatty():
         return say_failed(
@@ -95,7 +97,11 @@ def review_command(args: argparse.Namespace, find_root: Callable[[Path], Path]) 
     if not stopped:
         again = build_catalogue(root, kept=args.kept)
         held = [r for r in again.reports if is_held(r)]
-        _review_held(session, [DriftedCase(r, file_digest(r.case.path)) for r in held], again.rules)
+        stopped = _review_held(
+            session, [DriftedCase(r, file_digest(r.case.path)) for r in held], again.rules
+        )
+        if not stopped:
+            _review_pages(session, again)
     for file in report.unreadable:
         session.left.append(f"{file.located(root)}: cannot be read: {file.reason}")
     _summary(session)
@@ -125,8 +131,8 @@ def _review_drifted(session: Session, cases: list[DriftedCase], rules: RulesInde
     return False
 
 
-def _review_held(session: Session, held: list[DriftedCase], rules: RulesIndex) -> None:
-    """Each case whose prose waits, to confirm or skip."""
+def _review_held(session: Session, held: list[DriftedCase], rules: RulesIndex) -> bool:
+    """Each case whose prose waits, to confirm or skip; whether the editor stopped."""
     for number, drifted in enumerate(held, 1):
         case = drifted.report.case
         _show(case, session.root, f"[{number}/{len(held)}] held: {HELD_WHY}")
@@ -136,11 +142,37 @@ def _review_held(session: Session, held: list[DriftedCase], rules: RulesIndex) -
             "c: confirm the situation and why hold for these answers, s: skip, q: quit?", "csq"
         )
         if choice == "q":
-            return
+            return True
         if choice == "s":
             session.skipped.append(shown_path(case.path, session.root))
             continue
         _pin(session, drifted, rules, reviewed=True)
+    return False
+
+
+def _review_pages(session: Session, catalogue: Catalogue) -> None:
+    """Each page of the site whose cited rules changed since it was read (or that was never
+    read for them): the rules as they read now, to confirm the page's prose or skip it."""
+    pages = held_pages(catalogue)
+    for number, page in enumerate(pages, 1):
+        print(f"\n[{number}/{len(pages)}] held page: {held_line(page)}")
+        for rule_id, line in page.cited:
+            entry = catalogue.rules.entry(rule_id)
+            if entry is not None:
+                print(f"  line {line} cites {rule_id}, which now reads:")
+                print(f"    {entry.title}. {' '.join(entry.text.split())}")
+        choice = session.choose(
+            "c: confirm the page's prose holds for these texts, s: skip, q: quit?", "csq"
+        )
+        if choice == "q":
+            return
+        if choice == "s":
+            session.skipped.append(page.shown)
+            continue
+        confirmed, left = confirm_pages(catalogue, [catalogue.root / page.shown], False)
+        session.confirmed += confirmed
+        session.left += left
+        print(f"  confirmed the prose of {page.shown}")
 
 
 def _show(case: Case, root: Path, what: str) -> None:
