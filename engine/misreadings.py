@@ -25,7 +25,7 @@ from engine.cards import ALL_CARDS_MASK, Card, cards_in
 from engine.formations import CombatMode
 from engine.position import Player, Position
 from engine.reference_rules import JOKERS, Formation, Standing
-from engine.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
+from engine.rulings import RULING_IDS, RULINGS, OpenSideTie, Rulings, TieBreak
 
 LIMIT = 400_000
 """The most completions the judge scores for one claim before it gives up (returns None)."""
@@ -374,6 +374,17 @@ MISREAD_RULINGS: Mapping[object, MisreadText] = {
 }
 """The misreading that believes each value of a ruling, for whichever value the engine's rulings
 do not hold: flipping a ruling in :data:`engine.rulings.RULINGS` renames its misreading too."""
+
+
+def misreading_now_in_force(name: str, rulings: Rulings = RULINGS) -> tuple[str, str] | None:
+    """For the name of a ruling's misreading that ``rulings`` now hold as the ruling itself (a
+    ruling flipped since a case named it), the ruling's id and the name its misreading has now;
+    None for any other name."""
+    for field, ruling_id in RULING_IDS.items():
+        held = MISREAD_RULINGS.get(getattr(rulings, field))
+        if held is not None and held.name == name:
+            return ruling_id, MISREAD_RULINGS[getattr(rulings.flipped(field), field)].name
+    return None
 
 
 class RulingMisread(Reading):

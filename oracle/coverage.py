@@ -164,50 +164,63 @@ def _table_rows(
 
 def table_row_problems(catalogue: Covered, topic: str, rows: Sequence[TableRow]) -> list[Problem]:
     """A located line for each row of ``topic``'s table that is not the case, or not the
-    verdict, that ``coverage.yaml`` says the pages' text refers to by its place."""
-    root = catalogue.root
+    verdict, that ``coverage.yaml`` says the pages' text refers to by its place. A row whose
+    case is not published at all (it does not load, is a draft, or was removed) is one line,
+    and the rows after it are compared as moved up by one: one slip, one line."""
     table = [report for report in catalogue.published if report.case.topic == topic]
-    found = []
+    published = {report.case.id for report in table}
+    found, missing = [], 0
     for row in rows:
-        asked = f"{COVERAGE}:{row.line}"
-        if row.place > len(table):
-            found.append(
-                Problem(
-                    f"{asked}: row {row.place} of the {topic!r} table should be case"
-                    f" {row.case_id!r} ({row.verdict}), which the pages' text refers to by its"
-                    f" place, but the table has {len(table)} rows; add the case to"
-                    f" {CASES_DIR}/{topic}/, or rewrite what {PAGES_DIR}/ says of that row and"
-                    f" remove it here",
-                    topic=topic,
-                )
-            )
+        if row.case_id not in published:
+            missing += 1
+            found.append(_row_not_published(row, topic))
             continue
-        case = table[row.place - 1].case
-        if case.id != row.case_id:
-            found.append(
-                Problem(
-                    f"{asked}: row {row.place} of the {topic!r} table should be case"
-                    f" {row.case_id!r} ({row.verdict}), which the pages' text refers to by its"
-                    f" place, but it is {case.named_at(root)}; name the case files so that they"
-                    f" sort in this order, or rewrite what {PAGES_DIR}/ says of that row and"
-                    f" change it here",
-                    topic=topic,
-                )
-            )
+        report = table[row.place - missing - 1] if row.place - missing <= len(table) else None
+        if report is None or report.case.id != row.case_id:
+            found.append(_row_out_of_place(catalogue, row, topic, report))
             continue
-        checks = table[row.place - 1].checks
+        checks = report.checks
         verdict = checks[0].verdict.verdict.label if checks else "no claim"
         if verdict != row.verdict:
             found.append(
                 Problem(
-                    f"{case.named_at(root)}: row {row.place} of the {topic!r} table, which the"
-                    f" pages' text reads as {row.verdict} ({asked}), is now {verdict}; rewrite"
-                    f" what {PAGES_DIR}/ says of that row, then change it in {COVERAGE}",
-                    file=case.path,
+                    f"{report.case.named_at(catalogue.root)}: row {row.place} of the {topic!r}"
+                    f" table, which the pages' text reads as {row.verdict}"
+                    f" ({COVERAGE}:{row.line}), is now {verdict}; rewrite what {PAGES_DIR}/ says"
+                    f" of that row, then change it in {COVERAGE}",
+                    file=report.case.path,
                     topic=topic,
                 )
             )
     return found
+
+
+def _row_not_published(row: TableRow, topic: str) -> Problem:
+    return Problem(
+        f"{COVERAGE}:{row.line}: row {row.place} of the {topic!r} table should be case"
+        f" {row.case_id!r} ({row.verdict}), which the pages' text refers to by its place, but"
+        f" no published case in {CASES_DIR}/{topic}/ has that id (check names what stops a"
+        f" case that is there); add it, or rewrite what {PAGES_DIR}/ says of that row and"
+        f" remove it here",
+        topic=topic,
+    )
+
+
+def _row_out_of_place(
+    catalogue: Covered, row: TableRow, topic: str, there: CaseReport | None
+) -> Problem:
+    stands = (
+        f"it is {there.case.named_at(catalogue.root)}"
+        if there is not None
+        else "the table ends before it"
+    )
+    return Problem(
+        f"{COVERAGE}:{row.line}: row {row.place} of the {topic!r} table should be case"
+        f" {row.case_id!r} ({row.verdict}), which the pages' text refers to by its place, but"
+        f" {stands}; name the case files so that they sort in this order, or rewrite what"
+        f" {PAGES_DIR}/ says of that row and change it here",
+        topic=topic,
+    )
 
 
 def uncaught_misreadings(rows: Sequence[MatrixRow], line: int, root: Path) -> list[Problem]:

@@ -17,10 +17,18 @@ from conftest import FIXTURE
 import engine.rulings
 from engine import Game, GameState, Match, Player, claim_verdicts
 from engine.enumeration import claim_granted_by_enumeration
-from engine.misreadings import MISREAD_RULINGS, MISREADINGS, RULES, Reading, RulingMisread
+from engine.misreadings import (
+    MISREAD_RULINGS,
+    MISREADINGS,
+    RULES,
+    Reading,
+    RulingMisread,
+    misreading_now_in_force,
+)
 from engine.rulings import RULING_IDS, RULINGS, Rulings
 from oracle.casefile.loader import load_cases
 from oracle.casefile.model import Case
+from oracle.casefile.questions import unknown_guard
 from oracle.cli import main
 
 CASES = Path(__file__).parent / "rulings" / "cases"
@@ -187,3 +195,28 @@ def test_check_says_where_the_rulings_contradict_each_other(
     assert main(["check", "--root", str(FIXTURE)]) == 1
     out = capsys.readouterr().out
     assert f"engine/rulings.py:{line}: formations.tie-break gives a tie to the side" in out
+
+
+def test_a_guard_named_after_the_ruling_in_force_says_what_its_misreading_is_called_now(
+    tmp_path: Path,
+) -> None:
+    """Flipping a ruling renames its misreading: a case that guarded against the new ruling
+    is told so, with the name the replaced ruling goes by now, not a near-miss spelling."""
+    assert misreading_now_in_force("tie-to-first-to-finish") == (
+        "formations.tie-break",
+        "tie-to-second-player",
+    )
+    flipped = RULINGS.flipped("tie_break")
+    assert misreading_now_in_force("tie-to-second-player", flipped) == (
+        "formations.tie-break",
+        "tie-to-first-to-finish",
+    )
+    assert misreading_now_in_force("runs-wrap-around") is None
+    assert unknown_guard("tie-to-first-to-finish") == (
+        "'tie-to-first-to-finish' is what the engine's rulings now hold (formations.tie-break),"
+        " so it is no misreading; the ruling it replaced is now the misreading"
+        " 'tie-to-second-player': guard against that if this case catches it, or drop it"
+    )
+    assert unknown_guard("runs-wrap-arund").startswith(
+        "unknown misreading 'runs-wrap-arund'; did you mean 'runs-wrap-around'?"
+    )

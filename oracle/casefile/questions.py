@@ -15,7 +15,7 @@ from engine import (
     Position,
     Verdict,
 )
-from engine.misreadings import MISREADINGS
+from engine.misreadings import MISREADINGS, misreading_now_in_force
 from oracle.casefile.board import Board, read_cards
 from oracle.casefile.errors import CaseError
 from oracle.casefile.model import (
@@ -168,17 +168,28 @@ def pinned_words(text: str | None) -> str | None:
     return None if text is None else " ".join(text.split())
 
 
+def unknown_guard(name: str) -> str:
+    """What is wrong with a ``guards_against`` name no misreading has, and what to write."""
+    in_force = misreading_now_in_force(name)
+    if in_force is not None:
+        ruling, renamed = in_force
+        return (
+            f"{name!r} is what the engine's rulings now hold ({ruling}), so it is no"
+            f" misreading; the ruling it replaced is now the misreading {renamed!r}: guard"
+            " against that if this case catches it, or drop it"
+        )
+    close = difflib.get_close_matches(name, sorted(MISREADINGS), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown misreading {name!r}{hint} (the misreadings: {', '.join(MISREADINGS)})"
+
+
 def read_guards(document: LocatedDocument) -> tuple[str, ...]:
     """The misreadings the case says it catches, each one the engine knows."""
     guards = tuple(document.data.get("guards_against", ()))
     for index, name in enumerate(guards):
         if name not in MISREADINGS:
-            close = difflib.get_close_matches(name, sorted(MISREADINGS), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
             raise CaseError(
-                document.path,
-                document.line_of(("guards_against", index)),
-                f"unknown misreading {name!r}{hint} (the misreadings: {', '.join(MISREADINGS)})",
+                document.path, document.line_of(("guards_against", index)), unknown_guard(name)
             )
     return guards
 
