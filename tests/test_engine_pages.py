@@ -105,6 +105,31 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     assert main(["check"]) == 0, capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("situation", "case_id"),
+    [
+        ("yes", "yes"),
+        ("123", "123"),
+        ("2026-12-05", "2026-12-05"),
+        ("null", "null"),
+        ("x" * 100, "x" * 80),
+        ("Mud " + "y" * 90, "mud"),
+    ],
+)
+def test_any_situation_makes_an_id_the_case_file_reads_back(situation: str, case_id: str) -> None:
+    """Quoted where YAML would read another type, clipped at a word to the format's length:
+    the reader never gets an error about a line they did not write."""
+    form = empty_form()
+    form["stones"][2] = {"you": "red 1, blue 1, green 1", "them": "red 3, blue 3", "claim": True}
+    form["situation"] = situation
+    form["why"] = "their side can still beat yours"
+    answer = SESSION.ask_form({"form": form})
+    assert answer["ok"], answer
+    again = SESSION.ask_text({"text": answer["case_text"]})
+    assert again["ok"], again
+    assert again["report"]["id"] == case_id
+
+
 def test_a_board_with_its_words_is_copied_as_a_finished_case_check_publishes_once_confirmed(
     project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

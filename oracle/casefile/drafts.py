@@ -10,6 +10,7 @@ from pathlib import Path
 from engine import Game
 from engine.game import Phase
 from engine.records import play_random_game
+from oracle.casefile.editing import yaml_scalar
 from oracle.casefile.entries import case_files
 from oracle.casefile.source import SourceError, parse_yaml, shown_path
 from oracle.casefile.vocabulary import (
@@ -85,7 +86,11 @@ def draft_text(case_id: str, variant: str, *, impossible: bool = False) -> str:
         situation, why = SITUATION_TO_WRITE, WHY_TO_WRITE
     skeleton = IMPOSSIBLE_SKELETON if impossible else SKELETON
     return skeleton.format(
-        modeline=MODELINE, case_id=case_id, variant=variant, situation=situation, why=why
+        modeline=MODELINE,
+        case_id=yaml_scalar(case_id),
+        variant=variant,
+        situation=situation,
+        why=why,
     )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from engine import GameState, Phase, Player, Position, card_name
 from engine.moves import Deck
 from oracle.casefile.editing import yaml_scalar
+from oracle.casefile.validation import load_schema
 from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
 
 MODELINE = "# yaml-language-server: $schema=../../oracle/schema/case.schema.json"
@@ -28,10 +29,21 @@ ID_WORDS = 8
 def case_id_from(situation: str, fallback: str = "your-board") -> str:
     """An id for a case, made from the words of its situation: ``Your 1-1-1 against their
     3-3!`` gives ``your-1-1-1-against-their-3-3``. Letters lose their accents; what is neither a
-    letter nor a digit separates words; ``fallback`` when nothing is left."""
+    letter nor a digit separates words; the id is clipped at a word to the length the case
+    format allows (a single longer word is cut); ``fallback`` when nothing is left. Write it
+    with :func:`oracle.casefile.editing.yaml_scalar`: ``yes`` or ``123`` is an id too."""
     plain = unicodedata.normalize("NFKD", situation).encode("ascii", "ignore").decode("ascii")
-    words = re.findall(r"[a-z0-9]+", plain.lower())
-    return "-".join(words[:ID_WORDS]) or fallback
+    words = re.findall(r"[a-z0-9]+", plain.lower())[:ID_WORDS]
+    longest = load_schema("case.base")["properties"]["id"]["maxLength"]
+    kept = ""
+    for word in words:
+        longer = f"{kept}-{word}" if kept else word
+        if len(longer) > longest:
+            break
+        kept = longer
+    if not kept and words:
+        kept = words[0][:longest]
+    return kept or fallback
 
 
 def flow(cards: Iterable[int]) -> str:
@@ -55,7 +67,7 @@ def case_text(
         )
     lines = [
         MODELINE,
-        f"id: {case_id}",
+        f"id: {yaml_scalar(case_id)}",
         f"situation: {yaml_scalar(situation)}",
         f"why: {yaml_scalar(why)}",
         f"variant: {state.variant.name}",
