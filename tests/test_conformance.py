@@ -756,8 +756,11 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     total = sum(record["topic"] == "turns" for record in records)
     assert f"{total - ran} not run |" in turns  # only the cases about claims were run
     wrap_case = "| [no&#45;wrap&#45;around]("  # ids reach the page escaped, as all text does
-    [wrapped] = [line for line in page.splitlines() if line.startswith(wrap_case)]
-    assert "| **fail** |" in wrapped  # a case links its page; the engine's cell says fail
+    wrapped, why = [line for line in page.splitlines() if line.startswith(wrap_case)]
+    assert "| **fail** (why: below) |" in wrapped  # a case links its page; its cell says fail
+    # Below the topic's table, why: the engine (its column's title) and both answers.
+    assert "&#60;script&#62;" in why and "expected &#34;refused&#34;" in why
+    assert "protocol" not in header or "protocol 2" in header
     stale_line = next(line for line in page.splitlines() if "Old engine" in line)
     assert "(stale)" in stale_line and "sha256&#58;0000000000000000" in stale_line
     assert page.count("Old engine") == 1  # never a row of the table
@@ -865,4 +868,4 @@ def test_reports_of_our_adapter_and_of_a_misreading_become_columns_of_the_page(
         line for line in page.splitlines() if line.startswith("| [") and "| pass |" in line
     ]
     assert len(case_rows) == every
-    assert sum("| pass | **fail** |" in line for line in case_rows) == len(flipped)
+    assert sum("| pass | **fail** (why: below) |" in line for line in case_rows) == len(flipped)

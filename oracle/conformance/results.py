@@ -48,6 +48,8 @@ class PublishedResult:
     date: str
     catalogue: str
     results: tuple[CaseResult, ...]
+    protocol: int | None = None
+    """The protocol version the run spoke, when the report says."""
 
     def is_current(self, catalogue: str) -> bool:
         """Whether the run was made against ``catalogue`` (a version), so can be shown."""
@@ -133,6 +135,7 @@ def read_result(
         submitted["date"],
         document["catalogue"],
         results,
+        document.get("protocol"),
     )
 
 

@@ -49,13 +49,16 @@ class CaseResult:
 
     def describe(self) -> str:
         """One line: the result, and why it failed."""
+        why = self.why_failed()
+        return f"{self.case_id}: fail: {why}" if why else f"{self.case_id}: {self.result.value}"
+
+    def why_failed(self) -> str | None:
+        """Why the case failed, in one line (each failed question with both answers, or what
+        was wrong with the engine's answer); None when it did not fail."""
         if self.problem is not None:
-            return f"{self.case_id}: fail: {self.problem}"
+            return self.problem
         failed = [q for q in self.questions if q.result is Result.FAIL]
-        if not failed:
-            return f"{self.case_id}: {self.result.value}"
-        parts = [describe_question(q) for q in failed]
-        return f"{self.case_id}: fail: " + "; ".join(parts)
+        return "; ".join(describe_question(q) for q in failed) if failed else None
 
 
 def describe_question(question: QuestionResult) -> str:

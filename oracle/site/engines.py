@@ -138,9 +138,7 @@ def render_conformance(
         by_rule=[
             (_rule_title(entry, page), counts(cases)) for entry, cases in pinning.items() if cases
         ],
-        cases=[
-            (topic, [_case_row(r, page, outcomes) for r in of_topic(topic)]) for topic in topics
-        ],
+        cases=[_topic_rows(of_topic(topic), columns, page) for topic in topics],
         readings=_readings(records, page),
         count=len(records),
         submitted=len(columns) - 1,
@@ -181,22 +179,58 @@ def _stale(result: Conformance) -> list[tuple[Markup, str, str]]:
     ]
 
 
+def _topic_rows(
+    records: list[dict[str, Any]], columns: list[EngineRun], page: str
+) -> tuple[str, list[Any], list[tuple[Markup, str, Markup]]]:
+    """One topic's cases: its name, a row per case, and why each failure failed."""
+    answers = [{r.case_id: r for r in column.results} for column in columns]
+    rows = [_case_row(record, page, answers) for record in records]
+    return records[0]["topic"], rows, _failures(records, columns, page)
+
+
 def _case_row(
     record: dict[str, Any],
     page: str,
-    outcomes: list[dict[str, Result]],
+    answers: list[dict[str, CaseResult]],
 ) -> tuple[str, Markup, list[str | Markup], list[tuple[str, Markup]]]:
-    """One case, linked, with its result in each engine's column and the misreadings that fail
-    it (those it catches), each linked to its place on the misreadings page."""
+    """One case, linked, with its result in each engine's column (a failure with why, both
+    answers as the report has them) and the misreadings that fail it (those it catches), each
+    linked to its place on the misreadings page."""
     return (
         record["id"],
         link_from(page, f"cases/{record['topic']}/{record['id']}.md"),
-        [_OUTCOME_WORDS[outcome.get(record["id"])] for outcome in outcomes],
+        [_outcome_cell(column.get(record["id"])) for column in answers],
         [
             (MISREADINGS[name].title, link_from(page, f"misreadings.md#{name}"))
             for name in record["catches"]
         ],
     )
+
+
+def _outcome_cell(result: CaseResult | None) -> str | Markup:
+    """A case's result in one engine's column; a failure stands out without colour, and points
+    to the list of why each case failed, under the table."""
+    if result is None or result.result is not Result.FAIL:
+        return _OUTCOME_WORDS[None if result is None else result.result]
+    return Markup("**fail** (why: below)")
+
+
+def _failures(
+    records: list[dict[str, Any]], columns: list[EngineRun], page: str
+) -> list[tuple[Markup, str, Markup]]:
+    """Each failed case of ``records`` in each engine's column: the case linked, the engine,
+    and why it failed (each failed question with both answers, as the report has them; the
+    engine's words escaped, as every text of a report is)."""
+    found = []
+    for column in columns:
+        results = {result.case_id: result for result in column.results}
+        for record in records:
+            result = results.get(record["id"])
+            if result is not None and result.result is Result.FAIL:
+                link = link_from(page, f"cases/{record['topic']}/{record['id']}.md")
+                why = result.why_failed() or "the report gives no reason"
+                found.append((Markup(f"[{text(record['id'])}]({link})"), column.title, text(why)))
+    return found
 
 
 _OUTCOME_WORDS: dict[Result | None, str | Markup] = {
@@ -231,4 +265,5 @@ def _submitted_title(found: PublishedResult) -> Markup:
     """A published result's column title: its name and version linked to its page, and its
     date."""
     link = external_link(f"{found.name} {found.version}", found.link)
-    return Markup(f"{link} ({text(found.date)})")
+    protocol = f", protocol {found.protocol}" if found.protocol is not None else ""
+    return Markup(f"{link} ({text(found.date)}{protocol})")
