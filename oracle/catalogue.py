@@ -35,7 +35,7 @@ from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, out
 from oracle.problems import Problem
 from oracle.sitepages import MARKER, nav_pages, site_pages, topic_pages
 from oracle.verify.replay import verify_case
-from oracle.verify.report import CaseReport
+from oracle.verify.report import CaseReport, answers_digest, same_answers
 
 PAGES_DIR = "site_src"
 """The site's pages, whose markers place each topic's table."""
@@ -316,15 +316,13 @@ def unmet_guards(
     return found
 
 
-def same_answers(report: CaseReport) -> tuple[object, ...]:
-    """What two cases share when they answer alike: the variant, each claim's verdict and
-    reason, each answer about the game."""
-    case = report.case
-    return (
-        case.variant,
-        tuple((c.claim.stone, c.verdict.verdict, c.verdict.explanation) for c in report.checks),
-        tuple((check.question, check.actual) for check in report.game_checks),
-    )
+def published_answers(catalogue: Catalogue) -> dict[str, dict[str, str]]:
+    """Each published case that builds a board, by :func:`answers_digest`: its id and topic."""
+    return {
+        answers_digest(report): {"id": report.case.id, "topic": report.case.topic}
+        for report in catalogue.published
+        if report.case.impossible is None
+    }
 
 
 def duplicate_cases(rows: Iterable[MatrixRow], root: Path | None = None) -> list[Problem]:
@@ -438,6 +436,7 @@ __all__ = [
     "build_catalogue",
     "coverage_problems",
     "pages_missing_from_nav",
+    "published_answers",
     "site_pages",
     "topic_pages",
     "unmet_guards",

@@ -719,6 +719,29 @@ def test_an_answer_on_its_way_never_rewrites_what_was_typed_after_it(
 
 
 @pytest.mark.browser
+def test_a_board_that_is_published_already_says_so_and_links_it(
+    visit: Visit, site_url: str, published: tuple[CaseReport, ...]
+) -> None:
+    page = visit.page
+    engine_page(page, f"{site_url}/ask.html")
+    report = next(r for r in published if r.case.id == "incomplete-side")
+    text = report.case.path.read_text(encoding="utf-8")
+    note = page.locator("#answer-published")
+    page.fill("#case-text", text)
+    note.wait_for(state="visible")
+    assert note.inner_text() == "This is the published case incomplete-side."
+    link = note.locator("a")
+    assert link.get_attribute("href", timeout=1000).endswith("/cases/claims/incomplete-side.html")
+    page.fill("#case-text", text.replace("id: incomplete-side", "id: my-own-copy"))
+    page.wait_for_function(
+        "() => document.getElementById('answer-published').textContent.startsWith('A published')"
+    )
+    assert "check refuses it as a duplicate" in note.inner_text()
+    page.fill("#case-text", text.replace("[red 4, red 5]", "[red 4, red 5, red 6]"))
+    page.wait_for_function("() => document.getElementById('answer-published').hidden")
+
+
+@pytest.mark.browser
 def test_a_link_pasted_into_an_open_ask_page_opens_its_board(visit: Visit, site_url: str) -> None:
     page = visit.page
     engine_page(page, f"{site_url}/ask.html")

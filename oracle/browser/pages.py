@@ -36,7 +36,7 @@ from oracle.casefile.rules import load_rules_index
 from oracle.site.boards import board_html, card_html
 from oracle.site.casepages import answers
 from oracle.verify.replay import verify_case
-from oracle.verify.report import CaseReport
+from oracle.verify.report import CaseReport, answers_digest
 
 NO_CLAIM = "tick at least one stone to claim"
 """What a board with no claim ticked is told: there is no question to answer yet."""
@@ -217,6 +217,7 @@ def _report(report: CaseReport) -> dict[str, Any]:
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
     return {
         "id": case.id,
+        "answers_digest": answers_digest(report),
         "situation": case.situation,
         "why": case.why,
         "variant": case.position.variant.name,

@@ -27,7 +27,7 @@ from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
 
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
-from oracle.catalogue import Catalogue, CatalogueError, verified_catalogue
+from oracle.catalogue import Catalogue, CatalogueError, published_answers, verified_catalogue
 from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
 from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
@@ -55,6 +55,9 @@ from oracle.site.serving import (
 )
 
 DOWNLOADS = "downloads"
+
+PUBLISHED_ANSWERS = "assets/published-answers.json"
+"""Each published case by the digest of its answers: the Ask page says when a board is one."""
 EXPORT_SCHEMA = "schotten-totten-catalogue.schema.json"
 PROTOCOL_SCHEMA_FILE = "schotten-totten-protocol.schema.json"
 """The protocol's schema as published; it refers to the catalogue's by this name."""
@@ -357,6 +360,13 @@ def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> N
         File.generated(config, SERVICE_WORKER, content=service_worker(engine_app, templates))
     )
     files.append(File.generated(config, ENGINE_FILES, content=engine_files_module(engine_app)))
+    files.append(
+        File.generated(
+            config,
+            PUBLISHED_ANSWERS,
+            content=json.dumps(published_answers(build.catalogue), sort_keys=True),
+        )
+    )
     for name, content in build.conformance.texts().items():
         files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
     for source, published in (

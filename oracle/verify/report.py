@@ -5,6 +5,8 @@ these reports, so they can never disagree about what "verified" means."""
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -302,3 +304,22 @@ def describe_verdict(verdict: ClaimVerdict) -> list[str]:
     if verdict.witness:
         lines.append(f"  witness: {', '.join(card_name(card) for card in verdict.witness)}")
     return lines
+
+
+def same_answers(report: CaseReport) -> tuple[object, ...]:
+    """What two cases share when they answer alike: the variant, each claim's verdict and
+    reason, each answer about the game."""
+    case = report.case
+    return (
+        case.variant,
+        tuple((c.claim.stone, c.verdict.verdict, c.verdict.explanation) for c in report.checks),
+        tuple((check.question, check.actual) for check in report.game_checks),
+    )
+
+
+def answers_digest(report: CaseReport) -> str:
+    """A short digest of :func:`same_answers`: two cases with the same digest answer alike, so
+    the Ask page can say that a board is already published (``check`` would refuse it as a
+    duplicate unless it catches another misreading)."""
+    canonical = json.dumps(same_answers(report), default=str, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

@@ -16,6 +16,11 @@ let timer = null;
 let waiting = null; // the question the timer will ask (askBoard or askCaseText), if any
 let answering = Promise.resolve(); // the last question asked, until its answer is shown
 let edited = false; // the reader has changed the board or the text since the page opened
+// The published cases by the digest of their answers, as the site's build wrote them: a board
+// that asks what one of them asks, with the same answers, is said to be published already.
+const publishedCases = fetch(new URL("../published-answers.json", import.meta.url))
+  .then((response) => (response.ok ? response.json() : {}))
+  .catch(() => ({}));
 
 // ------------------------------------------------------------------ the link to a board
 // The part of the address after # carries the case file's text; its key names the version.
@@ -367,6 +372,28 @@ function showReport(report, pasted) {
   setVerdicts(report.verdicts, note);
 }
 
+// Say when the board is a published case already (the engine gives the digest of its
+// answers; the build, each published case's), with a link to that case's page.
+async function showPublished(report, pasted, asked) {
+  const found = (await publishedCases)[report.answers_digest];
+  if (asked !== generation) return;
+  const note = $("answer-published");
+  note.replaceChildren();
+  note.hidden = !found;
+  if (!found) return;
+  const link = document.createElement("a");
+  link.href = new URL(`../../cases/${found.topic}/${found.id}.html`, import.meta.url).href;
+  link.textContent = found.id;
+  if (pasted && found.id === report.id) {
+    note.append("This is the published case ", link, ".");
+  } else {
+    note.append(
+      "A published case asks the same and gets the same answers: ", link,
+      ". Copied as it is, check refuses it as a duplicate (unless it catches a misreading the other does not).",
+    );
+  }
+}
+
 // ------------------------------------------------------------------ asking
 
 // Ask after the typing delay; what was copied before an edit is no longer what the page shows.
@@ -421,6 +448,7 @@ async function askBoard(focusField = false) {
   showInAddress(answer.case_text);
   if (answer.ok) {
     showReport(answer.report, false);
+    showPublished(answer.report, false, asked);
   } else if (answer.field === "claims" && !answer.line) {
     $("ask-answer").hidden = true;
     setVerdicts([], "Tick \u201cClaim stone\u201d on a stone, and the engine answers.");
@@ -449,6 +477,7 @@ async function askCaseText() {
   numberLines(null);
   fillForm(answer.form);
   showReport(answer.report, true);
+  showPublished(answer.report, true, asked);
 }
 
 async function copyText(text, done, selectable) {
