@@ -730,8 +730,8 @@ def test_a_board_that_is_published_already_says_so_and_links_it(
     page.fill("#case-text", text)
     note.wait_for(state="visible")
     assert note.inner_text() == "This is the published case incomplete-side."
-    link = note.locator("a")
-    assert link.get_attribute("href", timeout=1000).endswith("/cases/claims/incomplete-side.html")
+    href = note.locator("a").get_attribute("href", timeout=1000)
+    assert href is not None and href.endswith("/cases/claims/incomplete-side.html")
     page.fill("#case-text", text.replace("id: incomplete-side", "id: my-own-copy"))
     page.wait_for_function(
         "() => document.getElementById('answer-published').textContent.startsWith('A published')"
