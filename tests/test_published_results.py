@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_hostile_text import free_text_fields
 
 from oracle.casefile.jsontext import strings
 from oracle.casefile.validation import load_schema
@@ -93,6 +94,10 @@ def test_every_string_of_a_report_is_held_to_the_case_files_rules_for_text(
 ) -> None:
     places = [where for where in _string_places(report) if where != ("format",)]
     assert {("submitted", "name"), ("submitted", "link"), ("engine",)} <= set(places)
+    # Every field of free text the schema of a published result has is among them (a field
+    # added to the schema is covered without a change here).
+    schema_fields = {where for where, _ in free_text_fields(load_schema("published-result"))}
+    assert schema_fields and schema_fields <= set(places)
     assert any(place[-1] == "expected" for place in places)
     for where in places:
         for trick, bad in BAD_TEXT.items():
