@@ -135,7 +135,8 @@ class Catalogue:
             if report.case.impossible is None:
                 groups.setdefault(same_answers(report), []).append(report)
         alike = tuple(report for group in groups.values() if len(group) > 1 for report in group)
-        return duplicate_cases(misreading_matrix(alike, self.cache), self.root) if alike else []
+        found = duplicate_cases(misreading_matrix(alike, self.cache), self.root) if alike else []
+        return found + unneeded_twins(self.published, self.root)
 
     @cached_property
     def whole_problems(self) -> list[Problem]:
@@ -333,16 +334,52 @@ def duplicate_cases(rows: Iterable[MatrixRow], root: Path | None = None) -> list
     for row in rows:
         case = row.report.case
         earlier = first.setdefault((same_answers(row.report), row.caught), case)
-        if earlier is not case:
+        if earlier is not case and not _twins(case, earlier):
             found.append(
                 Problem(
                     f"{case.named_at(root)} gives the same answers as case {earlier.id!r}"
                     f" ({shown_path(earlier.path, root)}:{earlier.line}) and catches the same"
-                    " misreadings: merge the two, or make one ask or catch what the other does not",
+                    " misreadings: merge the two, make one ask or catch what the other does not,"
+                    f" or keep it on purpose with twin_of: {{case: {earlier.id}, because: what it"
+                    " asks with fewer features}",
                     file=case.path,
                     topic=case.topic,
                 )
             )
+    return found
+
+
+def _twins(case: Case, other: Case) -> bool:
+    """Whether one of the two cases names the other in its ``twin_of:``."""
+    return any(
+        first.twin_of is not None and first.twin_of.case_id == second.id
+        for first, second in ((case, other), (other, case))
+    )
+
+
+def unneeded_twins(reports: Sequence[CaseReport], root: Path) -> list[Problem]:
+    """A located line for each ``twin_of:`` that names no published case, or one whose answers
+    are not this case's (it is no twin: the key only keeps a duplicate on purpose)."""
+    by_id = {report.case.id: report for report in reports}
+    found = []
+    for report in reports:
+        twin = report.case.twin_of
+        if twin is None:
+            continue
+        other = by_id.get(twin.case_id)
+        if other is None:
+            why = f"names {twin.case_id!r}, which is no published case"
+        elif same_answers(other) != same_answers(report):
+            why = f"names {twin.case_id!r}, whose answers are not this case's: remove twin_of"
+        else:
+            continue
+        found.append(
+            Problem(
+                f"{shown_path(report.case.path, root)}:{twin.line}: twin_of {why}",
+                file=report.case.path,
+                topic=report.case.topic,
+            )
+        )
     return found
 
 

@@ -487,6 +487,25 @@ def test_check_flags_a_case_that_checks_nothing_another_does_not(
         " case 'no-wrap-around' (cases/claims/07-no-wrap-around.yaml:2) and catches the same"
         " misreadings"
     ) in out
+    assert "or keep it on purpose with twin_of: {case: no-wrap-around, because: " in out
+    # Kept on purpose, saying why: accepted; a twin_of naming a case that answers otherwise,
+    # or none, is refused at its line.
+    text = twin.read_text()
+    kept = text.replace(
+        "variant: ", "twin_of:\n  case: no-wrap-around\n  because: fewer features\nvariant: ", 1
+    )
+    twin.write_text(kept)
+    assert run(capsys, "check", "--root", str(project_copy))[0] == 0
+    twin.write_text(kept.replace("case: no-wrap-around", "case: incomplete-side"))
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1
+    assert (
+        "cases/claims/12-no-wrap-again.yaml:6: twin_of names 'incomplete-side', whose answers are"
+        " not this case's: remove twin_of"
+    ) in out
+    twin.write_text(kept.replace("case: no-wrap-around", "case: no-such-case"))
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    assert status == 1 and "twin_of names 'no-such-case', which is no published case" in out
 
 
 def test_check_reads_every_file_of_the_published_results(

@@ -117,7 +117,7 @@ def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
     assert caught.value.problems == [
         "cases/claims/90-typo.yaml:2: unknown key 'situaton'; did you mean 'situation'?"
         " (allowed here: claims, deal, draft, guards_against, id, impossible, match, plays,"
-        " position, reviewed, rules, situation, table, turn, variant, why)"
+        " position, reviewed, rules, situation, table, turn, twin_of, variant, why)"
     ]
 
 

@@ -28,6 +28,7 @@ from oracle.casefile.questions import (
     pinned_words,
     read_guards,
     read_rules,
+    read_twin,
 )
 from oracle.casefile.source import LocatedDocument, SourceError, parse_yaml, read_text, shown_path
 from oracle.casefile.validation import validate
@@ -80,6 +81,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
         rules=pinned,
         table=table,
         guards_against=guards,
+        twin_of=read_twin(document),
         played_first=tuple(
             (raw["stone"], PLAYERS[raw["played_first"]])
             for raw in data["position"]["stones"]

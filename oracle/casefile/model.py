@@ -199,6 +199,16 @@ class ImpossibleBoard:
 
 
 @dataclass(frozen=True)
+class Twin:
+    """``twin_of:``: the published case a case answers alike on purpose, and what it asks with
+    fewer features, at the line of the key."""
+
+    case_id: str
+    because: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Case:
     """One case file: a position, the stones claimed on it, the expected verdicts, the prose."""
 
@@ -216,6 +226,8 @@ class Case:
     rules: tuple[str, ...] = ()
     table: Table | None = None
     guards_against: tuple[str, ...] = ()
+    twin_of: Twin | None = None
+    """The published case this one answers alike on purpose, and why it stays (``twin_of:``)."""
     played_first: tuple[tuple[int, Player], ...] = ()
     """Who laid the first card at a stone, where the case says so."""
     reviewed: str | None = None

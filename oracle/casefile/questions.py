@@ -29,6 +29,7 @@ from oracle.casefile.model import (
     RulesIndex,
     TurnExpectation,
     TurnQuestion,
+    Twin,
 )
 from oracle.casefile.source import DataPath, LocatedDocument
 from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYER_WORDS, PLAYERS
@@ -181,6 +182,14 @@ def unknown_guard(name: str) -> str:
     close = difflib.get_close_matches(name, sorted(MISREADINGS), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown misreading {name!r}{hint} (the misreadings: {', '.join(MISREADINGS)})"
+
+
+def read_twin(document: LocatedDocument) -> Twin | None:
+    """The case's ``twin_of:`` (checked against the published cases by the catalogue)."""
+    raw = document.data.get("twin_of")
+    if raw is None:
+        return None
+    return Twin(raw["case"], pinned_words(raw["because"]) or "", document.line_of(("twin_of",)))
 
 
 def read_guards(document: LocatedDocument) -> tuple[str, ...]:
