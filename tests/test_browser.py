@@ -899,6 +899,45 @@ def test_cards_go_on_the_board_by_click_drag_and_keyboard_and_each_move_is_annou
     visit.clean()
 
 
+@pytest.mark.browser
+def test_the_palette_is_one_tab_stop_and_the_arrow_keys_move_within_it(
+    visit: Visit, site_url: str
+) -> None:
+    page = visit.page
+    page.set_viewport_size(DESKTOP)
+    engine_page(page, f"{site_url}/ask.html")
+    page.wait_for_selector("#palette-cards [data-card='red 1']")
+    stops = page.eval_on_selector_all(
+        "#palette-cards .oracle-palette-card", "cards => cards.filter(c => c.tabIndex >= 0).length"
+    )
+    assert stops == 1
+    focused = "() => document.activeElement.dataset.card"
+    page.focus("#palette-target")
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "red 1"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == "red 2"
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == "red 9"
+    page.keyboard.press("ArrowDown")
+    below = page.evaluate(focused)
+    assert below != "red 9" and not below.startswith("red")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == "red 9"
+    page.keyboard.press("Control+End")
+    last = page.evaluate(focused)
+    page.keyboard.press("Control+Home")
+    assert page.evaluate(focused) == "red 1" and last != "red 1"
+    page.keyboard.press("Enter")  # a card pressed goes where the palette sends it
+    assert "red 1" in page.input_value("#stone-1-you")
+    # Tab leaves the palette at once; coming back lands on the card last moved to.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !document.activeElement.matches('.oracle-palette-card')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == "red 1"
+    visit.clean()
+
+
 @pytest.mark.slow
 def test_an_impossible_board_opens_in_ask_with_its_refusal_at_its_line(
     visit: Visit, site_url: str, published: tuple[CaseReport, ...]

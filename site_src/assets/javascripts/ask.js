@@ -516,6 +516,45 @@ function paletteCard(card, kind) {
   return button;
 }
 
+// The palette is one stop for Tab: the arrow keys move between its cards as they are laid out
+// on the screen (a roving tabindex, as WAI-ARIA's grid pattern moves focus), Home and End go to
+// the ends of a row, Ctrl+Home and Ctrl+End to the first and last card.
+function paletteKeys(palette) {
+  const cards = () => [...palette.querySelectorAll(".oracle-palette-card")];
+  const box = (card) => card.getBoundingClientRect();
+  const row = (card) => Math.round(box(card).top);
+  const rove = (current) => {
+    for (const card of cards()) card.tabIndex = card === current ? 0 : -1;
+  };
+  palette.addEventListener("focusin", (event) => {
+    if (event.target.matches(".oracle-palette-card")) rove(event.target);
+  });
+  palette.addEventListener("keydown", (event) => {
+    const all = cards();
+    const current = document.activeElement;
+    const here = all.indexOf(current);
+    if (here < 0) return;
+    const sameRow = all.filter((card) => row(card) === row(current));
+    let next;
+    if (event.key === "ArrowRight") next = all[here + 1];
+    else if (event.key === "ArrowLeft") next = all[here - 1];
+    else if (event.key === "Home") next = event.ctrlKey ? all[0] : sameRow[0];
+    else if (event.key === "End") next = event.ctrlKey ? all.at(-1) : sameRow.at(-1);
+    else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      const rows = [...new Set(all.map(row))].sort((a, b) => a - b);
+      const wanted = rows[rows.indexOf(row(current)) + (event.key === "ArrowDown" ? 1 : -1)];
+      const x = box(current).left;
+      const distance = (card) => Math.abs(box(card).left - x);
+      next = all
+        .filter((card) => row(card) === wanted)
+        .reduce((best, card) => (best === undefined || distance(card) < distance(best) ? card : best), undefined);
+    } else return;
+    event.preventDefault();
+    if (next) next.focus();
+  });
+  rove(cards()[0]);
+}
+
 // A box takes a dropped card; a stone's frame, outside its boxes, puts it on your side.
 function dropTarget(element, boxId) {
   element.addEventListener("dragover", (event) => {
@@ -620,6 +659,7 @@ async function main() {
       palette.append(paletteCard(card, kind));
     }
   }
+  paletteKeys(palette);
   showVariant();
   markUsed();
   $("ask-button").disabled = false;
