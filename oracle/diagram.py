@@ -133,6 +133,12 @@ def _game_answer_lines(report: CaseReport) -> list[str]:
             agreed = False  # its expected answer is the engine's own, filled in: nothing pinned
         pinned = " (as expected)" if agreed else " (nothing pinned)" if check.matches else ""
         lines.append(f"{label}: {check.actual}{pinned}")
+        if (
+            isinstance(check.now, dict)
+            and "because" in check.now
+            and check.actual == check.now.get("answer")
+        ):  # a refusal whose reason the case leaves open: the words pin would write
+            lines.append(f"  its reason (not pinned): {check.now['because']}")
     return lines
 
 

@@ -277,3 +277,25 @@ def test_review_walks_the_held_pages_after_the_cases(
     assert "confirmed the prose of site_src/rulings.md" in out
     assert run(capsys, "held", "--root", root)[0] == 0
     assert run(capsys, "check", "--root", root)[0] == 0
+
+
+def test_pin_fills_the_reason_a_drafts_refused_move_leaves_open_and_ask_shows_it(
+    look: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    draft = look / "cases" / "turns" / "31-unreadable.yaml"
+    draft.write_text(
+        "id: unreadable\nsituation: to write\nwhy: to write\ndraft: true\nvariant: base\n"
+        "position:\n  stones:\n    - stone: 1\n      you: [red 1]\n      them: [blue 9]\n"
+        "  hand: [red 2, red 3, red 4, red 5, red 6, red 7]\n"
+        "table:\n  their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]\n"
+        "plays:\n  - move: red 5 onto 4\n    expect: unreadable\n"
+    )
+    status, out, _ = run(capsys, "ask", str(draft))
+    assert status == 0 and "move 'red 5 onto 4': unreadable (as expected)" in out
+    assert "  its reason (not pinned): 'red 5 onto 4' is not a move: write" in out
+    status, out, _ = run(capsys, "pin", "--root", str(look), str(draft))
+    assert status == 0 and "filled the open answers of cases/turns/31-unreadable.yaml" in out
+    text = draft.read_text()
+    assert "    expect: unreadable\n    because: " in text and "is not a move" in text
+    status, out, _ = run(capsys, "ask", str(draft))
+    assert "its reason (not pinned)" not in out

@@ -68,8 +68,8 @@ position:
       them: [blue 7, blue 8]
   hand: [green 1, green 2]
 # The engine must refuse this board: ask prints its refusal after "refused:". Once you agree
-# with it, write it here in place of true, and remove draft: true. A table may follow, as in
-# any case about turns, when the refusal is about the game around the board.
+# with it, schotten-oracle pin writes it here in place of true; then remove draft: true. A
+# table may follow, as in any case about turns, when the refusal is about the game around it.
 impossible: true
 """
 

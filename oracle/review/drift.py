@@ -11,7 +11,7 @@ from typing import Any
 
 from oracle.casefile.source import DataPath, SourceError, parse_yaml, read_text, shown_path
 from oracle.catalogue import Catalogue, unmet_guards
-from oracle.verify.report import BOARD, CaseReport, words
+from oracle.verify.report import BOARD, CaseReport, GameCheck, words
 
 LONG_ANSWER = 40
 """Beyond this many characters, an answer pinned and now are shown on two lines."""
@@ -139,6 +139,17 @@ def open_answers(report: CaseReport) -> tuple[DriftedAnswer, ...]:
         and (case.match.points, case.match.next_starter, case.match.winner) == (None, None, None),
     }
     for game_check in report.game_checks:
+        if _reason_open(game_check):
+            found.append(
+                DriftedAnswer(
+                    f"{game_check.what}, its reason",
+                    game_check.line,
+                    "open",
+                    game_check.now["because"],
+                    game_check.repin,
+                )
+            )
+            continue
         if game_check.repin and (game_check.expected is None or pins_nothing.get(game_check.what)):
             question = (
                 "the refusal of the board" if game_check.question == BOARD else game_check.what
@@ -149,6 +160,19 @@ def open_answers(report: CaseReport) -> tuple[DriftedAnswer, ...]:
                 )
             )
     return tuple(found)
+
+
+def _reason_open(check: GameCheck) -> bool:
+    """Whether a move judged as the case expects leaves open the reason the engine gives (a
+    refused or unreadable move of a draft without its ``because:``)."""
+    pinned, now = check.pinned, check.now
+    return (
+        isinstance(pinned, dict)
+        and isinstance(now, dict)
+        and pinned.get("answer") == now.get("answer")
+        and "because" in now
+        and "because" not in pinned
+    )
 
 
 def drift(catalogue: Catalogue, paths: Sequence[Path] = ()) -> list[DriftedCase]:

@@ -238,10 +238,19 @@ def play_check(
             actual = _play_words({key: now[key] for key in pinned})
         else:  # the answer to pin: the rule and the reason, whatever the case expected
             actual = _play_words(now)
-    repin = _play_repin(play, index, actual)
+    repin = _play_repin(play, index, _to_pin(pinned, now, actual))
     return GameCheck(
         play.label, play.line, expected, actual, label, detail, question, repin, pinned, now
     )
+
+
+def _to_pin(pinned: dict[str, Any] | None, now: dict[str, Any], actual: str) -> str:
+    """What ``pin`` writes for a play, in words: what was compared, with the engine's reason
+    added where the case leaves it open (a draft's refusal without its ``because:``)."""
+    if now["answer"] == "legal" or "because" not in now:
+        return actual
+    kept = {key: now[key] for key in (pinned or now) if key in now}
+    return _play_words({**kept, "because": now["because"]})
 
 
 def _play_words(answer: dict[str, Any]) -> str:
