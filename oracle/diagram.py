@@ -14,7 +14,7 @@ from engine import Game, Player, Position, card_name
 from oracle.casefile.model import Case, TurnExpectation, WrittenBoard
 from oracle.casefile.source import shown_path
 from oracle.casefile.vocabulary import PLAYER_WORDS
-from oracle.verify.report import CaseReport, describe_verdict, words
+from oracle.verify.report import CaseReport, GameCheck, describe_verdict, words
 
 EXPECT_KEYS = {
     "the log": "log",
@@ -133,13 +133,16 @@ def _game_answer_lines(report: CaseReport) -> list[str]:
             agreed = False  # its expected answer is the engine's own, filled in: nothing pinned
         pinned = " (as expected)" if agreed else " (nothing pinned)" if check.matches else ""
         lines.append(f"{label}: {check.actual}{pinned}")
-        if (
-            isinstance(check.now, dict)
-            and "because" in check.now
-            and check.actual == check.now.get("answer")
-        ):  # a refusal whose reason the case leaves open: the words pin would write
-            lines.append(f"  its reason (not pinned): {check.now['because']}")
+        lines += _open_reason(check)
     return lines
+
+
+def _open_reason(check: GameCheck) -> list[str]:
+    """The reason of a refusal the case leaves open, as pin would write it."""
+    now = check.now
+    if isinstance(now, dict) and "because" in now and check.actual == now.get("answer"):
+        return [f"  its reason (not pinned): {now['because']}"]
+    return []
 
 
 def _pins(case: Case, what: str) -> bool:

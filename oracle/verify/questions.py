@@ -249,6 +249,8 @@ def _to_pin(pinned: dict[str, Any] | None, now: dict[str, Any], actual: str) -> 
     added where the case leaves it open (a draft's refusal without its ``because:``)."""
     if now["answer"] == "legal" or "because" not in now:
         return actual
+    if pinned is None or pinned["answer"] != now["answer"]:
+        return actual  # a changed answer is pinned whole (the rule it breaks, the reason)
     kept = {key: now[key] for key in (pinned or now) if key in now}
     return _play_words({**kept, "because": now["because"]})
 
