@@ -159,13 +159,15 @@ def citation_problems(
 def held_line(page: CitingPage) -> str:
     """The located line of a held page: what it cites, and what to do."""
     first = page.cited[0][1]
+    cited = ", ".join(page.ids)
     why = (
-        "was never read for the texts of the rules it cites"
+        f"was never read for the texts of the rules it cites ({cited})"
         if page.reviewed is None
-        else "cites rules whose title or text changed since the page was last read for them"
+        else f"cites rules ({cited}) of which a title or text changed since the page was last"
+        " read for them"
     )
     return (
-        f"{page.shown}:{first}: {why} ({', '.join(page.ids)}); read the page again, then run"
+        f"{page.shown}:{first}: {why}; read the page again, then run"
         f" schotten-oracle pin --reviewed {page.shown}"
     )
 

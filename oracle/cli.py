@@ -187,9 +187,8 @@ def _summary(catalogue: Catalogue, root: Path) -> str:
     """How the case files stand, each counted once (a problem outweighs being verified)."""
     files = set(case_files(root / CASES_DIR))
     with_problems = {problem.file for problem in catalogue.problems if problem.file in files}
-    elsewhere = {  # counted by the file each line names
-        problem.line.split(":", 1)[0] for problem in catalogue.problems if problem.file not in files
-    }
+    elsewhere = [problem for problem in catalogue.problems if problem.file not in files]
+    named = sorted({problem.line.split(":", 1)[0] for problem in elsewhere})  # the files named
     published = [r for r in catalogue.published if r.case.path not in with_problems]
     drafts = sum(r.case.path not in with_problems for r in catalogue.drafts)
     line = (
@@ -199,8 +198,8 @@ def _summary(catalogue: Catalogue, root: Path) -> str:
     if elsewhere:
         count = len(elsewhere)
         line += (
-            f"; {count} problem{'' if count == 1 else 's'} outside the case files"
-            " (the site cannot be published until fixed)"
+            f"; {count} problem{'' if count == 1 else 's'} outside the case files, in"
+            f" {', '.join(named)} (the site cannot be published until fixed)"
         )
     refused = sum(r.case.impossible is not None for r in published)
     if refused:  # counted among the verified; said apart, since they ask no other question

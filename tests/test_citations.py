@@ -76,8 +76,9 @@ def test_a_changed_rule_text_holds_every_case_that_pins_it_and_every_page_citing
     page = look / "site_src" / "early-claims.md"
     line = _line_of(page, "oracle:rule claim.prove-incomplete-side")
     assert (
-        f"site_src/early-claims.md:{line}: cites rules whose title or text changed since the page"
-        " was last read for them (claim.prove-incomplete-side, claim.tie-against-incomplete)" in out
+        f"site_src/early-claims.md:{line}: cites rules (claim.prove-incomplete-side,"
+        " claim.tie-against-incomplete) of which a title or text changed since the page was last"
+        " read for them" in out
     )
     assert "edge-cases.md" not in out  # it cites other rules
     assert "then run schotten-oracle pin --reviewed site_src/early-claims.md" in out

@@ -138,8 +138,13 @@ def test_check_names_a_topic_that_no_page_shows(
     )
     assert (
         f"{total} case files: {total} verified, 0 drafts, 0 with problems;"
-        " 1 problem outside the case files" in out
+        " 1 problem outside the case files, in site_src/openings.md" in out
     )
+    # Each problem is counted, not each file: two lines of one file are two problems.
+    (project_copy / "site_src" / "more.md").write_text("# More\n\n<!-- oracle:rule nope -->\n")
+    status, out = run(capsys, "check", "--root", str(project_copy))
+    lines = [line for line in out.splitlines() if line.startswith("site_src/")]
+    assert f"; {len(lines)} problems outside the case files, in site_src/more.md," in out
 
 
 @pytest.mark.parametrize(

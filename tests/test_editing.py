@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle.casefile.editing import _PLAIN_WORDS, _YAML_WORDS, yaml_scalar
+from oracle.casefile.editing import _PLAIN_WORDS, _YAML_WORDS, edited_text, yaml_scalar
 
 
 @settings(max_examples=400, deadline=None)
@@ -34,3 +34,19 @@ def test_every_text_is_written_as_ayaml_scalar_that_reads_back(value: str) -> No
 def test_yaml_words_and_risky_text_are_quoted() -> None:
     for value in ("yes", "No", "off", "null", "a: b", "# note", "'quoted'", "7", "x #y", " lead"):
         assert yaml_scalar(value).startswith('"'), value
+
+
+def test_a_long_list_inserted_goes_below_its_key_an_item_a_line() -> None:
+    """The answers a history step names can be dozens: never one line of thousands."""
+    text = "rules:\n  - id: a\n    history:\n      - date: x\n"
+    answers = [
+        {"case": f"case-{n}", "question": "claims.5", "then": "granted", "now": "refused"}
+        for n in range(30)
+    ]
+    written = edited_text(text, [(("rules", 0, "history", 0, "answers"), answers)])
+    lines = written.splitlines()
+    assert lines[4] == "        answers:"
+    assert lines[5].startswith("          - {case: case-0, question: claims.5")
+    assert len(lines) == 5 + 30 and max(map(len, lines)) < 100
+    short = edited_text(text, [(("rules", 0, "history", 0, "moved"), ["a", "b"])])
+    assert "        moved: [a, b]\n" in short

@@ -130,3 +130,28 @@ def test_what_changed_shows_each_moved_answer_old_and_new(
     page = render_changes(catalogue.rules, TEMPLATES, catalogue.published, "changes.md")
     assert "(claims&#46;5&#58; granted &#45;&#62; refused)" in page
     assert "[Your own side must be complete](rulings.md#claim-own-side-complete)" in page
+
+
+def test_history_shows_a_diff_when_dry_and_names_only_the_cases_that_pin_the_rule(
+    look: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = _base_with_a_moved_answer(look, capsys)
+    _add_step(look)
+    index = look / "rules" / "index.yaml"
+    before = index.read_text(encoding="utf-8")
+    arguments = ["--root", str(look), "--base", str(base)]
+    status, out = run(capsys, "history", "claim.own-side-complete", *arguments, "--dry-run")
+    assert status == 0 and index.read_text(encoding="utf-8") == before
+    assert out.startswith("--- rules/index.yaml\n+++ rules/index.yaml\n@@ ")
+    assert "+        moved: [incomplete-side]\n" in out and len(out.splitlines()) < 40
+    # A rule the moved case does not pin: its step names nobody, and says who was left out.
+    text = before.replace(STEP, "")
+    ranking = "      totals.\n"
+    assert ranking in text
+    index.write_text(text.replace(ranking, ranking + STEP, 1), encoding="utf-8")
+    status, out = run(capsys, "history", "formations.ranking", *arguments)
+    assert status == 0 and "names 0 moved cases" in out
+    assert (
+        "history: 1 moved case does not pin 'formations.ranking' and are left to the steps of the"
+        " rules they pin: incomplete-side"
+    ) in out

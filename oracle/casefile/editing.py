@@ -67,7 +67,9 @@ def _edit(
     last_key, last_value = siblings[-1]
     column = last_key.start_mark.column
     at = _line_end(text, _value_end(text, last_value))
-    line = f"{' ' * column}{key}: {fitted_scalar(value, column, len(str(key)) + 2)}"
+    written = fitted_scalar(value, column, len(str(key)) + 2)
+    space = "" if written.startswith("\n") else " "  # a block list starts on the next line
+    line = f"{' ' * column}{key}:{space}{written}"
     return at, at, line if line.endswith("\n") else line + "\n"
 
 
@@ -129,6 +131,9 @@ def _written(value: Any, node: yaml.Node, column: int, text: str) -> str:
 def fitted_scalar(value: Any, column: int, key_width: int) -> str:
     """A value written where none was: plain or quoted on the key's line if it fits, folded
     below it if not."""
+    if isinstance(value, list) and value and column + key_width + len(_flow(value)) > WIDTH:
+        indent = " " * (column + 2)  # a long list goes below its key, an item a line
+        return "".join(f"\n{indent}- {_flow(item)}" for item in value)
     if not isinstance(value, str):
         return _flow(value)
     inline = yaml_scalar(value)

@@ -6,6 +6,7 @@ new history step naming them."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import subprocess
 from collections.abc import Callable, Sequence
@@ -16,20 +17,27 @@ import yaml
 
 from oracle.casefile.editing import EditError, edited_text
 from oracle.casefile.model import RulesIndex
-from oracle.casefile.source import SourceError, parse_yaml, shown_path
+from oracle.casefile.source import SourceError, parse_yaml
 from oracle.casefile.vocabulary import RULES_INDEX
 from oracle.catalogue import Catalogue, build_catalogue
 from oracle.outputs import say_failed
 from oracle.review.base import BaseUnavailable, Changes, base_records, compare, current_records
+from oracle.review.drift import unreadable_files
 
 Step = tuple[str, str, str]
 """A history step as both versions can name it: the entry's id, its date and its change."""
 
 
 def changes_since(catalogue: Catalogue, base: str) -> Changes:
-    """What moved in the published catalogue since ``base`` (a revision or an export file)."""
+    """What moved in the published catalogue since ``base`` (a revision or an export file); a
+    case whose file is there but cannot be read now is said so, not counted as removed."""
     then, notes = base_records(catalogue.root, base)
-    return compare(base, then, current_records(catalogue), notes)
+    unread = [
+        (file.case_id, f"{file.located(catalogue.root)}: {file.reason}")
+        for file in unreadable_files(catalogue)
+        if file.case_id is not None
+    ]
+    return compare(base, then, current_records(catalogue), notes, unread)
 
 
 def base_steps(root: Path, base: str) -> set[Step] | None:
@@ -115,23 +123,45 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
         return say_failed(" history", str(error))
     path = root / RULES_INDEX
     before = path.read_text(encoding="utf-8")
+    pinning = {case.id for case in catalogue.collection.cases if args.rule in case.rules}
+    moved = [change for change in changes.moved if change[0] in pinning]
     try:
-        after = _written(before, path, args.rule, changes.moved)
+        after = _written(before, path, args.rule, moved)
     except (EditError, SourceError) as error:
         return say_failed(" history", f"{RULES_INDEX}: cannot write the step in place: {error}")
-    ids = list(dict.fromkeys(case_id for case_id, *_ in changes.moved))
+    ids = list(dict.fromkeys(case_id for case_id, *_ in moved))
     if args.dry_run:
-        print(after if after != before else "history: nothing would change")
+        print(_diff(before, after, RULES_INDEX) or "history: nothing would change")
     elif after != before:
         path.write_text(after, encoding="utf-8")
     for line in changes.lines():
         print(line)
-    step = entry.history[-1]
-    print(
-        f"history: the {step.date} step of {args.rule!r} names {len(ids)} moved case"
-        f"{'' if len(ids) == 1 else 's'} in {shown_path(path, root)}"
-    )
+    _say_written(args.rule, entry.history[-1].date, ids, changes, pinning)
     return 0
+
+
+def _say_written(
+    rule: str, date: str, ids: Sequence[str], changes: Changes, pinning: set[str]
+) -> None:
+    """What the step names, and the moved cases left to the steps of the rules they pin."""
+    others = sorted({case_id for case_id, *_ in changes.moved} - pinning)
+    if others:
+        print(
+            f"history: {len(others)} moved case{' does' if len(others) == 1 else 's do'} not pin"
+            f" {rule!r} and are left to the steps of the rules they pin: {', '.join(others)}"
+        )
+    print(
+        f"history: the {date} step of {rule!r} names {len(ids)} moved case"
+        f"{'' if len(ids) == 1 else 's'} in {RULES_INDEX}"
+    )
+
+
+def _diff(before: str, after: str, name: str) -> str:
+    """What writing the step changes, as a unified diff (empty when nothing)."""
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), name, name
+    )
+    return "".join(lines)
 
 
 def _entry_index(rules: RulesIndex, rule_id: str) -> int | None:
