@@ -270,6 +270,18 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
             check=False,
         )
 
+    def schema_made() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "oracle.casefile.schema"],
+            cwd=project,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    # The editors' schema names the fixture's rules and misreadings: made as an editor makes it.
+    assert schema_made().returncode == 0
     _git(project, "init", "-q", "-b", "main")
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "ties go to whoever completed first")
@@ -323,6 +335,7 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
         ]
         case.write_text("\n".join(line for line in kept if line != "guards_against: []") + "\n")
     assert oracle("drift").returncode == 0, oracle("drift").stdout
+    assert schema_made().returncode == 0  # the flipped ruling's misreadings are named anew
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "ties go to whoever completed last; cases re-pinned")
     report = oracle("drift", "--base", "HEAD~1")
