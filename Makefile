@@ -11,7 +11,7 @@ NPM ?= npm
 # package-lock.json and copied into the site at every build.
 RUNTIME := node_modules/.oracle-installed
 
-.PHONY: serve site test lint bench schema lock clean screenshots screenshots-review
+.PHONY: serve site test lint bench mutation-bench schema lock clean screenshots screenshots-review
 
 # Everything: the engine, the site's packages and the development tools, at the versions of the
 # lock file, so that make lint and make test give the same answers next month.
@@ -74,6 +74,14 @@ bench: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/python bench/game_bench.py
 	$(BIN)/python bench/browser_bench.py
 	$(BIN)/python bench/page_weight.py
+	$(BIN)/python bench/mutation_bench.py --coverage --mutants 0
+
+# What the catalogue alone catches: 150 mutants of the rule modules, each judged by pytest cases
+# (about 8 minutes on two cores, too long for make bench), with the coverage table first.
+MUTATION_SEED ?= 1
+mutation-bench: $(BIN)/.installed $(RUNTIME)
+	$(BIN)/python bench/mutation_bench.py --catalogue-only --coverage --mutants 150 \
+		--seed $(MUTATION_SEED) --jobs 2
 
 clean:
 	rm -rf $(VENV) node_modules site .pytest_cache .mypy_cache .ruff_cache

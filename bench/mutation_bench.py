@@ -11,13 +11,19 @@ catalogue misses, the whole default suite, and prints the share of the non-equiv
 each one catches and every mutant that survives, for a reader to judge: a rule nothing checks,
 or a mutant equivalent to the original. Those are listed with their reasons in
 ``bench/equivalent_mutants.yaml`` and left out of the rates (the run says which it met, and
-flags an entry the tests do catch, which would be a wrong entry).
+flags an entry the tests do catch, which would be a wrong entry). The ledger also lists, as
+``out-of-reach``, mutants only a caller of the engine's functions can see: no case file reaches
+them, so the catalogue's rate leaves them out and the suite's counts them.
 
     .venv/bin/python bench/mutation_bench.py [--mutants 40] [--seed 1] [--files claims formations]
     .venv/bin/python bench/mutation_bench.py --catalogue-only --mutants 300 --jobs 2
+    .venv/bin/python bench/mutation_bench.py --coverage --mutants 0
 
-``--catalogue-only`` runs the catalogue alone (about a second a mutant) and lists every mutant it
-misses, the list an editor works from when writing cases that guard a rule.
+``--catalogue-only`` runs the catalogue alone (about three seconds a mutant on two cores) and
+lists every mutant it misses, the list an editor works from when writing cases that guard a
+rule (``make mutation-bench``). ``--coverage`` first prints each engine module's branch coverage
+by the catalogue alone (``coverage run --branch -m pytest cases``), the references the tests
+check the engine by left out; ``--mutants 0`` prints only that (``make bench``).
 
 It is slow by nature (a test run per mutant, stopping at the first failure, about half a minute
 for a mutant the catalogue misses on this machine): opt-in, never part of ``make test``. A mutant
@@ -30,6 +36,7 @@ import argparse
 import ast
 import concurrent.futures
 import difflib
+import json
 import os
 import queue
 import random
@@ -59,11 +66,17 @@ RULE_FILES = (
     "tactics",
     "match",
 )
+REFERENCES = ("reference_rules", "enumeration", "misreadings")
+"""The slow references the tests check the engine by: test-only scorers, not rules."""
 SUITE = ("tests", "cases", "-m", "not slow and not browser", "-n", "auto")
 """The whole default suite, as ``make test`` runs it, without the browser."""
 LedgerKey = tuple[str, str, str, str, int]
 """file, function, line of code, change, occurrence: one mutant, wherever its line moves."""
 LEDGER = Path(__file__).resolve().parent / "equivalent_mutants.yaml"
+EQUIVALENT, OUT_OF_REACH = "equivalent", "out-of-reach"
+"""The ledger's two kinds: a mutant nobody can tell apart, and one only a caller of the engine's
+own functions can (no case file reaches it: an argument no loader passes, a message the oracle
+words itself)."""
 COPIED = ("engine", "oracle", "tests", "cases", "rules", "site_src", "games")
 FLIPS = {
     ast.Lt: ast.LtE,
@@ -91,6 +104,14 @@ class Mutant:
     where: str
     code: str
     occurrence: int = 1
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """Why a mutant is left out of a rate, and of which (``kind``)."""
+
+    why: str
+    kind: str
 
 
 NOT_RULES = ("__repr__", "__str__")
@@ -278,13 +299,18 @@ def _judge(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mutants", type=int, default=40, help="how many to sample (40)")
+    parser.add_argument("--mutants", type=int, default=40, help="how many to sample (40; 0: none)")
     parser.add_argument("--seed", type=int, default=1, help="the sample's seed (1)")
     parser.add_argument("--files", nargs="+", default=list(RULE_FILES), choices=RULE_FILES)
     parser.add_argument(
         "--catalogue-only",
         action="store_true",
         help="run the catalogue alone and list every mutant it misses",
+    )
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="first print each engine module's branch coverage by the catalogue alone",
     )
     parser.add_argument(
         "--jobs", type=int, default=1, help="copies judged side by side (1; the suite uses -n auto)"
@@ -299,9 +325,18 @@ def main() -> None:
         "--all", action="store_true", help="judge every mutant rather than a sample"
     )
     args = parser.parse_args()
+    started = time.monotonic()
+    if args.coverage:
+        print_coverage(catalogue_coverage())
+    if args.all or args.mutants > 0:
+        run_mutants(args)
+    print(f"time: {time.monotonic() - started:.0f} s")
+
+
+def run_mutants(args: argparse.Namespace) -> None:
+    """Judge the sample (or every mutant) in copies of the project and print the report."""
     ledger = read_ledger()
     results: list[tuple[Mutant, bool, bool, list[str]]] = []
-    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="oracle-mutants-") as folder:
         # Everything is read from the copies, so editing the project meanwhile changes nothing.
         copies: queue.Queue[Path] = queue.Queue()
@@ -335,77 +370,177 @@ def main() -> None:
         + ("" if args.all else f" (a sample, seed {args.seed})")
     )
     report(results, ledger, args.catalogue_only)
-    print(f"time: {time.monotonic() - started:.0f} s")
+
+
+def catalogue_coverage(root: Path = ROOT) -> dict[str, tuple[int, int]]:
+    """How much of each engine module the catalogue alone runs (``pytest cases`` under
+    coverage, with branches): per module, the lines and branches run, and all of them. The
+    slow references the tests check the engine against are left out: no case is meant to run
+    them. This is what an outside engine's conformance run can vouch for, module by module."""
+    with tempfile.TemporaryDirectory(prefix="oracle-coverage-") as folder:
+        data, summary = Path(folder) / "coverage.data", Path(folder) / "coverage.json"
+        python = str(ROOT / ".venv" / "bin" / "python")
+        run = [python, "-m", "coverage", "run", "--branch", "--source=engine"]
+        pytest = ["-m", "pytest", "cases", "-q", "-p", "no:cacheprovider"]
+        environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        done = subprocess.run(
+            [*run, f"--data-file={data}", *pytest],
+            cwd=root,
+            env=environment,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"pytest cases failed under coverage:\n{done.stdout[-2000:]}")
+        subprocess.run(
+            [python, "-m", "coverage", "json", f"--data-file={data}", "-q", "-o", str(summary)],
+            cwd=root,
+            check=True,
+        )
+        files = json.loads(summary.read_text(encoding="utf-8"))["files"]
+    table: dict[str, tuple[int, int]] = {}
+    for name, measured in sorted(files.items()):
+        module = Path(name).stem
+        if module in REFERENCES or module == "__init__":
+            continue
+        counts = measured["summary"]
+        table[module] = (
+            counts["covered_lines"] + counts["covered_branches"],
+            counts["num_statements"] + counts["num_branches"],
+        )
+    return table
+
+
+def print_coverage(table: dict[str, tuple[int, int]]) -> None:
+    """The coverage table, a module a line, and the whole; the mutated rule modules marked *."""
+    print("branch coverage of the engine by the catalogue alone (pytest cases; * = mutated):")
+    for module, (run, every) in table.items():
+        mark = "*" if module in RULE_FILES else " "
+        print(f"  {mark} {module:14s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}")
+    run = sum(counts[0] for counts in table.values())
+    every = sum(counts[1] for counts in table.values())
+    print(f"    {'in all':14s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}")
+    rules = [counts for module, counts in table.items() if module in RULE_FILES]
+    run, every = sum(c[0] for c in rules), sum(c[1] for c in rules)
+    print(f"    {'mutated ones':14s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}\n")
 
 
 def report(
     results: list[tuple[Mutant, bool, bool, list[str]]],
-    ledger: dict[LedgerKey, str],
+    ledger: dict[LedgerKey, LedgerEntry],
     catalogue_only: bool,
 ) -> None:
     """Print the rates over the mutants not in the ledger of equivalent ones, then every
-    survivor, and every ledger entry the run contradicts (a listed mutant that was caught)."""
-    equivalent = [item for item in results if _key(item[0]) in ledger]
-    judged = [item for item in results if _key(item[0]) not in ledger]
-    print(f"in the ledger of equivalent mutants ({LEDGER.name}): {len(equivalent)}")
-    total = len(judged) or 1
-    by_catalogue = sum(item[1] for item in judged)
+    survivor, and every ledger entry the run contradicts (a listed mutant that was caught).
+    The catalogue's rate also leaves out the mutants no case file can reach (``kind:
+    out-of-reach``); the suite's counts them, since its tests call the engine directly."""
+    equivalent = [item for item in results if _kind(item[0], ledger) == EQUIVALENT]
+    judged = [item for item in results if _kind(item[0], ledger) != EQUIVALENT]
+    reachable = [item for item in judged if _kind(item[0], ledger) is None]
+    print(f"in the ledger as equivalent ({LEDGER.name}): {len(equivalent)}")
+    print(f"in the ledger as out of a case file's reach: {len(judged) - len(reachable)}")
+    by_catalogue = sum(item[1] for item in reachable)
     print(
-        f"caught by the catalogue alone: {by_catalogue}/{len(judged)} non-equivalent"
-        f" ({by_catalogue / total:.1%})"
+        f"caught by the catalogue alone: {by_catalogue}/{len(reachable)} non-equivalent within"
+        f" a case file's reach ({by_catalogue / (len(reachable) or 1):.1%}; counting the others"
+        f" {sum(item[1] for item in judged)}/{len(judged)})"
     )
     if not catalogue_only:
         by_suite = sum(item[2] for item in judged)
         print(
             f"caught by the whole suite:     {by_suite}/{len(judged)} non-equivalent"
-            f" ({by_suite / total:.1%})"
+            f" ({by_suite / (len(judged) or 1):.1%})"
         )
     missed = [item for item in judged if not (item[1] if catalogue_only else item[2])]
     if missed:
         what = "the catalogue misses" if catalogue_only else "survive both"
-        print(
-            f"\nmutants {what} (a rule nothing checks, or an equivalent one to add to the ledger):"
-        )
+        print(f"\nmutants {what} (a rule nothing checks, or one to add to the ledger):")
         for mutant, _, _, lines in sorted(missed, key=lambda item: (item[0].module, item[0].line)):
+            entry = ledger_entry(mutant, ledger)
+            note = f" [out of reach: {entry.why}]" if entry is not None else ""
             print(
-                f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}: {mutant.description}"
+                f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}:"
+                f" {mutant.description}{note}"
             )
             for line in lines:
                 print(f"      {line}")
-    wrong = [item for item in equivalent if item[2] or item[1]]
+    _contradicted(results, ledger)
+
+
+def _contradicted(
+    results: list[tuple[Mutant, bool, bool, list[str]]], ledger: dict[LedgerKey, LedgerEntry]
+) -> None:
+    """Every ledger entry the run contradicts (an equivalent mutant caught at all, or one out of
+    a case file's reach caught by the catalogue), then the equivalent mutants met."""
+    wrong = [
+        item
+        for item in results
+        if (_kind(item[0], ledger) == EQUIVALENT and (item[1] or item[2]))
+        or (_kind(item[0], ledger) == OUT_OF_REACH and item[1])
+    ]
     if wrong:
-        print("\nin the ledger as equivalent, yet caught (the ledger entry is wrong):")
+        print("\nin the ledger, yet caught (the ledger entry is wrong):")
         for mutant, _, _, lines in wrong:
             print(f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}: {lines}")
-    shown = [item for item in equivalent if not (item[1] or item[2])]
+    shown = [
+        item
+        for item in results
+        if _kind(item[0], ledger) == EQUIVALENT and not (item[1] or item[2])
+    ]
     if shown:
         print("\nequivalent mutants met (not counted):")
         for mutant, *_ in sorted(shown, key=lambda item: (item[0].module, item[0].line)):
-            why = ledger[_key(mutant)]
+            entry = ledger_entry(mutant, ledger)
+            why = entry.why if entry is not None else ""
             print(f"  engine/{mutant.module}.py:{mutant.line} in {mutant.where}: {why}")
+
+
+def _kind(mutant: Mutant, ledger: dict[LedgerKey, LedgerEntry]) -> str | None:
+    """The ledger's kind for this mutant, or None when the ledger does not list it."""
+    entry = ledger_entry(mutant, ledger)
+    return None if entry is None else entry.kind
+
+
+def ledger_entry(mutant: Mutant, ledger: dict[LedgerKey, LedgerEntry]) -> LedgerEntry | None:
+    """The ledger's entry for this mutant: its own, or its function's (an entry without a
+    line stands for every mutant of the function)."""
+    return ledger.get(_key(mutant)) or ledger.get(_function_key(mutant.module, mutant.where))
+
+
+def _function_key(module: str, where: str) -> LedgerKey:
+    return (module, where, "", "", 1)
 
 
 def _key(mutant: Mutant) -> LedgerKey:
     return (mutant.module, mutant.where, mutant.code, mutant.description, mutant.occurrence)
 
 
-def read_ledger(path: Path | None = None) -> dict[LedgerKey, str]:
-    """The mutants judged equivalent to the original, each with why. An entry names the file, the
-    function, the line of code as written, the change, and which of several identical lines in
-    that function it is (``occurrence``, 1 by default), so it survives code moving up or down."""
-    entries = yaml.safe_load((path or LEDGER).read_text(encoding="utf-8")) or []
-    ledger: dict[LedgerKey, str] = {}
+def read_ledger(path: Path | None = None) -> dict[LedgerKey, LedgerEntry]:
+    """The mutants judged equivalent to the original, or out of a case file's reach, each with
+    why. An entry names the file, the function, the line of code as written, the change, and which
+    of several identical lines in that function it is (``occurrence``, 1 by default), so it
+    survives code moving up or down; an entry without a line and a change stands for every
+    mutant of its function. ``kind`` is ``equivalent`` (the default) or ``out-of-reach``."""
+    where = path or LEDGER
+    entries = yaml.safe_load(where.read_text(encoding="utf-8")) or []
+    ledger: dict[LedgerKey, LedgerEntry] = {}
     for entry in entries:
         key = (
             entry["file"],
             entry["in"],
-            entry["line"],
-            entry["change"],
+            entry.get("line", ""),
+            entry.get("change", ""),
             entry.get("occurrence", 1),
         )
         if not str(entry.get("why", "")).strip():
-            raise SystemExit(f"{LEDGER}: the entry for {key} says no why")
-        ledger[key] = " ".join(str(entry["why"]).split())
+            raise SystemExit(f"{where}: the entry for {key} says no why")
+        kind = entry.get("kind", EQUIVALENT)
+        if kind not in (EQUIVALENT, OUT_OF_REACH):
+            raise SystemExit(
+                f"{where}: the entry for {key} has kind {kind!r}; write {EQUIVALENT} or"
+                f" {OUT_OF_REACH}"
+            )
+        ledger[key] = LedgerEntry(" ".join(str(entry["why"]).split()), kind)
     return ledger
 
 

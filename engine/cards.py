@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from engine.tactics import TACTIC_NAMES, TACTICS_MASK, Tactic
+from engine.tactics import SECOND_JOKER_NAME, TACTIC_NAMES, TACTICS_MASK, Tactic
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
@@ -109,14 +109,18 @@ def card_name(card: Card) -> str:
     raise CardError(f"no card number {card!r}")
 
 
-_TACTICS_BY_NAME = {name: tactic for tactic, name in reversed(TACTIC_NAMES.items())}
+_TACTICS_BY_NAME = {
+    **{name: tactic for tactic, name in reversed(TACTIC_NAMES.items())},
+    SECOND_JOKER_NAME: Tactic.SECOND_JOKER,
+}
 
 
 def parse_card(text: str) -> Card:
     """Read a card written as colour then value, ``red 7``; case and spacing are forgiven.
 
     A Tactic card is written by its name: ``joker``, ``spy``, ``mud fight``; ``joker`` is the
-    first Joker (whoever reads a list of cards numbers a second ``joker`` as the second one).
+    first Joker (whoever reads a list of cards numbers a second ``joker`` as the second one), and
+    ``second joker`` (:data:`~engine.tactics.SECOND_JOKER_NAME`) the second, named apart.
     Raises :class:`CardError`, naming the text, for anything else.
     """
     words = text.split()

@@ -43,6 +43,12 @@ TACTIC_NAMES: dict[Tactic, str] = {
     Tactic.TRAITOR: "traitor",
 }
 
+SECOND_JOKER_NAME = "second joker"
+"""How an editor names the second Joker where it must be told apart: a lone ``joker`` is the
+first, and a second ``joker`` the second, but a board may show the second Joker while the first is
+still out of sight (whoever draws a Joker may draw either). The two are the same card in play, so
+the engine's words, its notation and its reasons call both ``joker``."""
+
 CARD_RULES: dict[Tactic, str] = {
     tactic: "tactics." + TACTIC_NAMES[tactic].replace(" ", "-").replace("'", "")
     for tactic in Tactic

@@ -161,3 +161,36 @@ def test_a_blocked_game_written_after_a_pass_still_ends_on_the_next_pass(tmp_pat
     play_on_both(state, loaded, ["pass"])
     assert loaded.outcome is not None
     assert loaded.outcome.termination is Termination.STALEMATE_AWARD
+
+
+def test_the_second_joker_face_up_before_the_first_is_written_as_the_second(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "source.yaml"
+    source.write_text(
+        """\
+id: second-joker
+situation: S
+why: W
+variant: tactics
+draft: true
+position:
+  stones:
+    - stone: 6
+      you: [blue 7, second joker]
+      them: [yellow 2]
+  hand: [red 1, green 8, purple 4, yellow 9, pink 2, red 3, purple 6]
+table:
+  their_hand: [joker, red 2, green 2, blue 2, pink 9, yellow 8, purple 8]
+  tactics_played: {you: 1, them: 0}
+turn:
+  moves: []
+"""
+    )
+    state = load_case(source).game_state()
+    text = case_text(state, case_id="second-joker", draft=True)
+    assert "you: [blue 7, second joker]" in text
+    assert "their_hand: [joker," in text
+    loaded = load_back(state, tmp_path, "written")
+    assert loaded.position(Player.A) == state.position(Player.A)
+    assert loaded.hands == state.hands

@@ -67,8 +67,67 @@ def test_a_tactics_case_with_elite_troops_loads_and_is_judged(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
+    ("written", "jokers"),
+    [
+        ("[second joker]", (Tactic.SECOND_JOKER,)),
+        ("[second  joker, joker]", (Tactic.SECOND_JOKER, Tactic.JOKER)),
+        ("[joker, joker]", (Tactic.JOKER, Tactic.SECOND_JOKER)),
+        ("[joker]", (Tactic.JOKER,)),
+    ],
+)
+def test_the_second_joker_may_be_named_while_the_first_is_out_of_sight(
+    tmp_path: Path, written: str, jokers: tuple[int, ...]
+) -> None:
+    path = write(
+        tmp_path,
+        f"""\
+    - stone: 3
+      you: [red 5, green 5, pink 5]
+      them: [blue 8, blue 9]
+    - stone: 6
+      you: [blue 7, spy]
+  hand: {written}
+"""
+        + CLAIM,
+    )
+    assert load_case(path).position.hand == jokers
+
+
+def test_the_first_joker_stays_out_of_sight_behind_the_second_on_a_side(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """\
+    - stone: 3
+      you: [red 5, green 5, pink 5]
+      them: [blue 8, blue 9]
+    - stone: 6
+      you: [blue 7, second joker]
+      them: [yellow 2, spy]
+"""
+        + CLAIM,
+    )
+    position = load_case(path).position
+    assert position.stone(6).sides[0] == (15, Tactic.SECOND_JOKER)
+    assert position.out_of_sight_mask() >> Tactic.JOKER & 1
+    # They have played no Joker: the first, unseen, can become their blue 7.
+    assert claim_verdict(position, 3).reason is Reason.WITNESS
+
+
+@pytest.mark.parametrize(
     ("body", "variant", "line", "message"),
     [
+        (
+            "    - stone: 3\n      you: [second joker]\n      them: [joker]\n  hand: [joker]\n",
+            "tactics",
+            10,
+            "a third joker: the game has only two",
+        ),
+        (
+            "    - stone: 3\n      you: [red 1]\n  hand: [Second Joker]\n",
+            "tactics",
+            9,
+            "'Second Joker': write Tactic cards in lowercase, as in 'second joker'",
+        ),
         (
             "    - stone: 3\n      you: [red 1, joker]\n",
             "base",

@@ -46,7 +46,9 @@ SOURCE = textwrap.dedent(
 
 
 def test_every_ledger_entry_still_names_a_mutant_of_the_engine(bench: ModuleType) -> None:
-    every = {bench._key(mutant) for mutant in bench.mutants(list(bench.RULE_FILES))}
+    found = bench.mutants(list(bench.RULE_FILES))
+    every = {bench._key(mutant) for mutant in found}
+    every |= {bench._function_key(mutant.module, mutant.where) for mutant in found}
     stale = [key for key in bench.read_ledger() if key not in every]
     assert not stale, f"{bench.LEDGER.name} names mutants the code no longer has: {stale}"
 
@@ -92,3 +94,41 @@ def test_every_kind_of_tactic_card_overrides_the_base_class_as_the_ledger_says()
     for kind in KINDS:
         for name in ("uses", "check", "carry_out"):
             assert getattr(type(kind), name) is not getattr(TacticKind, name), (kind, name)
+
+
+def test_a_ledger_entry_may_stand_for_a_whole_function_and_say_it_is_out_of_reach(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine/claims.py").write_text(SOURCE, encoding="utf-8")
+    ledger_file = tmp_path / "ledger.yaml"
+    ledger_file.write_text(
+        "- {file: claims, in: Side.larger, kind: out-of-reach, why: only callers see it}\n",
+        encoding="utf-8",
+    )
+    ledger = bench.read_ledger(ledger_file)
+    for mutant in bench.mutants(["claims"], tmp_path):
+        assert bench._kind(mutant, ledger) == "out-of-reach"
+    ledger_file.write_text(
+        "- {file: claims, in: Side.larger, kind: unsure, why: maybe}\n", encoding="utf-8"
+    )
+    with pytest.raises(SystemExit, match="has kind 'unsure'"):
+        bench.read_ledger(ledger_file)
+
+
+def test_the_catalogue_rate_leaves_out_mutants_out_of_reach_and_the_suite_rate_counts_them(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine/claims.py").write_text(SOURCE, encoding="utf-8")
+    found = bench.mutants(["claims"], tmp_path)
+    ledger = {bench._key(found[0]): bench.LedgerEntry("only callers see it", "out-of-reach")}
+    results: list[tuple[object, bool, bool, list[str]]] = [
+        (found[0], False, True, []),
+        (found[1], True, True, []),
+        (found[2], False, False, []),
+    ]
+    bench.report(results, ledger, catalogue_only=False)
+    printed = capsys.readouterr().out
+    assert "caught by the catalogue alone: 1/2 non-equivalent within a case file's reach" in printed
+    assert "caught by the whole suite:     2/3 non-equivalent" in printed

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.cards import CARDS, COLOUR_NAMES, card_name
 from engine.misreadings import MISREADINGS
-from engine.tactics import Tactic
+from engine.tactics import SECOND_JOKER_NAME, Tactic
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
@@ -37,7 +37,7 @@ def editor_case_schema(rules: RulesIndex) -> dict[str, Any]:
     schema = copy.deepcopy(load_schema("case.base"))
     definitions = schema["definitions"]
     names = [card_name(card) for card in CARDS] + sorted(
-        {card_name(int(tactic)) for tactic in Tactic}
+        {card_name(int(tactic)) for tactic in Tactic} | {SECOND_JOKER_NAME}
     )
     colours = "|".join(_any_case(colour) for colour in COLOUR_NAMES)
     definitions["card"] = {

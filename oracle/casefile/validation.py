@@ -15,7 +15,6 @@ import jsonschema
 
 from engine import (
     CardError,
-    card_name,
     parse_card,
 )
 from oracle.casefile.errors import CaseError
@@ -156,10 +155,11 @@ def _no_match(error: jsonschema.ValidationError, where: DataPath) -> _Told:
     instance = error.instance
     if isinstance(instance, str) and _is_card_list(where):
         try:
-            card = parse_card(instance)
+            parse_card(instance)
         except CardError as card_error:
             return where, str(card_error)
-        return where, f"{instance!r}: write Tactic cards in lowercase, as in {card_name(card)!r}"
+        lowercase = " ".join(instance.lower().split())
+        return where, f"{instance!r}: write Tactic cards in lowercase, as in {lowercase!r}"
     schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     description = schema.get("description")
     return where, f"{_shown(instance)} is not a valid {_describe_place(where)}" + (

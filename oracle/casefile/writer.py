@@ -12,8 +12,9 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from engine import GameState, Phase, Player, Position, card_name
+from engine import GameState, Phase, Player, Position, StoneState, Tactic, card_name
 from engine.moves import Deck
+from engine.tactics import SECOND_JOKER_NAME
 from oracle.casefile.editing import yaml_scalar
 from oracle.casefile.validation import load_schema
 from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE
@@ -46,9 +47,17 @@ def case_id_from(situation: str, fallback: str = "your-board") -> str:
     return kept or fallback
 
 
-def flow(cards: Iterable[int]) -> str:
-    """Cards as a flow list: ``[red 5, joker]``."""
-    return "[" + ", ".join(yaml_scalar(card_name(card)) for card in cards) + "]"
+def flow(cards: Iterable[int], written: set[int] | None = None) -> str:
+    """Cards as a flow list: ``[red 5, joker]``. ``written`` holds the cards written before
+    these in the file, in the order the loader reads them (and gains these): the second Joker
+    is ``second joker`` while the first is not among them, since a lone ``joker`` is the first."""
+    written = set() if written is None else written
+    names = []
+    for card in cards:
+        second = card == Tactic.SECOND_JOKER and Tactic.JOKER not in written
+        names.append(yaml_scalar(SECOND_JOKER_NAME if second else card_name(card)))
+        written.add(card)
+    return "[" + ", ".join(names) + "]"
 
 
 def case_text(
@@ -77,8 +86,9 @@ def case_text(
     rules = list(rules)
     if rules:
         lines.append(f"rules: [{', '.join(rules)}]")
-    lines += position_lines(state.position(state.current_player))
-    lines += table_lines(state)
+    written: set[int] = set()
+    lines += position_lines(state.position(state.current_player), written)
+    lines += table_lines(state, written)
     return "\n".join(lines) + "\n"
 
 
@@ -87,29 +97,20 @@ def _words(viewer: Player) -> dict[Player, str]:
     return {viewer: PLAYER_WORDS[Player.A], viewer.other: PLAYER_WORDS[Player.B]}
 
 
-def position_lines(position: Position) -> list[str]:
-    """The ``position:`` of a case file: the stones that hold anything, discards, hand, Jokers."""
+def position_lines(position: Position, written: set[int] | None = None) -> list[str]:
+    """The ``position:`` of a case file: the stones that hold anything, discards, hand, Jokers
+    (``written``: the cards written so far, as :func:`flow` keeps them)."""
+    written = set() if written is None else written
     who = _words(position.viewer)
     lines = ["position:", "  stones:"]
     for number, stone in enumerate(position.stones, 1):
-        if stone.is_empty:
-            continue
-        lines.append(f"    - stone: {number}")
-        for player in (position.viewer, position.viewer.other):
-            if stone.sides[player]:
-                lines.append(f"      {who[player]}: {flow(stone.sides[player])}")
-        if stone.completed_first is not None:
-            lines.append(f"      completed_first: {who[stone.completed_first]}")
-        if stone.modes:
-            modes = ", ".join(yaml_scalar(mode.label) for mode in sorted(stone.modes, key=str))
-            lines.append(f"      modes: [{modes}]")
-        if stone.claimed_by is not None:
-            lines.append(f"      claimed_by: {who[stone.claimed_by]}")
+        if not stone.is_empty:
+            lines += _stone_lines(number, stone, position.viewer, written)
     if lines[-1] == "  stones:":
         lines[-1] = "  stones: []"
     if position.discards:
-        lines.append(f"  discards: {flow(position.discards)}")
-    lines.append(f"  hand: {flow(position.hand)}")
+        lines.append(f"  discards: {flow(position.discards, written)}")
+    lines.append(f"  hand: {flow(position.hand, written)}")
     gone = [
         who[player]
         for player in (position.viewer, position.viewer.other)
@@ -120,13 +121,32 @@ def position_lines(position: Position) -> list[str]:
     return lines
 
 
-def table_lines(state: GameState) -> list[str]:
-    """The ``table:`` of a case file: their hand, the decks, the counts, the facts of the turn."""
+def _stone_lines(number: int, stone: StoneState, viewer: Player, written: set[int]) -> list[str]:
+    """One stone of ``position.stones``, seen from ``viewer``."""
+    who = _words(viewer)
+    lines = [f"    - stone: {number}"]
+    for player in (viewer, viewer.other):
+        if stone.sides[player]:
+            lines.append(f"      {who[player]}: {flow(stone.sides[player], written)}")
+    if stone.completed_first is not None:
+        lines.append(f"      completed_first: {who[stone.completed_first]}")
+    if stone.modes:
+        modes = ", ".join(yaml_scalar(mode.label) for mode in sorted(stone.modes, key=str))
+        lines.append(f"      modes: [{modes}]")
+    if stone.claimed_by is not None:
+        lines.append(f"      claimed_by: {who[stone.claimed_by]}")
+    return lines
+
+
+def table_lines(state: GameState, written: set[int] | None = None) -> list[str]:
+    """The ``table:`` of a case file: their hand, the decks, the counts, the facts of the turn
+    (``written``: the cards the position wrote, as :func:`flow` keeps them)."""
+    written = set() if written is None else written
     me = state.current_player
-    lines = ["table:", f"  their_hand: {flow(state.hands[me.other])}"]
-    lines.append(f"  clan_deck: {flow(reversed(state.decks[Deck.CLAN]))}")
+    lines = ["table:", f"  their_hand: {flow(state.hands[me.other], written)}"]
+    lines.append(f"  clan_deck: {flow(reversed(state.decks[Deck.CLAN]), written)}")
     if Deck.TACTICS in state.decks:
-        lines.append(f"  tactic_deck: {flow(reversed(state.decks[Deck.TACTICS]))}")
+        lines.append(f"  tactic_deck: {flow(reversed(state.decks[Deck.TACTICS]), written)}")
         mine, theirs = state.tactics_played[me], state.tactics_played[me.other]
         lines.append(f"  tactics_played: {{you: {mine}, them: {theirs}}}")
     expert = state.game.expert
