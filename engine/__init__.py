@@ -98,6 +98,7 @@ if TYPE_CHECKING:
     )
     from engine.records import (
         GameRecord,
+        length_text,
         parse_record,
         play_random_game,
         random_move,
@@ -131,6 +132,7 @@ _LOADED_ON_FIRST_USE = {
     "TableError": "engine.game",
     "Termination": "engine.game",
     "Traitor": "engine.moves",
+    "length_text": "engine.records",
     "parse_record": "engine.records",
     "play_random_game": "engine.records",
     "random_move": "engine.records",
@@ -222,6 +224,7 @@ __all__ = [
     "describe",
     "elite_troops_for",
     "formation_of",
+    "length_text",
     "make_card",
     "parse_card",
     "parse_cards",

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import CARDS, Card
-from engine.legality import CLAIM_RULES, RULES_NAMED, legal_moves, refusal
+from engine.legality import CLAIM_RULES, RULES_NAMED, card_refusal, legal_moves, refusal
 from engine.move_rules import may_pass, someone_can_go_on
 from engine.moves import (
     Banshee,
@@ -186,6 +186,11 @@ class GameState(PlayState):
         """The reason ``move`` is refused here, in words and a rule id; None if nothing forbids
         it. It explains refusals only: a test checks it agrees with :meth:`legal_moves`."""
         return refusal(self, self._as_listed(move))
+
+    def why_unplayable(self, card: Card) -> IllegalMove | None:
+        """Why ``card`` in the current player's hand can be played nowhere now, in the words of
+        the rule that leaves it no move; None when a legal move plays it."""
+        return card_refusal(self, card)
 
     def apply_text(self, text: str) -> Move:
         """Read ``text`` as a move (:meth:`parse_move`), apply it, and return it."""

@@ -15,6 +15,7 @@ from engine.cards import CARDS, Card, card_name
 from engine.claims import REASON_RULES, Verdict, claim_verdict
 from engine.move_rules import (
     ROOM_FOR_A_CARD,
+    SOME_STONE_HAS_ROOM,
     STONE_EXISTS,
     TACTIC_LIMIT,
     check_room,
@@ -217,7 +218,7 @@ def _check_return(state: PlayState, move: Move) -> None:
         raise IllegalMove(move, f"{card_name(move.card)} is not in your hand", "tactics.recruiter")
 
 
-def _check_play_step(state: PlayState, move: Move) -> None:
+def _check_play_step(state: PlayState, move: object) -> None:
     if state.phase is not Phase.PLAY:
         expert_claim = state.game.expert and state.phase is Phase.CLAIM
         rule = "turn.expert-variant" if expert_claim else "turn.order"
@@ -251,6 +252,25 @@ def _check_card(state: PlayState, move: Move) -> None:
         KIND_OF_CARD[card].check(state, move)
 
 
+def card_refusal(state: PlayState, card: Card) -> IllegalMove | None:
+    """Why ``card`` in the current player's hand can be played nowhere now, in the words of the
+    rule a move of it would break (the page shows it on the card); None when :func:`legal_moves`
+    lists a move that plays it. A test checks the two agree."""
+    name = card_name(card)
+    try:
+        _check_play_step(state, name)
+        if card not in state.hands[state.current_player]:
+            raise IllegalMove(name, f"{name} is not in your hand", "turn.play-card")
+        if card < len(CARDS):
+            SOME_STONE_HAS_ROOM.check(name, state, state.current_player)
+        else:
+            TACTIC_LIMIT.check(name, state, state.current_player)
+            KIND_OF_CARD[card].check_some_use(state, card, name)
+    except IllegalMove as refused:
+        return refused
+    return None
+
+
 _CHECKS: dict[type, Callable[[PlayState, Move], None]] = {
     Claim: _check_claim,
     Draw: _check_draw,
@@ -268,6 +288,7 @@ _CHECKS: dict[type, Callable[[PlayState, Move], None]] = {
 __all__ = [
     "CLAIM_RULES",
     "RULES_NAMED",
+    "card_refusal",
     "distinct",
     "has_a_play",
     "legal_moves",

@@ -36,8 +36,9 @@ class MoveRule(Generic[Facts]):
     broken: Callable[Facts, str]
     """What the facts break, in words, when they do not keep it."""
 
-    def check(self, move: Move, *facts: Facts.args, **named: Facts.kwargs) -> None:
-        """Raise :class:`IllegalMove` with the rule's words if the facts break it."""
+    def check(self, move: Move | str, *facts: Facts.args, **named: Facts.kwargs) -> None:
+        """Raise :class:`IllegalMove` with the rule's words if the facts break it (``move`` is
+        the move refused, or a card's name when no move of it is possible at all)."""
         if not self.holds(*facts, **named):
             raise IllegalMove(move, self.broken(*facts, **named), self.id)
 
@@ -128,6 +129,41 @@ def stones_with_room(
     )
     state._rooms = (key, room, found)
     return found
+
+
+def _some_room(state: PlayState, player: Player) -> bool:
+    return bool(stones_with_room(state, player))
+
+
+def _no_room(state: PlayState, player: Player) -> str:
+    return "no stone has room on your side"
+
+
+SOME_STONE_HAS_ROOM = MoveRule("turn.play-card", _some_room, _no_room)
+"""A card laid on your side needs an open stone where your side has room."""
+TRAITOR_HAS_ROOM = MoveRule("tactics.traitor", _some_room, _no_room)
+
+
+def _cards_within_reach(state: PlayState, player: Player, clan_only: bool) -> bool:
+    clan = len(CARDS)
+    return any(
+        card < clan or not clan_only
+        for _, stone in state.open_stones()
+        for card in stone.sides[player]
+    )
+
+
+def _no_card_within_reach(state: PlayState, player: Player, clan_only: bool) -> str:
+    whose = "your" if player is state.current_player else "their"
+    return f"no open stone has a {'Clan card' if clan_only else 'card'} on {whose} side"
+
+
+STRATEGIST_HAS_A_CARD = MoveRule("tactics.strategist", _cards_within_reach, _no_card_within_reach)
+"""The Strategist moves a card of yours from an open stone: there must be one."""
+BANSHEE_HAS_A_CARD = MoveRule("tactics.banshee", _cards_within_reach, _no_card_within_reach)
+"""The Banshee discards a card of theirs from an open stone: there must be one."""
+TRAITOR_HAS_A_CARD = MoveRule("tactics.traitor", _cards_within_reach, _no_card_within_reach)
+"""The Traitor takes a Clan card of theirs from an open stone: there must be one."""
 
 
 def check_open(state: PlayState, move: Move, number: int, rule: MoveRule[[PlayState, int]]) -> None:
@@ -221,6 +257,7 @@ def someone_can_go_on(state: PlayState) -> bool:
 
 
 __all__ = [
+    "BANSHEE_HAS_A_CARD",
     "BANSHEE_TAKES_THEIRS",
     "BLUFF_ON_OPEN",
     "CLAIMED_STONE_CLOSED",
@@ -231,10 +268,14 @@ __all__ = [
     "ROOM_FOR_THE_STRATEGIST",
     "ROOM_FOR_THE_TRAITOR",
     "RUSE_TARGETS_OPEN",
+    "SOME_STONE_HAS_ROOM",
     "STONE_EXISTS",
+    "STRATEGIST_HAS_A_CARD",
     "STRATEGIST_MOVES_YOURS",
     "STRATEGIST_TO_ANOTHER_STONE",
     "TACTIC_LIMIT",
+    "TRAITOR_HAS_A_CARD",
+    "TRAITOR_HAS_ROOM",
     "TRAITOR_TAKES_CLAN_CARDS",
     "TRAITOR_TAKES_THEIRS",
     "MoveRule",

@@ -49,6 +49,14 @@ def result_text(state: GameState) -> str:
     return f"{state.winner.name} wins ({state.outcome})"
 
 
+def length_text(state: GameState) -> str:
+    """How long a game has run, counted one way wherever it is told (the Play page, ``replay``):
+    the moves the players chose, as the record lists them (a step the rules make for a player
+    is no move), in the turns begun."""
+    moves, turns = len(state.moves), len({event.turn for event in state.events})
+    return f"{moves} move{'' if moves == 1 else 's'} in {turns} turn{'' if turns == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """A game as text records it: its parameters, the moves chosen, and the result it claims."""

@@ -2,11 +2,12 @@
 
 Each kind of Tactic card is one small object, so its rules sit side by side:
 :meth:`~TacticKind.uses` lists the moves it allows now (part of the legal moves,
-:mod:`engine.legality`), :meth:`~TacticKind.check` says why a move of its kind is refused, and
-:meth:`~TacticKind.carry_out` plays it. The listing and the check go through the same
-:mod:`engine.move_rules`, so they cannot disagree. What every Tactic card shares (the play step,
-the card in hand, the tactic limit, counting it played) stays with the legal moves and the turn
-flow.
+:mod:`engine.legality`), :meth:`~TacticKind.check` says why a move of its kind is refused,
+:meth:`~TacticKind.check_some_use` why a card of the kind allows no move at all now (the Play
+page shows it on the card), and :meth:`~TacticKind.carry_out` plays it. The listing and the
+checks go through the same :mod:`engine.move_rules`, so they cannot disagree. What every Tactic
+card shares (the play step, the card in hand, the tactic limit, counting it played) stays with
+the legal moves and the turn flow.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 
 from engine.cards import Card
 from engine.move_rules import (
+    BANSHEE_HAS_A_CARD,
     BANSHEE_TAKES_THEIRS,
     BLUFF_ON_OPEN,
     MUD_FIGHT_ON_OPEN,
@@ -25,8 +27,12 @@ from engine.move_rules import (
     ROOM_FOR_THE_STRATEGIST,
     ROOM_FOR_THE_TRAITOR,
     RUSE_TARGETS_OPEN,
+    SOME_STONE_HAS_ROOM,
+    STRATEGIST_HAS_A_CARD,
     STRATEGIST_MOVES_YOURS,
     STRATEGIST_TO_ANOTHER_STONE,
+    TRAITOR_HAS_A_CARD,
+    TRAITOR_HAS_ROOM,
     TRAITOR_TAKES_CLAN_CARDS,
     TRAITOR_TAKES_THEIRS,
     check_open,
@@ -58,6 +64,12 @@ class TacticKind(abc.ABC):
     def carry_out(self, state: PlayState, move: Move) -> None:
         """Play ``move`` once the card has left the hand and been counted."""
 
+    def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
+        """Raise :class:`~engine.moves.IllegalMove` (for ``name``) when :meth:`uses` allows no
+        move of ``card`` now, in the words of the rule that leaves it none. A test checks the
+        two agree. Most kinds always have a use while the game goes on."""
+        return
+
 
 class EliteTroops(TacticKind):
     """The Joker, the Spy and the Shield-Bearer: played onto your side like a Clan card; once a
@@ -75,6 +87,10 @@ class EliteTroops(TacticKind):
         assert isinstance(move, Play)
         ONE_JOKER.check(move, state, state.current_player, move.card)
         check_room(state, move, move.stone, ROOM_FOR_A_CARD)
+
+    def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
+        ONE_JOKER.check(name, state, state.current_player, card)
+        SOME_STONE_HAS_ROOM.check(name, state, state.current_player)
 
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
@@ -146,6 +162,9 @@ class StrategistCard(TacticKind):
             STRATEGIST_TO_ANOTHER_STONE.check(move, move.source, move.to)
             check_room(state, move, move.to, ROOM_FOR_THE_STRATEGIST)
 
+    def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
+        STRATEGIST_HAS_A_CARD.check(name, state, state.current_player, False)
+
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Strategist)
         me = state.current_player
@@ -174,6 +193,9 @@ class BansheeCard(TacticKind):
         BANSHEE_TAKES_THEIRS.check(
             move, state, move.stone, state.current_player.other, move.card, "their"
         )
+
+    def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
+        BANSHEE_HAS_A_CARD.check(name, state, state.current_player.other, False)
 
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Banshee)
@@ -205,6 +227,10 @@ class TraitorCard(TacticKind):
         )
         TRAITOR_TAKES_CLAN_CARDS.check(move, move.card)
         check_room(state, move, move.to, ROOM_FOR_THE_TRAITOR)
+
+    def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
+        TRAITOR_HAS_A_CARD.check(name, state, state.current_player.other, True)
+        TRAITOR_HAS_ROOM.check(name, state, state.current_player)
 
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Traitor)

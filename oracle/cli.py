@@ -258,10 +258,9 @@ def replay(args: argparse.Namespace) -> int:
     except WalkthroughError as error:
         print(error, file=sys.stderr)
         return 1
-    moves = sum(len(turn.events) for turn in walkthrough.turns)
     print(
-        f"{args.record}: {walkthrough.variant} game, seed {walkthrough.seed}, {moves} moves"
-        f" in {len(walkthrough.turns)} turns: {walkthrough.result}"
+        f"{args.record}: {walkthrough.variant} game, seed {walkthrough.seed},"
+        f" {walkthrough.length}: {walkthrough.result}"
     )
     return 0
 

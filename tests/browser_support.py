@@ -27,6 +27,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from oracle.browser.pages import Session
+
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
@@ -237,7 +239,7 @@ def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> 
     """Make the reader's move for the step the table shows."""
     phase = page.get_attribute("#oracle-app", "data-phase")
     actions = page.locator("#game-actions button")
-    enabled_hand = page.locator("#game-hand button:not([disabled])")
+    enabled_hand = page.locator("#game-hand button:not([disabled]):not([aria-disabled=true])")
     if phase == "claim":
         for label in page.locator(".oracle-claimable .oracle-play-label").all():
             if label.get_attribute("aria-pressed") == "false":
@@ -277,3 +279,46 @@ def table_turn(page: Page, how: str, rng: random.Random, double_click: bool) -> 
             stone.dblclick()
         else:
             activate(page, stone, how)
+
+
+PLAY_SESSION = Session()
+"""The Play page's calls, run here to find the moves a test makes at the table."""
+APP = "document.getElementById('oracle-app').dataset"
+TACTICS = (
+    *("joker", "spy", "shield-bearer", "mud fight", "blind-man's bluff"),
+    *("recruiter", "banshee", "traitor", "strategist"),
+)
+REFUSED_SEED = 15
+"""A tactics game where, playing Tactic cards first, the reader soon holds a Joker they may not
+play: they have already played one."""
+
+
+def moves_to_a_refused_card(seed: int) -> tuple[list[str], dict[str, Any]]:
+    """The reader's moves, by the page's own calls, until a Tactic card in hand is refused
+    (Tactic cards played first, to meet the limits); and that card as the page gets it."""
+    view = PLAY_SESSION.new_game({"variant": "tactics", "seed": seed, "you_first": True})
+    chosen: list[str] = []
+    for _ in range(200):
+        refused = [c for c in view["hand_cards"] if c["refused"] and c["name"] in TACTICS]
+        if refused and view["phase"] == "play":
+            return chosen, refused[0]
+        assert not view["over"]
+        moves = view["moves"]
+        move = next((m for m in moves if m.get("hand") in TACTICS), moves[0])
+        chosen.append(move["text"])
+        request = {"claim": move["stones"]} if move["kind"] == "claim" else {"move": move["text"]}
+        view = PLAY_SESSION.game_move({"game": view["game"], **request})
+    raise AssertionError(f"seed {seed}: no Tactic card was refused")
+
+
+def play_moves(page: Page, moves: list[str]) -> None:
+    """Make the reader's moves through "Every legal move, in the notation"."""
+    if not page.evaluate("document.getElementById('game-legal-box').open"):
+        page.locator("#game-legal-box summary").click()
+    for text in moves:
+        page.wait_for_function(f"() => {APP}.busy !== 'true'")
+        before = page.get_attribute("#oracle-app", "data-moves-made")
+        page.select_option("#game-legal", text)
+        page.click("#legal-button")
+        page.wait_for_function(f"before => {APP}.movesMade !== before", arg=before)
+    page.wait_for_function(f"() => {APP}.busy !== 'true'")

@@ -34,7 +34,7 @@ try:
 except ImportError:  # pragma: no cover - the dev extras install both
     HAVE_IMAGING = False
 
-from browser_support import table_turn
+from browser_support import REFUSED_SEED, moves_to_a_refused_card, play_moves, table_turn
 from playwright.sync_api import Page
 
 TESTS = Path(__file__).resolve().parent
@@ -187,6 +187,21 @@ def _play_finished(moves: random.Random, page: Page) -> None:
     _play_until(page, moves, lambda p: p.get_attribute("#oracle-app", "data-over") == "true")
 
 
+def _play_refused_card(page: Page) -> None:
+    """A tactics game dealt anew, to the reader's step where a Tactic card is refused, picked
+    so its reason shows: how a refused card looks in each theme."""
+    moves, refused = moves_to_a_refused_card(REFUSED_SEED)
+    page.check("input[name=variant][value=tactics]")
+    page.fill("#game-seed", str(REFUSED_SEED))
+    page.click("#deal-button")
+    page.wait_for_function(f"() => {_APP}.over === 'false' && {_APP}.busy !== 'true'")
+    play_moves(page, moves)
+    page.locator("#game-legal-box summary").click()  # folded again, as a reader leaves it
+    page.locator(f"#game-hand [data-card='{refused['name']}']").first.focus()
+    page.keyboard.press("Enter")  # picked: its reason stays under the hand
+    page.locator("#game-status").focus()
+
+
 LOADING = ("#oracle-loading",)
 """The engine pages' loading line says how long the start took: painted over."""
 
@@ -251,6 +266,7 @@ def views(project: Path) -> list[View]:
                     anchor="#game",
                     mask=LOADING,
                 ),
+                State("refused-card", _play_refused_card, anchor="#game-hand-area", mask=LOADING),
             ),
             engine=True,
         ),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import zipfile
@@ -245,6 +246,15 @@ def open_stones(view: dict[str, Any]) -> list[int]:
     return [stone["number"] for stone in view["table"] if stone["held_by"] is None]
 
 
+def check_refused_cards(view: dict[str, Any]) -> None:
+    """In the play step a card in hand says why it cannot be played exactly when no move the
+    page offers starts from it (a Recruiter return names its card in ``card``)."""
+    offered = {move.get("hand") for move in view["moves"]}
+    for card in view["hand_cards"]:
+        playable = card["name"] in offered
+        assert bool(card["refused"]) != playable or view["phase"] != "play", card
+
+
 def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> dict[str, Any]:
     """A whole game through the page's calls: random legal moves, and claims of every stone."""
     rng = random.Random(seed)
@@ -263,6 +273,7 @@ def play_to_the_end(seed: int, variant: str, expert: bool, you_first: bool) -> d
                 assert "(the rule: claim." in view["problem"]
                 view = SESSION.game_move({"game": view["game"], "claim": []})
             continue
+        check_refused_cards(view)
         move = rng.choice(view["moves"])["text"]
         view = SESSION.game_move({"game": view["game"], "move": move})
         assert view["ok"], view.get("problem")
@@ -287,12 +298,18 @@ def test_a_game_through_the_page_ends_and_its_record_replays_to_the_same_winner(
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     result = view["result"]
+    # Said in the reader's words; the moves and turns counted as replay counts them.
+    assert "Record" not in result and re.fullmatch(
+        r"(You win|The computer wins|Nobody wins)[:,] .+\.", result
+    )
     if result.startswith("You win"):
         assert "A wins" in out
     elif result.startswith("The computer wins"):
         assert "B wins" in out
     else:
         assert result.startswith("Nobody wins") and "wins" not in out.split(":")[-1]
+    assert re.fullmatch(r"\d+ moves in \d+ turns", view["length"])
+    assert f", {view['length']}: " in out
     assert view["log"] and all(event["text"] for event in view["log"])
 
 

@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE
 
+from engine.cards import card_name, parse_cards
 from engine.game import (
     Game,
     GameState,
 )
 from engine.moves import (
+    RUSE_OF_MOVE,
     Banshee,
     Claim,
     Deck,
@@ -38,9 +40,11 @@ from engine.moves import (
     Traitor,
     stones_named,
 )
+from engine.position import Position, StoneState
 from engine.records import (
     random_move,
 )
+from engine.tactics import Tactic
 from oracle.casefile.rules import load_rules_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -244,7 +248,28 @@ def check_accepted_iff_listed(state: GameState, *, broad: bool) -> int:
         trial = state.clone()
     assert _fingerprint(trial) == before, f"a refused move changed the state {state!r}"
     assert listed <= accepted, f"listed but never offered or refused: {listed - accepted}"
+    check_unplayable_iff_unlisted(state)
     return offered
+
+
+def _card_played(move: Move) -> str | None:
+    """The name of the hand card a move plays, if it plays one."""
+    if isinstance(move, Play):
+        return card_name(move.card)
+    return card_name(RUSE_OF_MOVE[type(move)]) if type(move) in RUSE_OF_MOVE else None
+
+
+def check_unplayable_iff_unlisted(state: GameState) -> None:
+    """A card in hand gets a reason it cannot be played (the Play page shows it) exactly when no
+    listed move plays it; the reason names a rule of the index."""
+    played = {_card_played(move) for move in state.legal_moves()}
+    for card in set(state.hands[state.current_player]):
+        refused = state.why_unplayable(card)
+        assert (refused is None) == (card_name(card) in played), (
+            f"{card_name(card)}: listed {card_name(card) in played}, why_unplayable {refused}"
+        )
+        if refused is not None:
+            assert refused.rule in _rule_ids(), f"{refused}: not a rule of the index"
 
 
 def _kinds(state: GameState) -> set[str]:
@@ -285,6 +310,40 @@ def test_accepted_moves_are_exactly_the_listed_ones(variant: str, expert: bool) 
     assert len(states) > 5
     for state in states:
         check_accepted_iff_listed(state, broad=False)
+
+
+def test_an_unplayable_tactic_card_says_why_in_the_rules_words() -> None:
+    """On an empty border a ruse has nothing to take, and after a Tactic card more than the
+    opponent none may follow: each refused in its rule's own words (the Play page shows them)."""
+    hand = [*parse_cards("red 1, red 2, green 3, green 4, pink 5"), Tactic.BANSHEE, Tactic.SPY]
+    position = Position.from_stones({}, hand=hand, variant="tactics")
+    theirs = parse_cards("blue 1, blue 2, blue 3, blue 4, blue 6, blue 7, blue 8")
+    placed = {*theirs, *hand}
+    state = GameState.from_table(
+        Game.named("tactics"),
+        position,
+        their_hand=theirs,
+        clan_deck=[card for card in range(54) if card not in placed],
+        tactic_deck=[card for card in Tactic if card not in placed],
+    )
+    refused = state.why_unplayable(Tactic.BANSHEE)
+    assert refused is not None and refused.rule == "tactics.banshee"
+    assert refused.problem == "no open stone has a card on their side"
+    assert state.why_unplayable(Tactic.SPY) is None
+    check_unplayable_iff_unlisted(state)
+    ahead = GameState.from_table(
+        Game.named("tactics"),
+        Position.from_stones(
+            {1: StoneState(sides=((Tactic.SHIELD_BEARER,), ()))}, hand=hand, variant="tactics"
+        ),
+        their_hand=theirs,
+        clan_deck=[card for card in range(54) if card not in placed],
+        tactic_deck=[card for card in Tactic if card not in {*placed, Tactic.SHIELD_BEARER}],
+        tactics_played=(1, 0),
+    )
+    limit = ahead.why_unplayable(Tactic.SPY)
+    assert limit is not None and limit.rule == "tactics.limit"
+    assert limit.problem == "you have played 1 Tactic cards and your opponent 0"
 
 
 @pytest.mark.slow

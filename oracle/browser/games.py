@@ -22,17 +22,19 @@ from engine import (
     GameState,
     Move,
     Pass,
+    Phase,
     Play,
     Player,
     Position,
     Recruit,
     Return,
     Strategist,
+    Termination,
     Traitor,
     card_name,
+    length_text,
     record_text,
     replay,
-    result_text,
     stones_named,
 )
 from engine.opponent import choose_move
@@ -96,6 +98,7 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
         "moves": [move_view(move) for move in moves],
         "their_last": [str(move) for move in session.their_last],
         "moves_made": len(state.moves),
+        "length": length_text(state),
         "log": [
             {
                 "turn": event.turn,
@@ -110,12 +113,17 @@ def game_view(number: int, session: GameSession, notice: str = "") -> dict[str, 
 
 
 def _result_words(state: GameState, you: Player) -> str:
-    if not state.is_over:
+    """Who won and how, in the reader's words: "You win: five stones."; the record's own
+    line (``A wins (five stones)``) stays in the record."""
+    if state.outcome is None:
         return ""
+    how = str(state.outcome)
+    if state.outcome.termination is Termination.STALEMATE_AWARD:
+        how = "the award of a blocked game (nobody could play on, so the stones were awarded)"
     if state.winner is None:
-        return f"Nobody wins: {state.outcome}."
+        return f"Nobody wins, a {how}." if how.startswith("draw") else f"Nobody wins: {how}."
     who = "You win" if state.winner is you else "The computer wins"
-    return f"{who} ({state.outcome}). Record: {result_text(state)}."
+    return f"{who}: {how}."
 
 
 def opponent_moves(session: GameSession) -> None:
@@ -142,9 +150,23 @@ def provable(moves: list[Move]) -> tuple[int, ...]:
 
 
 def _hand(session: GameSession, state: GameState) -> list[dict[str, Any]]:
-    """The reader's hand: each card drawn, and a Tactic card's rule."""
+    """The reader's hand: each card drawn, a Tactic card's rule, and in the reader's play step
+    why a card that no move plays cannot be played, in the engine's words."""
     cards = state.hands[session.you]
-    return [{**_card(card), "rule": session.card_rules.get(card, "")} for card in cards]
+    playing = state.current_player is session.you and state.phase is Phase.PLAY
+    return [
+        {
+            **_card(card),
+            "rule": session.card_rules.get(card, ""),
+            "refused": _refused(state, card) if playing else "",
+        }
+        for card in cards
+    ]
+
+
+def _refused(state: GameState, card: int) -> str:
+    refused = state.why_unplayable(card)
+    return "" if refused is None else refused.problem
 
 
 def _card(card: int, *, last: bool = False) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from engine import (
     MoveSyntaxError,
     Player,
     card_name,
+    length_text,
     parse_record,
     result_text,
 )
@@ -59,6 +60,8 @@ class Walkthrough:
     first: str
     turns: tuple[TurnShown, ...]
     result: str
+    length: str = ""
+    """How long the game ran, as the Play page counts it too (:func:`engine.length_text`)."""
 
 
 def replay_walkthrough(text: str, path: Path, root: Path | None = None) -> Walkthrough:
@@ -108,7 +111,12 @@ def replay_walkthrough(text: str, path: Path, root: Path | None = None) -> Walkt
         raise WalkthroughError(f"{where}: the recorded game does not reach its end")
     game = record.game
     return Walkthrough(
-        game.variant.name, str(game.seed), PLAYER_NAMES[game.first_player], tuple(turns), result
+        game.variant.name,
+        str(game.seed),
+        PLAYER_NAMES[game.first_player],
+        tuple(turns),
+        result,
+        length_text(state),
     )
 
 

@@ -1,7 +1,8 @@
 // The "Play a game" page: a whole game against the computer at a table, refereed by the engine
 // running in this page. The page offers only the moves the engine lists (oracle/browser/games.py
 // gives each as the hand card it starts from, the card it takes, the stone it ends at) and sends
-// the one the reader picks; the engine plays the computer's side from its own view.
+// the one the reader picks; the engine plays the computer's side from its own view. A card no move
+// plays says why, in the engine's words (games.py gives them as "refused"): the page words no rule.
 import { startEngine } from "./engine-client.js";
 
 const app = document.getElementById("oracle-app");
@@ -13,6 +14,9 @@ const marked = new Set(); // stones marked to claim
 let busy = false; // a move is on its way: nothing more is sent until the answer
 let review = null; // the moment shown while stepping back through the game
 let reviewStep = null; // the step last asked for; clicks faster than the engine answers count from it
+let explained = null; // the refused card whose reason is shown; kept while it is picked
+let explainedKept = false;
+const USABLE = "button:not([disabled]):not([aria-disabled=true])";
 
 function button(text, onClick, options = {}) {
   const element = document.createElement("button");
@@ -94,6 +98,8 @@ async function send(request, what) {
   try {
     const answer = await engine.ask("game_move", { game: game.game, at: game.moves_made, ...request });
     pick = { hand: null, card: null };
+    explained = null;
+    explainedKept = false;
     marked.clear();
     show(answer, what);
   } finally {
@@ -116,11 +122,16 @@ function autoMove() {
 
 function focusNextStep() {
   if (!game) return;
-  const next = game.over || !game.your_turn
-    ? $("game-status")
-    : $("game-table").querySelector("button:not([disabled])")
-      || $("game-hand").querySelector("button:not([disabled])")
-      || $("game-actions").querySelector("button");
+  // The step's main button first (claim the marked stones, play the Recruiter), then the board,
+  // then the hand: Enter, Enter plays a turn.
+  const next = game.over
+    ? $("game-over-title")
+    : !game.your_turn
+      ? $("game-status")
+      : $("game-actions").querySelector(".md-button--primary")
+        || $("game-table").querySelector(USABLE)
+        || $("game-hand").querySelector(USABLE)
+        || $("game-actions").querySelector("button");
   (next || $("game-status")).focus();
 }
 
@@ -132,7 +143,8 @@ function describeStatus(view, what) {
   const yours = what ? `You: ${what}. ` : "";
   if (view.over) return `${yours}${theirs}Game over. ${view.result}`;
   const whose = view.your_turn ? `your ${view.phase} step` : "the computer's turn";
-  return `${yours}${theirs}Turn ${view.turn}, ${whose}. ${held}`;
+  const soFar = view.moves_made ? ` (${view.length} so far)` : "";
+  return `${yours}${theirs}Turn ${view.turn}, ${whose}${soFar}. ${held}`;
 }
 
 function show(view, what) {
@@ -153,6 +165,7 @@ function show(view, what) {
   $("game-their-hand").textContent = `The computer holds ${view.their_hand_size} cards; ${decks}.`;
   $("game-over").hidden = !view.over;
   $("game-result").textContent = view.result;
+  $("game-length").textContent = `${view.length[0].toUpperCase()}${view.length.slice(1)}; in the record you are A, the computer B.`;
   showLog(view);
   const link = $("game-download");
   URL.revokeObjectURL(link.href);
@@ -160,6 +173,8 @@ function show(view, what) {
   const timing = view.expert ? "expert" : "standard";
   const first = view.you_first ? "you-first" : "computer-first";
   link.download = `schotten-totten-${view.variant}-${timing}-${first}-seed-${view.seed}.txt`;
+  $("game-download-end").href = link.href; // the end offers the record too
+  $("game-download-end").download = link.download;
   $("game-record").textContent = view.record;
   const select = $("game-legal");
   select.replaceChildren();
@@ -232,6 +247,7 @@ function render() {
   hand.replaceChildren();
   for (const card of moment.hand_cards) hand.append(handCard(card, playing));
   $("game-hint").textContent = playing ? hint() : "";
+  showReason(playing);
   const actions = $("game-actions");
   actions.replaceChildren();
   if (playing) for (const action of otherMoves()) actions.append(action);
@@ -340,18 +356,30 @@ function side(stone, who, playing) {
 
 function handCard(card, playing) {
   const moves = playing ? game.moves.filter((move) => move.hand === card.name || (move.kind === "return" && move.card === card.name)) : [];
-  const element = button("", () => chooseCard(card.name));
+  const refused = playing && !moves.length && card.refused;
+  const element = button("", () => (refused ? explain(card.name, true) : chooseCard(card.name)));
   element.className = "oracle-hand-card";
   element.dataset.card = card.name;
-  if (card.rule) element.title = card.rule; // a Tactic card's rule: also its accessible description
+  const reason = refused ? `Not playable now: ${card.refused}.` : "";
+  // A Tactic card's rule, and why it cannot be played now: also its accessible description.
+  if (card.rule || reason) element.title = [card.rule, reason].filter(Boolean).join(" ");
   element.append(cardFace(card));
   if (!moves.length && playing) {
     const note = document.createElement("span");
     note.className = "oracle-sr-only";
-    note.textContent = ": not playable now";
+    note.textContent = refused ? `: not playable now, ${card.refused}` : ": not playable now";
     element.append(note);
   }
-  element.disabled = !moves.length;
+  if (refused) {
+    // Still focusable, so the keyboard reaches its reason; pressing it shows the reason only.
+    element.setAttribute("aria-disabled", "true");
+    element.dataset.refused = card.refused;
+    element.addEventListener("focus", () => explain(card.name, false));
+    element.addEventListener("pointerenter", () => explain(card.name, false));
+    element.addEventListener("blur", () => unexplain(card.name));
+    element.addEventListener("pointerleave", () => unexplain(card.name));
+  }
+  element.disabled = !moves.length && !refused;
   element.setAttribute("aria-pressed", pick.hand === card.name ? "true" : "false");
   if (moves.length && game.phase === "play") {
     element.draggable = true;
@@ -364,8 +392,49 @@ function handCard(card, playing) {
   return element;
 }
 
+// A refused card's reason, shown under the hand while the card is pointed at or focused, and
+// kept once it is pressed (picked) until another card is.
+function explain(name, keep) {
+  if (keep) {
+    explainedKept = true;
+    if (pick.hand) { // pressing a refused card puts back the card picked before
+      pick = { hand: null, card: null };
+      explained = name;
+      render();
+      $("game-hand").querySelector(`[data-card="${CSS.escape(name)}"]`)?.focus();
+    }
+  } else if (explainedKept && explained !== name) {
+    explainedKept = false;
+  }
+  explained = name;
+  showReason(!review && game.your_turn && !busy);
+}
+
+function unexplain(name) {
+  if (explained === name && !explainedKept) {
+    explained = null;
+    showReason(!review && game.your_turn && !busy);
+  }
+}
+
+function showReason(playing) {
+  const note = $("game-card-note");
+  const card = playing && explained ? game.hand_cards.find((c) => c.name === explained && c.refused) : null;
+  const name = card ? `${card.name[0].toUpperCase()}${card.name.slice(1)}` : "";
+  note.textContent = card ? `${name} cannot be played now: ${card.refused}.` : "";
+  note.hidden = !card;
+  for (const element of $("game-hand").children) {
+    if (!element.dataset.refused) continue;
+    const shown = Boolean(card) && element.dataset.card === card.name;
+    element.classList.toggle("oracle-explained", shown);
+    element.setAttribute("aria-pressed", shown && explainedKept ? "true" : "false");
+  }
+}
+
 function chooseCard(name) {
   if (busy || reviewStep !== null) return;
+  explained = null;
+  explainedKept = false;
   if (game.phase === "recruiter return") {
     const move = game.moves.find((m) => m.kind === "return" && m.card === name);
     if (move) send({ move: move.text }, move.text);
@@ -458,6 +527,8 @@ async function deal(event) {
   reviewStep = null;
   $("game-review-note").hidden = true;
   pick = { hand: null, card: null };
+  explained = null;
+  explainedKept = false;
   marked.clear();
   $("game-status").hidden = false;
   const view = await engine.ask("new_game", {
@@ -467,6 +538,11 @@ async function deal(event) {
     you_first: $("game-first").value === "you",
   });
   show(view);
+  // Once dealt, the table comes first: the how-to folds away, and the form for another deal
+  // moves below the game.
+  const help = document.getElementById("play-help");
+  if (help) help.open = false;
+  $("game").after($("game-form"));
   $("game-title").scrollIntoView({ block: "start" }); // the table and the hand in view
   $("game-title").focus({ preventScroll: true });
   autoMove();
