@@ -520,3 +520,20 @@ def test_the_loader_gives_each_bad_file_its_one_located_line(
     where = path if name.endswith(".yml") else f"{path}:{lines.get('line', 1)}"
     located = error.lines_from(tmp_path)
     assert fnmatch.fnmatchcase(located[0], f"{where}: {message.format(**lines)}"), located
+
+
+def test_a_published_claim_without_its_reason_says_how_pin_writes_it(tmp_path: Path) -> None:
+    """pin fills the open answers of a draft only, so the message says to mark the case a draft
+    first, and to take the mark off after."""
+    path = write(
+        tmp_path,
+        "    - stone: 3\n      you: [red 5, green 5, pink 5]\n      them: [blue 8, blue 9]\n"
+        "claims:\n  - stone: 3\n    expect: refused\n",
+        variant="base",
+    )
+    with pytest.raises(CaseError) as raised:
+        load_case(path)
+    assert raised.value.line == 11  # the claim that leaves its reason out
+    assert "draft: true (schotten-oracle pin then writes them; remove draft: after)" in str(
+        raised.value
+    )

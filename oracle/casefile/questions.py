@@ -112,8 +112,8 @@ def check_reasons_pinned(document: LocatedDocument) -> None:
         raise CaseError(
             document.path,
             document.line_of(where),
-            f"a published {what} pins its reason: add because: with the engine's words"
-            " (schotten-oracle pin writes them), or mark the case draft: true",
+            f"a published {what} pins its reason: add because: with the engine's words, or mark"
+            " the case draft: true (schotten-oracle pin then writes them; remove draft: after)",
         )
 
 
