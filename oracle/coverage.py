@@ -4,8 +4,8 @@
 refers to by their place, every misreading caught, every cell of the grid of early claims, every
 rule pinned in each version it holds in, every fact of a turn pinned, every pair of formations
 judged, the combat modes claimed both ways and tied, every Tactic card used, played wrongly and
-weighed in a proof, prose that agrees with its board, and how many cases and refused boards the
-catalogue has at least. ``check``, the pytest plugin's ``coverage`` item and the site build
+weighed in a proof, prose that agrees with its board, and how many cases at least the catalogue
+has, refused boards among them and changed by each misreading. ``check``, the pytest plugin's ``coverage`` item and the site build
 report what the catalogue lacks through :attr:`oracle.catalogue.Catalogue.coverage_problems`,
 each on a line that says where and what to do: a property of the editors' catalogue is for its
 own gate to report, never a developer's test (which would fail ``make test`` on a change to
@@ -437,6 +437,24 @@ def too_few_cases(catalogue: Covered, line: int, least: int) -> list[Problem]:
     ]
 
 
+def misreadings_caught_too_rarely(catalogue: Covered, line: int, least: int) -> list[Problem]:
+    """A line for each misreading that changes the answers of fewer published cases than asked:
+    a misreading pinned by one case alone is lost the day that case is rewritten."""
+    found = []
+    for name, reading in MISREADINGS.items():
+        caught = sum(row.outcomes[name] is Outcome.FLIPS for row in catalogue.matrix)
+        if 0 < caught < least:  # none at all is every-misreading-caught's to say
+            found.append(
+                Problem(
+                    f"{COVERAGE}:{line}: the misreading {name!r} ({reading.title}) changes the"
+                    f" answers of {caught} published case{'s' if caught != 1 else ''}, fewer than"
+                    f" the {least} asked; write another whose answers it would change, with"
+                    f" guards_against: [{name}]"
+                )
+            )
+    return found
+
+
 def too_few_refused_boards(catalogue: Covered, line: int, least: int) -> list[Problem]:
     """A line when fewer boards the engine refuses are published than asked, and one for each
     that refuses with the words of an earlier one at the same moment of a turn (it guards
@@ -486,6 +504,7 @@ FLAGS: dict[str, Callable[..., list[Problem]]] = {
 COUNTS: dict[str, Callable[..., list[Problem]]] = {
     "at-least-cases": too_few_cases,
     "at-least-refused-boards": too_few_refused_boards,
+    "cases-per-misreading": misreadings_caught_too_rarely,
 }
 """The asks written ``key: N``, each a check of ``(catalogue, line, least)``."""
 

@@ -14,9 +14,11 @@ import pytest
 from conftest import FIXTURE, ROOT, kept_for_the_run
 
 from engine import Formation
+from engine.misreadings import MISREADINGS
 from oracle.catalogue import COVERAGE, CatalogueError, build_catalogue, verified_catalogue
 from oracle.cli import main
 from oracle.coverage import KEYS
+from oracle.misreadings.matrix import Outcome
 from oracle.site.figures import render_opening_grid
 from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling
 
@@ -328,4 +330,29 @@ def test_the_catalogue_has_the_cases_and_refused_boards_asked(tmp_path: Path) ->
         "refused in the same words, at the same moment of a turn, as case"
         f" 'four-cards-on-a-side' ({COVERAGE}:2); make it guard a refusal of its own, or"
         " remove it"
+    )
+
+
+def test_a_misreading_caught_by_too_few_cases_is_named(tmp_path: Path) -> None:
+    """Asking one case more than the rarest misreading has names that misreading, and only the
+    misreadings short of the number; one the catalogue never catches is left to
+    every-misreading-caught."""
+    root = project(tmp_path, "cases-per-misreading: 1\n")
+    assert coverage_lines(root) == []
+    catalogue = build_catalogue(root)
+    counts = {
+        name: sum(row.outcomes[name] is Outcome.FLIPS for row in catalogue.matrix)
+        for name in MISREADINGS
+    }
+    rarest = min(count for count in counts.values() if count > 0)
+    (root / COVERAGE).write_text(f"cases-per-misreading: {rarest + 1}\n", encoding="utf-8")
+    short = sorted(name for name, count in counts.items() if 0 < count <= rarest)
+    lines = coverage_lines(root)
+    named = [line.split("'")[1] for line in lines]
+    assert sorted(named) == short
+    assert lines[0].startswith(f"{COVERAGE}:1: the misreading '{named[0]}' (")
+    assert lines[0].endswith(
+        f" changes the answers of {rarest} published case{'s' if rarest != 1 else ''}, fewer"
+        f" than the {rarest + 1} asked; write another whose answers it would change, with"
+        f" guards_against: [{named[0]}]"
     )
