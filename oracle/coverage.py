@@ -5,11 +5,11 @@ refers to by their place, every misreading caught, every cell of the grid of ear
 rule pinned in each version it holds in, every fact of a turn pinned, every pair of formations
 judged, the combat modes claimed both ways and tied, every Tactic card used, played wrongly and
 weighed in a proof, prose that agrees with its board, and how many cases at least the catalogue
-has, refused boards among them and changed by each misreading. ``check``, the pytest plugin's ``coverage`` item and the site build
-report what the catalogue lacks through :attr:`oracle.catalogue.Catalogue.coverage_problems`,
-each on a line that says where and what to do: a property of the editors' catalogue is for its
-own gate to report, never a developer's test (which would fail ``make test`` on a change to
-``cases/`` that ``check`` accepts).
+has, refused boards among them and changed by each misreading. ``check``, the pytest plugin's
+``coverage`` item and the site build report what the catalogue lacks through
+:attr:`oracle.catalogue.Catalogue.coverage_problems`, each on a line that says where and what to
+do: a property of the editors' catalogue is for its own gate to report, never a developer's test
+(which would fail ``make test`` on a change to ``cases/`` that ``check`` accepts).
 """
 
 from __future__ import annotations
