@@ -255,15 +255,12 @@ def _topic(error: CaseError) -> str | None:
 def _verify_problems(report: CaseReport, root: Path) -> list[Problem]:
     """Where the engine disagrees with a case or cannot judge it, and a check no question owns."""
     case = report.case
-    found = [
-        Problem(line, detail, case.path, case.topic) for line, detail in report.explained(root)
-    ]
+    found = [Problem.about(case, line, detail) for line, detail in report.explained(root)]
     if report.verified and report.unassigned:
         found.append(
-            Problem(
+            Problem.about(
+                case,
                 f"{case.named_at(root)}: no question owns {', '.join(report.unassigned)}",
-                file=case.path,
-                topic=case.topic,
             )
         )
     return found
@@ -283,12 +280,11 @@ def unreviewed_prose(report: CaseReport, root: Path) -> list[Problem]:
         " why were last read for them"
     )
     return [
-        Problem(
+        Problem.about(
+            case,
             f"{case.named_at(root)}: {problem}; read them again, and the rules it pins"
             f" ({', '.join(case.rules) or 'none'}), then run schotten-oracle pin --reviewed"
             f" {shown_path(case.path, root)}",
-            file=case.path,
-            topic=case.topic,
         )
     ]
 
@@ -307,11 +303,10 @@ def unmet_guards(
                 continue
             why = "gives the same answer" if result is Outcome.SAME else "does not apply to it"
             found.append(
-                Problem(
+                Problem.about(
+                    report.case,
                     f"{report.case.named_at(root)} says it guards against {name!r}, but that"
                     f" misreading {why}",
-                    file=report.case.path,
-                    topic=report.case.topic,
                 )
             )
     return found
@@ -336,14 +331,13 @@ def duplicate_cases(rows: Iterable[MatrixRow], root: Path | None = None) -> list
         earlier = first.setdefault((same_answers(row.report), row.caught), case)
         if earlier is not case and not _twins(case, earlier):
             found.append(
-                Problem(
+                Problem.about(
+                    case,
                     f"{case.named_at(root)} gives the same answers as case {earlier.id!r}"
                     f" ({shown_path(earlier.path, root)}:{earlier.line}) and catches the same"
                     " misreadings: merge the two, make one ask or catch what the other does not,"
                     f" or keep it on purpose with twin_of: {{case: {earlier.id}, because: what it"
                     " asks with fewer features}",
-                    file=case.path,
-                    topic=case.topic,
                 )
             )
     return found
@@ -374,10 +368,9 @@ def unneeded_twins(reports: Sequence[CaseReport], root: Path) -> list[Problem]:
         else:
             continue
         found.append(
-            Problem(
+            Problem.about(
+                report.case,
                 f"{shown_path(report.case.path, root)}:{twin.line}: twin_of {why}",
-                file=report.case.path,
-                topic=report.case.topic,
             )
         )
     return found
@@ -391,12 +384,11 @@ def unshown_topics(
     if not (root / PAGES_DIR).is_dir():
         return []
     return [
-        Problem(
+        Problem.about(
+            report.case,
             f"{report.case.named_at(root)}:"
             f" no page shows the topic {report.case.topic!r}; add"
             f" <!-- oracle:verdict-table {report.case.topic} --> to a page in {PAGES_DIR}/",
-            file=report.case.path,
-            topic=report.case.topic,
         )
         for report in reports
         if report.publishable and report.case.topic not in shown_topics

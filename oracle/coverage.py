@@ -240,12 +240,11 @@ def uncaught_misreadings(rows: Sequence[MatrixRow], line: int, root: Path) -> li
         elif not any(name in case.guards_against for case in caught):
             first = caught[0]
             found.append(
-                Problem(
+                Problem.about(
+                    first,
                     f"{first.named_at(root)} catches the misreading {name!r}, but no case says"
                     f" it guards against it ({COVERAGE}:{line}); add {name} to the"
                     f" guards_against of this case or of another that catches it",
-                    file=first.path,
-                    topic=first.topic,
                 )
             )
     return found
@@ -413,11 +412,10 @@ def contradicting_prose(catalogue: Covered, line: int) -> list[Problem]:
     """A line for each thing a published case's situation or why says of its board that the
     board contradicts."""
     return [
-        Problem(
+        Problem.about(
+            report.case,
             f"{report.case.named_at(catalogue.root)}: the situation or why contradicts the"
             f" board: {phrase} ({COVERAGE}:{line}); correct the words or the board",
-            file=report.case.path,
-            topic=report.case.topic,
         )
         for report in catalogue.published
         for phrase in prose_contradictions(report.case)
@@ -476,12 +474,11 @@ def too_few_refused_boards(catalogue: Covered, line: int, least: int) -> list[Pr
         earlier = first.setdefault((board.refusal, board.board.table), report)
         if earlier is not report:
             found.append(
-                Problem(
+                Problem.about(
+                    report.case,
                     f"{report.case.named_at(catalogue.root)}: refused in the same words, at"
                     f" the same moment of a turn, as case {earlier.case.id!r} ({COVERAGE}:"
                     f"{line}); make it guard a refusal of its own, or remove it",
-                    file=report.case.path,
-                    topic=report.case.topic,
                 )
             )
     return found

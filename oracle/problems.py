@@ -5,6 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
+
+
+class AboutACase(Protocol):
+    """What a problem reads of the case it is about (:class:`oracle.casefile.model.Case`)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def topic(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -22,6 +33,11 @@ class Problem:
     def lines(self) -> list[str]:
         """The problem as printed: its line, then its explanation, indented."""
         return [self.line, *self.detail]
+
+    @classmethod
+    def about(cls, case: AboutACase, line: str, detail: tuple[str, ...] = ()) -> Problem:
+        """A problem with one case file, reported by that case's own test item as well."""
+        return cls(line, detail, file=case.path, topic=case.topic)
 
 
 __all__ = ["Problem"]
