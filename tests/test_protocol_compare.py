@@ -76,3 +76,16 @@ def test_the_conformance_pages_schema_check_works_as_written(tmp_path: Path) -> 
     )
     assert checked.stdout.startswith("line 2: $.answers.claims['3']: 'maybe' is not one of")
     assert "line 1" not in checked.stdout
+
+
+def test_a_turn_expected_refused_passes_any_refusal_and_fails_a_turn_carried_out() -> None:
+    """Each engine gives its reason in its own words, so a refusal passes whatever it says;
+    the facts of a turn carried out, or no answer, fail."""
+    expected = {"turn": {"refused": "stone 4 is claimed"}}
+    refusal = {"answers": {"turn": {"refused": "that stone is taken"}}}
+    assert [(r.name, r.result) for r in compare(expected, refusal)] == [("turn", Result.PASS)]
+    carried_out = {"answers": {"turn": TURN["turn"]}}
+    assert [(r.name, r.result) for r in compare(expected, carried_out)] == [("turn", Result.FAIL)]
+    assert [r.result for r in compare(expected, {"answers": {}})] == [Result.FAIL]
+    declared = {"answers": {}, "unsupported": ["turn"]}
+    assert [r.result for r in compare(expected, declared)] == [Result.UNSUPPORTED]

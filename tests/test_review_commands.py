@@ -221,7 +221,7 @@ def test_pin_fills_a_drafts_open_answers_and_ask_says_what_it_did(
     assert status == 0 and "filled the open answers of cases/turns/30-draw-step.yaml" in out
     text = draft.read_text()
     assert "  - stone: 1\n    expect: refused\n    because: " in text
-    assert "  expect:\n    log: ['you: draw clan']\n" in text and "    next: them\n" in text
+    assert '  expect:\n    log: ["you: draw clan"]\n' in text and "    next: them\n" in text
     assert "situation: to write" in text and "draft: true" in text
     status, out, _ = run(capsys, "ask", str(draft))
     assert "(as expected)" in out and "(nothing pinned)" not in out
@@ -299,3 +299,33 @@ def test_pin_fills_the_reason_a_drafts_refused_move_leaves_open_and_ask_shows_it
     assert "    expect: unreadable\n    because: " in text and "is not a move" in text
     status, out, _ = run(capsys, "ask", str(draft))
     assert "its reason (not pinned)" not in out
+
+
+def test_a_turn_whose_last_move_is_refused_is_pinned_as_a_refusal_and_held_to_it(
+    look: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A draft turn ending in a move the engine refuses: ask shows the refusal, pin writes it
+    as ``expect: refused:``, and once the move is made legal the case fails at that line."""
+    draft = look / "cases" / "turns" / "32-refused.yaml"
+    draft.write_text(
+        "id: refused\nsituation: to write\nwhy: to write\ndraft: true\nvariant: base\n"
+        "position:\n  stones:\n    - stone: 1\n      you: [red 1]\n      them: [blue 9]\n"
+        "  hand: [red 2, red 3, red 4, red 5, red 6, red 7]\n"
+        "table:\n  their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]\n"
+        "turn:\n  moves: [red 2 on 1, red 3 on 1]\n"
+    )
+    status, out, _ = run(capsys, "ask", str(draft))
+    assert status == 0 and "the refusal: refused: " in out and "(nothing pinned)" in out
+    status, out, _ = run(capsys, "pin", "--root", str(look), str(draft))
+    assert status == 0 and "filled the open answers of cases/turns/32-refused.yaml" in out
+    text = draft.read_text()
+    assert "turn:\n  moves: [red 2 on 1, red 3 on 1]\n  expect:\n    refused: " in text
+    status, out, _ = run(capsys, "ask", str(draft))
+    assert status == 0 and "(as expected)" in out
+    draft.write_text(text.replace("[red 2 on 1, red 3 on 1]", "[red 2 on 1]"))
+    status, out, _ = run(capsys, "ask", str(draft))
+    assert status == 1
+    assert "the refusal: expected refused: " in out and "the engine says carried out" in out
+    draft.write_text(text.replace("  expect:\n", "  expect:\n    next: them\n"))
+    status, _, err = run(capsys, "ask", str(draft))
+    assert status != 0 and "32-refused.yaml:" in err

@@ -103,6 +103,9 @@ class TurnExpectation:
     hand: tuple[Card, ...] | None = None
     discards: tuple[Card, ...] | None = None
     next_player: Player | None = None
+    refused: str | None = None
+    """The engine's reason for refusing the turn's last move, word for word (spaces and line
+    breaks aside): a turn that pins it asserts no other fact, since the turn stops there."""
 
 
 @dataclass(frozen=True)

@@ -258,6 +258,7 @@ def read_turn(document: LocatedDocument) -> TurnQuestion:
             if "discards" in expect
             else None,
             next_player=PLAYERS[expect["next"]] if "next" in expect else None,
+            refused=expect.get("refused"),
         ),
         document.line_of(("turn",)),
         lines,

@@ -67,6 +67,8 @@ def _blocked_games_go_on(case: Case, rules: Answers) -> dict[str, Any] | None:
     if case.turn is None:
         return None
     answers = rules[0]
+    if "refused" in answers["turn"]:  # the turn stops at a refused move: no game to end
+        return {"answers": answers}
     state = case.game_state()
     for text, _ in case.turn.moves:
         state.apply_text(text)

@@ -20,7 +20,8 @@ answers, is ``oracle/schema/protocol.schema.json`` (:mod:`oracle.protocol.schema
   ``unsupported`` (``"turn"``, or a single fact such as ``"turn.log"``); a name the case does
   not ask (``"claims.9"`` when stone 9 is not claimed) fails, as a misspelt one would. An engine
   that cannot read a case may answer ``{"id": CASE_ID, "error": "why"}``, and one that refuses a
-  move of a turn ``{"turn": {"refused": "why"}}``. An answer may name the version it speaks
+  move of a turn ``{"turn": {"refused": "why"}}`` (a case that expects the refusal of the
+  turn's last move passes any refusal, whatever its words). An answer may name the version it speaks
   (``"protocol": 2``); one the schema does not allow fails its case, saying where.
 
 Version 2 adds to version 1 and takes nothing away: the catalogue's version in each request, the

@@ -176,10 +176,11 @@ def _as_block(text: str, where: DataPath, value: Any) -> str:
         if line.lstrip(" ") != written:
             continue
         indent = len(line) - len(written)
-        body = yaml.safe_dump(
-            value, default_flow_style=None, sort_keys=False, allow_unicode=True, width=90 - indent
+        rows = (
+            f"{key}: {fitted_scalar(item, indent + 2, len(str(key)) + 2)}"
+            for key, item in value.items()
         )
-        block = "".join(" " * (indent + 2) + row + "\n" for row in body.splitlines())
+        block = "".join(" " * (indent + 2) + row + "\n" for row in rows)
         candidate = text.replace(line, f"{' ' * indent}{where[-1]}:\n{block}", 1)
         return candidate if yaml.safe_load(candidate) == yaml.safe_load(text) else text
     return text

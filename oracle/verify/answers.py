@@ -19,6 +19,7 @@ from oracle.casefile.model import (
     TurnExpectation,
 )
 from oracle.casefile.vocabulary import PLAYER_WORDS
+from oracle.verify.report import words
 
 
 def card_names(cards: Sequence[int]) -> list[str]:
@@ -138,7 +139,9 @@ def pinned_play(play: PlayQuestion) -> dict[str, str] | None:
 
 
 def pinned_turn(expect: TurnExpectation) -> dict[str, Any]:
-    """The facts a turn asserts, in the keys of :func:`turn_facts`."""
+    """The facts a turn asserts, in the keys of :func:`turn_facts`, or its refusal."""
+    if expect.refused is not None:
+        return {"refused": words(expect.refused)}
     facts: dict[str, Any] = {
         "log": None if expect.log is None else list(expect.log),
         "winner": expect.winner,

@@ -18,6 +18,7 @@ from oracle.verify.moves import (
     keeps_its_invariants,
     make_move,
     reads_back,
+    refused_or_made,
 )
 
 
@@ -37,6 +38,11 @@ class Judge:
 
     def move(self, state: GameState, text: str, line: int, reaching: str = "") -> None:
         """Make a move the case names (``reaching`` the question it leads to)."""
+        state.apply_text(text)
+
+    def last_move(self, state: GameState, text: str, line: int) -> None:
+        """Make a turn's last move where the case may pin its refusal: one the engine refuses
+        raises its :class:`engine.IllegalMove`, as the turn's answer."""
         state.apply_text(text)
 
     def explained(self, state: GameState, move: Move) -> IllegalMove | None:
@@ -74,6 +80,13 @@ class CheckedJudge(Judge):
 
     def move(self, state: GameState, text: str, line: int, reaching: str = "") -> None:
         make_move(state, text, line, reaching)
+
+    def last_move(self, state: GameState, text: str, line: int) -> None:
+        """A refusal is an answer here, once the engine's reason agrees with it; a move it
+        cannot read, or contradicts itself on, stops the question as any move does."""
+        refused = refused_or_made(state, text, line)
+        if refused is not None:
+            raise refused
 
     def explained(self, state: GameState, move: Move) -> IllegalMove | None:
         return state.why_illegal(move)

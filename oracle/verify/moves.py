@@ -41,6 +41,25 @@ def make_move(state: GameState, text: str, line: int, reaching: str = "") -> Non
     keeps_its_invariants(state, line, f"move {text!r}")
 
 
+def refused_or_made(state: GameState, text: str, line: int) -> IllegalMove | None:
+    """Make a move a case may pin the refusal of: the engine's refusal, where its reason
+    against the move agrees, or None once the move is made and the game keeps its invariants.
+    A move it cannot read or contradicts itself on stops the question."""
+    try:
+        move = state.parse_move(text)
+    except MoveSyntaxError as error:
+        raise Unjudgeable(line, str(error)) from None
+    explained = state.why_illegal(move)
+    try:
+        state.apply(move)
+    except IllegalMove as error:
+        agrees(explained, error, line, f"move {text!r}")
+        return error
+    agrees(explained, None, line, f"move {text!r}")
+    keeps_its_invariants(state, line, f"move {text!r}")
+    return None
+
+
 def agrees(
     explained: IllegalMove | None, refused: IllegalMove | None, line: int, what: str
 ) -> None:

@@ -288,24 +288,68 @@ class TurnVerified(ComparedWhole):
 
     def compared(self, case: Case, answer: Answer) -> Iterable[GameCheck]:
         assert case.turn is not None
-        return turn_checks(case.turn, answer[0], case.position.variant.has_tactics)
+        facts = answer[0]
+        if "refused" in facts or case.turn.expect.refused is not None:
+            return [refusal_check(case.turn, facts, case.position.variant.has_tactics)]
+        return turn_checks(case.turn, facts, case.position.variant.has_tactics)
 
 
 def turn_answer(moment: Moment, turn: TurnQuestion) -> dict[str, Any]:
-    """The facts the turn leaves (:func:`oracle.verify.answers.turn_facts`), or, under a
-    trusted judge, ``{"refused": why}`` when the engine refuses one of its moves."""
+    """The facts the turn leaves (:func:`oracle.verify.answers.turn_facts`), or
+    ``{"refused": why}`` when the engine refuses its last move (a trusted judge: any of its
+    moves). A checked judge holds the moves before the last to being legal, and the last
+    too where the case pins facts of the turn: a refusal is then no answer to them."""
     state = moment.copy(turn.line)
     start = len(state.events)
-    for text, line in turn.moves:
+    refusable = len(turn.moves) - 1 if not pinned_turn(turn.expect) or turn.expect.refused else -1
+    for index, (text, line) in enumerate(turn.moves):
         try:
-            moment.judge.move(state, text, line)
+            if index == refusable:
+                moment.judge.last_move(state, text, line)
+            else:
+                moment.judge.move(state, text, line)
         except IllegalMove as error:
-            return {"refused": str(error)}
+            return {"refused": words(error.problem)}
         except Unjudgeable as error:  # show how far the turn got, up to the move refused
             so_far = [f"{PLAYER_WORDS[e.player]}: {e.text}" for e in state.events[start:]]
             shown = "; ".join(so_far) or "nothing yet"
             raise Unjudgeable(error.line, error.problem, (f"the turn so far: {shown}",)) from None
     return turn_facts(state)
+
+
+def refusal_check(turn: TurnQuestion, facts: dict[str, Any], tactics: bool) -> GameCheck:
+    """A turn where the engine refuses the last move, or the case pins that it does: one check,
+    the refusal's reason against the case's (or the turn carried out against the refusal)."""
+    pinned = pinned_turn(turn.expect)
+    last = turn.moves[-1][0]
+    line = turn.expect_lines.get("refused", turn.line)
+    expected = _turn_words(pinned) if pinned else None
+    actual = _turn_words(facts)
+    before = "".join(f"{text}, " for text, _ in turn.moves[:-1]) + "then " * (len(turn.moves) > 1)
+    label = f"{before}{last}: refused" if "refused" in facts else f"the turn: {actual}"
+    detail = (f"refused: {facts['refused']}",) if "refused" in facts else ()
+    if "refused" in facts:  # every fact the case pinned gives way to the refusal
+        repin: list[tuple[DataPath, Any]] = [
+            (("turn", "expect", key), None) for key in pinned if key != "refused"
+        ]
+        repin.append((("turn", "expect", "refused"), facts["refused"]))
+    else:  # the move is made: the facts it leaves, in place of the refusal
+        repin = [(("turn", "expect", "refused"), None)]
+        repin += [
+            (("turn", "expect", key), facts[key])
+            for key in ("log", *FACT_WORDS)
+            if (key != "discards" or tactics) and not (key == "next" and facts[key] == "nobody")
+        ]
+    return GameCheck(
+        "the refusal", line, expected, actual, label, detail, "", tuple(repin), pinned, facts
+    )
+
+
+def _turn_words(answer: dict[str, Any]) -> str:
+    """A turn's answer in an editor's words: its refusal, or the moves it carried out."""
+    if "refused" in answer:
+        return f"refused: {answer['refused']}"
+    return f"carried out: {_fact_words('log', answer['log'])}" if "log" in answer else "carried out"
 
 
 FACT_WORDS = {
