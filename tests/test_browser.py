@@ -764,9 +764,14 @@ def verdict_lines(page: Page) -> list[str]:
 
 
 def drag(page: Page, source: str, target: str) -> None:
-    """Drag as a hand does: press on the card, move in steps, let go over the box (which is in
-    sight, the palette staying beside the board)."""
-    page.locator(target).first.evaluate("box => box.scrollIntoView({block: 'center'})")
+    """Drag as a hand does: press on the card, move in steps, let go over the box, both in
+    sight (the palette lies between the drawn board and the boxes to type in)."""
+    page.locator(source).first.evaluate("card => card.scrollIntoView({block: 'start'})")
+    page.evaluate("() => window.scrollBy(0, -120)")
+    end = page.locator(target).first.bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    if end is None or end["y"] < 0 or end["y"] + end["height"] > height:
+        page.locator(target).first.evaluate("box => box.scrollIntoView({block: 'center'})")
     start = page.locator(source).first.bounding_box()
     end = page.locator(target).first.bounding_box()
     assert start is not None and end is not None
@@ -863,11 +868,12 @@ def test_cards_go_on_the_board_by_click_drag_and_keyboard_and_each_move_is_annou
     assert page.input_value("#stone-2-you") == "red 5"
     assert announce.inner_text() == "Red 5 put on Stone 2, your cards."
     assert announce.get_attribute("aria-live") == "polite"
-    # The palette stays beside the board while the stones scroll by.
+    # The verdicts and the case file stay beside the board while the boxes scroll by.
     page.locator("#stone-9").scroll_into_view_if_needed()
-    box = page.locator("#palette-cards").bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
-    assert box["x"] > page.locator("#stone-9").bounding_box()["x"]  # type: ignore[index]
+    for beside in ("#verdicts-title", "#case-text"):
+        box = page.locator(beside).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] < DESKTOP["height"], beside
+        assert box["x"] > page.locator("#stone-9").bounding_box()["x"]  # type: ignore[index]
     # Drag: onto a box, and from there onto another, where it moves.
     drag(page, "#palette-cards [data-card='red 6']", "#stone-4-them")
     wait_for_value(page, "#stone-4-them", "red 6")
@@ -896,6 +902,65 @@ def test_cards_go_on_the_board_by_click_drag_and_keyboard_and_each_move_is_annou
     page.check("#stone-4-claim")
     wait_for_verdict(page, "Stone 4: granted")
     assert "them: [red 6, red 5]" in page.input_value("#case-text")
+    visit.clean()
+
+
+@pytest.mark.browser
+def test_the_drawn_board_is_the_editor_beside_its_verdicts_and_its_case_file(
+    visit: Visit, site_url: str
+) -> None:
+    """At 1280 px the drawn board, the verdicts and the case text are on the screen together;
+    a side of a stone pressed on the drawing takes the palette's cards, a card dragged onto it
+    lands there, the arrow keys move over the drawing from one Tab stop, and the stone's own
+    button claims it. The drawing is read from the boxes, which stay the one record."""
+    page = visit.page
+    page.set_viewport_size(DESKTOP)
+    engine_page(page, f"{site_url}/ask.html")
+    page.wait_for_selector("#palette-cards [data-card='red 1']")
+    drawn = page.locator("#ask-drawn")
+    their_3 = drawn.locator("button[data-stone='3'][data-side='them']")
+    their_3.click()
+    assert their_3.get_attribute("aria-pressed") == "true"
+    assert page.locator("#ask-announce").inner_text() == "Cards now go to Stone 3, their cards."
+    page.locator("#palette-cards [data-card='blue 8']").click()
+    assert page.input_value("#stone-3-them") == "blue 8"
+    assert drawn.get_by_role("button", name="Stone 3, their side: blue 8", exact=True).count() == 1
+    assert drawn.get_by_role("button", name="Stone 3, your side: empty", exact=True).count() == 1
+    drag(
+        page,
+        "#palette-cards [data-card='red 1']",
+        "#ask-drawn button[data-stone='5'][data-side='you']",
+    )
+    wait_for_value(page, "#stone-5-you", "red 1")
+    # One Tab stop; the arrows move over the stones and up and down within one.
+    stops = page.eval_on_selector_all("#ask-drawn button", "bs => bs.filter(b => b.tabIndex >= 0)")
+    assert len(stops) == 1
+    focused = "() => [document.activeElement.dataset.stone, document.activeElement.dataset.side]"
+    drawn.locator("button[data-stone='5'][data-side='you']").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == ["6", "you"]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == ["6", "stone"]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == ["4", "you"]
+    page.keyboard.press("Enter")
+    for name in ("red 7", "red 8", "red 9"):
+        page.locator(f"#palette-cards [data-card='{name}']").click()
+    assert page.input_value("#stone-4-you") == "red 7, red 8, red 9"
+    chips = drawn.locator("button[data-stone='4'][data-side='you'] .oracle-card")
+    assert chips.count() == 3
+    claim = drawn.get_by_role("button", name="Stone 4 claim", exact=True)
+    claim.click()
+    assert page.is_checked("#stone-4-claim") and claim.get_attribute("aria-pressed") == "true"
+    wait_for_verdict(page, "Stone 4: granted")
+    for shown in ("#ask-drawn", "#verdict-list", "#case-text"):
+        box = page.locator(shown).bounding_box()
+        assert box is not None and box["y"] < DESKTOP["height"] and box["y"] + 40 > 0, shown
+    assert "you: [red 7, red 8, red 9]" in page.input_value("#case-text")
+    page.uncheck("#stone-4-claim")
+    assert claim.get_attribute("aria-pressed") == "false"
     visit.clean()
 
 

@@ -153,6 +153,7 @@ function chooseTarget(id, announced = false) {
   for (const input of app.querySelectorAll("input[data-cards]")) {
     input.classList.toggle("oracle-target", input.id === id);
   }
+  drawBoard();
   if (announced) announce(`Cards now go to ${boxLabel(id)}.`);
 }
 
@@ -170,6 +171,7 @@ function markUsed() {
     button.setAttribute("aria-pressed", isUsed ? "true" : "false");
     button.classList.toggle("oracle-used", isUsed);
   }
+  drawBoard();
 }
 
 function announce(words) {
@@ -491,6 +493,156 @@ async function copyText(text, done, selectable) {
   }
 }
 
+// ------------------------------------------------------------------ the drawn board
+// The board as the reader builds it: each stone with their side above, the stone (and its
+// claim) in the middle and your side below (beside it on a phone). It draws what the boxes
+// hold and writes to them only through putCard and the claim boxes, so the boxes, the drawing
+// and the case file never disagree. One Tab stop: the arrow keys move between the stones
+// (left, right) and within one (up, down), as the palette does.
+
+const cardDrawings = new Map(); // a card's name -> the engine's drawing of it, once it runs
+const SIDES = ["them", "stone", "you"];
+
+function drawnCard(name, last) {
+  const chip = document.createElement("span");
+  chip.className = "oracle-ask-chip";
+  const drawing = cardDrawings.get(name);
+  if (drawing) {
+    chip.innerHTML = drawing; // the engine's markup, every text escaped there
+    chip.firstElementChild.setAttribute("aria-hidden", "true");
+    chip.append(hidden(last ? name : `${name},`));
+  } else chip.textContent = last ? name : `${name},`;
+  return chip;
+}
+
+// Words for a screen reader only: a button's name is made of what it holds, as it is seen.
+function hidden(words) {
+  const span = document.createElement("span");
+  span.className = "oracle-sr-only";
+  span.textContent = ` ${words} `;
+  return span;
+}
+
+function drawnCards(boxId) {
+  const names = namesIn($(boxId).value);
+  return names.length ? names.map((name, at) => drawnCard(name, at === names.length - 1)) : [hidden("empty")];
+}
+
+function buildBoard() {
+  const board = $("ask-drawn");
+  for (const number of STONES) {
+    const stone = document.createElement("div");
+    stone.className = "oracle-ask-stone";
+    stone.setAttribute("role", "group");
+    stone.setAttribute("aria-label", `Stone ${number}`);
+    for (const side of SIDES) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.tabIndex = -1;
+      button.dataset.stone = String(number);
+      button.dataset.side = side;
+      if (side === "stone") {
+        button.className = "oracle-ask-claim";
+        button.addEventListener("click", () => {
+          const box = $(`stone-${number}-claim`);
+          box.checked = !box.checked;
+          drawBoard();
+          boardChanged();
+        });
+      } else {
+        const boxId = `stone-${number}-${side}`;
+        button.className = `oracle-ask-zone oracle-ask-zone--${side}`;
+        button.addEventListener("click", () => chooseTarget(boxId, true));
+        dropTarget(button, boxId);
+      }
+      stone.append(button);
+    }
+    board.append(stone);
+  }
+  board.firstElementChild.children[2].tabIndex = 0;
+  board.addEventListener("keydown", boardKeys);
+  for (const boxId of ["hand", "discards"]) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "oracle-ask-zone oracle-ask-zone--loose";
+    button.dataset.box = boxId;
+    if (boxId === "discards") button.classList.add("oracle-tactics-only");
+    button.addEventListener("click", () => chooseTarget(boxId, true));
+    dropTarget(button, boxId);
+    $("ask-drawn-hand").append(button);
+  }
+}
+
+function drawBoard() {
+  const board = $("ask-drawn");
+  if (!board || !board.firstElementChild) return;
+  for (const button of board.querySelectorAll("button")) {
+    const number = Number(button.dataset.stone);
+    const side = button.dataset.side;
+    if (side === "stone") {
+      const claimed = $(`stone-${number}-claim`).checked;
+      const holder = $(`stone-${number}-claimed_by`).value;
+      button.setAttribute("aria-pressed", claimed ? "true" : "false");
+      const name = document.createElement("span");
+      name.className = "oracle-ask-stone-number";
+      name.textContent = String(number);
+      const word = document.createElement("span");
+      word.className = "oracle-ask-claim-word";
+      word.textContent = "claim";
+      const tick = document.createElement("span");
+      tick.setAttribute("aria-hidden", "true");
+      tick.textContent = claimed ? "\u2713 " : "";
+      word.prepend(tick);
+      button.replaceChildren(hidden("Stone"), name, word);
+      if (holder) {
+        const mark = document.createElement("span");
+        mark.className = "oracle-ask-holder";
+        mark.textContent = holder === "you" ? "yours" : "theirs";
+        button.append(mark);
+      }
+      continue;
+    }
+    const boxId = `stone-${number}-${side}`;
+    button.setAttribute("aria-pressed", target === boxId ? "true" : "false");
+    const where = `Stone ${number}, ${side === "you" ? "your" : "their"} side:`;
+    button.replaceChildren(hidden(where), ...drawnCards(boxId));
+  }
+  for (const button of $("ask-drawn-hand").querySelectorAll("button")) {
+    const boxId = button.dataset.box;
+    const name = document.createElement("span");
+    name.className = "oracle-ask-zone-name";
+    name.textContent = boxId === "hand" ? "Your hand:" : "Discards:";
+    button.setAttribute("aria-pressed", target === boxId ? "true" : "false");
+    button.replaceChildren(name, ...drawnCards(boxId));
+  }
+}
+
+// Arrow keys: left and right to the same place on the next stone, up and down within a stone.
+function boardKeys(event) {
+  const current = event.target.closest("button");
+  if (!current) return;
+  const stone = Number(current.dataset.stone);
+  const row = SIDES.indexOf(current.dataset.side);
+  const phone = getComputedStyle($("ask-drawn")).flexDirection === "column";
+  const moves = {
+    ArrowLeft: phone ? [0, -1] : [-1, 0],
+    ArrowRight: phone ? [0, 1] : [1, 0],
+    ArrowUp: phone ? [-1, 0] : [0, -1],
+    ArrowDown: phone ? [1, 0] : [0, 1],
+    Home: [-9, 0],
+    End: [9, 0],
+  };
+  const move = moves[event.key];
+  if (!move) return;
+  event.preventDefault();
+  const nextStone = Math.min(9, Math.max(1, stone + move[0]));
+  const nextRow = Math.min(2, Math.max(0, row + move[1]));
+  const next = $("ask-drawn").children[nextStone - 1].children[nextRow];
+  current.tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
+}
+
 // ------------------------------------------------------------------ the palette
 
 function paletteCard(card, kind) {
@@ -609,8 +761,10 @@ async function main() {
     radio.addEventListener("change", showVariant);
   }
   const form = $("ask-form");
-  form.addEventListener("input", (event) => { if (event.target.id !== "palette-target") boardChanged(); });
-  form.addEventListener("change", (event) => { if (event.target.id !== "palette-target") boardChanged(); });
+  // The case file's pane lies beside the board, inside the form: its text is asked on its own.
+  const ofBoard = (event) => event.target.id !== "palette-target" && !event.target.closest(".oracle-case-pane");
+  form.addEventListener("input", (event) => { if (ofBoard(event)) boardChanged(); });
+  form.addEventListener("change", (event) => { if (ofBoard(event)) { drawBoard(); boardChanged(); } });
   form.addEventListener("submit", (event) => { event.preventDefault(); askNow(askBoard, true); });
   $("clear-button").addEventListener("click", () => {
     for (const input of app.querySelectorAll("#ask-form input[type=text]")) input.value = "";
@@ -635,6 +789,7 @@ async function main() {
   // A link pasted into the address bar of an open page changes only the part after #.
   window.addEventListener("hashchange", followLink);
   fillTargets();
+  buildBoard();
   chooseTarget(target);
   showVariant();
   numberLines(null);
@@ -656,12 +811,13 @@ async function main() {
     for (const card of list) {
       if (seen.has(card.name)) continue; // one button for both Jokers
       seen.add(card.name);
+      cardDrawings.set(card.name, card.html);
       palette.append(paletteCard(card, kind));
     }
   }
   paletteKeys(palette);
   showVariant();
-  markUsed();
+  markUsed(); // draws the board's cards as the engine draws them
   $("ask-button").disabled = false;
   // What the reader typed or pasted while the engine started is already on its way to it;
   // asking about the opening board now would drop that answer and cancel a question not yet sent.
