@@ -59,3 +59,28 @@ def test_only_the_jobs_that_write_may_write() -> None:
         "release": {"contents": "write"},
     }
     assert "head.repo.full_name == github.repository" in workflow["jobs"]["comment"]["if"]
+
+
+def test_the_pre_commit_ruff_is_the_locked_ruff() -> None:
+    """``.pre-commit-config.yaml`` runs ruff at the version ``make lint`` runs, so the two never
+    disagree about a file."""
+    lock = (ROOT / "requirements-dev.lock").read_text(encoding="utf-8")
+    (locked,) = re.findall(r"^ruff==(\S+)$", lock, re.MULTILINE)
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    pins = {
+        dependency
+        for repo in config["repos"]
+        for hook in repo["hooks"]
+        for dependency in hook.get("additional_dependencies", [])
+        if dependency.startswith("ruff")
+    }
+    assert pins == {f"ruff=={locked}"}
+
+
+def test_the_hooks_offered_to_catalogue_repositories_exist() -> None:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    entries = {hook["id"]: hook["entry"] for hook in hooks}
+    assert entries == {
+        "schotten-oracle-check": "schotten-oracle check",
+        "schotten-oracle-schema": "python -m oracle.casefile.schema --check",
+    }
