@@ -2,10 +2,10 @@
 
 Built with ``python -m build`` (as ``make dist`` builds it: the wheel from the source archive),
 installed with the site's packages at the lock's versions into a new virtual environment outside
-the repository, it checks, tests (the pytest plugin collects the cases) and builds a copy of a
-project (the fixture catalogue, the site's sources and the browser runtime) with no
-file of the repository's ``engine/`` or ``oracle/`` in reach. Marked ``slow``: it builds a wheel
-and installs a dozen packages (CI runs it).
+the repository, it checks, tests (the pytest plugin collects the cases) and builds, for a
+published address (``SITE_URL``), a copy of a project (the fixture catalogue, the site's sources
+and the browser runtime) with no file of the repository's ``engine/`` or ``oracle/`` in reach.
+Marked ``slow``: it builds a wheel and installs a dozen packages (CI runs it); 35 to 75 s here.
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ from conftest import ROOT, copy_project
 pytestmark = pytest.mark.slow
 
 
-def _run(command: list[str | Path], cwd: Path) -> str:
+def _run(command: list[str | Path], cwd: Path, site_url: str = "") -> str:
     environment = {
         key: value
         for key, value in os.environ.items()
         if key not in {"PYTHONPATH", "VIRTUAL_ENV", "SITE_URL"}
     }
     environment["NO_MKDOCS_2_WARNING"] = "1"
+    if site_url:
+        environment["SITE_URL"] = site_url
     done = subprocess.run(
         [str(part) for part in command],
         cwd=cwd,
@@ -62,6 +64,12 @@ def test_the_installed_wheel_checks_and_builds_a_project(tmp_path: Path) -> None
     (project / "pytest.ini").write_text("[pytest]\noracle_case_dirs = cases\n", encoding="utf-8")
     tested = _run([venv / "bin" / "pytest", "-q", "-p", "no:cacheprovider", "cases"], project)
     assert " passed" in tested and " failed" not in tested, tested
-    _run([venv / "bin" / "mkdocs", "build", "--strict", "--quiet"], cwd=project)
-    assert (project / "site" / "edge-cases.html").is_file()
+    # Built for a published address (mkdocs.yml's site_url, from SITE_URL, as the workflow
+    # builds main): canonical links and a filled sitemap, and still strict.
+    published = "https://example.github.io/schotten-totten-oracle/"
+    _run([venv / "bin" / "mkdocs", "build", "--strict", "--quiet"], project, published)
+    page = (project / "site" / "edge-cases.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{published}edge-cases.html">' in page
+    sitemap = (project / "site" / "sitemap.xml").read_text(encoding="utf-8")
+    assert f"<loc>{published}edge-cases.html</loc>" in sitemap
     assert (project / "site" / "downloads" / "schotten-totten-catalogue.schema.json").is_file()
