@@ -3,7 +3,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1:8000
+# make serve's address: make serve PORT=8001 for another port, HOST=0.0.0.0:8000 for another host.
+PORT ?= 8000
+HOST ?= 127.0.0.1:$(PORT)
 export NO_MKDOCS_2_WARNING := 1
 
 NPM ?= npm
@@ -11,7 +13,7 @@ NPM ?= npm
 # package-lock.json and copied into the site at every build.
 RUNTIME := node_modules/.oracle-installed
 
-.PHONY: serve site test lint bench mutation-bench schema lock clean screenshots screenshots-review
+.PHONY: serve site test lint dist bench mutation-bench schema lock clean screenshots screenshots-review
 
 # Everything: the engine, the site's packages and the development tools, at the versions of the
 # lock file, so that make lint and make test give the same answers next month.
@@ -29,7 +31,7 @@ $(RUNTIME): package.json package-lock.json
 serve: $(BIN)/.installed $(RUNTIME) schema
 	@$(BIN)/python -c "import socket, sys; host, port = '$(HOST)'.rsplit(':', 1); \
 	busy = socket.socket().connect_ex((host, int(port))) == 0; \
-	sys.exit(f'make serve: {host}:{port} is in use; try make serve HOST={host}:8001' if busy else 0)"
+	sys.exit(f'make serve: {host}:{port} is in use; try make serve PORT={int(port) + 1}' if busy else 0)"
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST)
 
 site: $(BIN)/.installed $(RUNTIME)
@@ -40,17 +42,38 @@ site: $(BIN)/.installed $(RUNTIME)
 test: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/pytest -n auto --dist loadfile
 
+# actionlint checks the GitHub workflow, and shellcheck its run: steps and the CI scripts.
+# actionlint is the extra [actionlint] (pyproject.toml), which only a machine that reaches GitHub
+# can install: without it that check is skipped, with a line saying so, unless
+# ORACLE_REQUIRE_ACTIONLINT=1 (the workflow sets it).
+ACTIONLINT ?= $(BIN)/actionlint
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/shellcheck .ci/run .ci/gate
+	@if [ -x "$(ACTIONLINT)" ]; then \
+		echo "$(ACTIONLINT) -shellcheck $(BIN)/shellcheck"; \
+		"$(ACTIONLINT)" -shellcheck $(BIN)/shellcheck; \
+	elif [ "$${ORACLE_REQUIRE_ACTIONLINT:-}" = 1 ]; then \
+		echo "make lint: $(ACTIONLINT) is missing (pip install -c requirements-dev.lock -e '.[actionlint]')"; \
+		exit 1; \
+	else \
+		echo "make lint: actionlint not installed, the workflow not checked (pip install -c requirements-dev.lock -e '.[actionlint]' where GitHub is reachable)"; \
+	fi
+
+# The wheel and the source archive, in dist/: the engine, the CLI, the pytest plugin and the
+# MkDocs plugin with their schemas (tests/test_packaging.py installs the wheel and builds a site).
+dist: $(BIN)/.installed
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
 
 # Choose newer versions of the development tools and the site's packages (then run make test).
 # The project's own extras name the project, which must not be pinned to this folder.
 lock: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet pip-tools
-	$(BIN)/pip-compile --upgrade --extra dev --strip-extras --quiet --no-emit-index-url \
+	$(BIN)/pip-compile --upgrade --extra dev --extra actionlint --strip-extras --quiet --no-emit-index-url \
 		--no-emit-find-links --unsafe-package schotten-totten-oracle \
 		-o requirements-dev.lock pyproject.toml
 
@@ -84,4 +107,4 @@ mutation-bench: $(BIN)/.installed $(RUNTIME)
 		--seed $(MUTATION_SEED) --jobs 2
 
 clean:
-	rm -rf $(VENV) node_modules site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules site dist .pytest_cache .mypy_cache .ruff_cache

@@ -45,6 +45,29 @@ def test_make_schema_writes_what_check_expects_and_a_new_rule_makes_it_stale(
     )
 
 
+def test_check_writes_nothing_and_says_in_one_line_when_the_schema_is_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m oracle.casefile.schema --check`` (the pre-commit hook) exits 0 on a current
+    schema and 1 on a stale or missing one, with one line, leaving the file as it was."""
+    (tmp_path / "rules").mkdir()
+    shutil.copy(FIXTURE / "rules" / "index.yaml", tmp_path / "rules" / "index.yaml")
+    schema = tmp_path / EDITOR_SCHEMA
+    schema.parent.mkdir(parents=True)
+    assert schema_main([str(tmp_path), "--check"]) == 1
+    assert not schema.exists()
+    assert schema_main([str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert schema_main(["--check", str(tmp_path)]) == 0
+    assert capsys.readouterr() == ("", "")
+    schema.write_text("{}\n", encoding="utf-8")
+    assert schema_main([str(tmp_path), "--check"]) == 1
+    assert schema.read_text(encoding="utf-8") == "{}\n"
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert error.startswith(f"{EDITOR_SCHEMA}: out of date")
+
+
 def test_every_case_of_the_catalogue_fits_it(validator: jsonschema.Draft7Validator) -> None:
     for path in case_files(FIXTURE / "cases"):
         errors = [error.message for error in validator.iter_errors(read_yaml(path).data)]

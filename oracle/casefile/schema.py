@@ -6,7 +6,8 @@ modeline of every case and by ``.vscode/settings.json``), adds what only this pr
 card by name, every rule id of ``rules/index.yaml`` and every misreading, as enums, so that an
 editor completes them and underlines a misspelt one while typing. It is generated, committed, and
 checked to be current by the tests and ``schotten-oracle check``, and written again by every site
-build and by ``make schema`` (``python -m oracle.casefile.schema``).
+build and by ``make schema`` (``python -m oracle.casefile.schema``); ``--check`` only says
+whether it is current.
 """
 
 from __future__ import annotations
@@ -79,9 +80,20 @@ def stale_editor_schema(root: Path, rules: RulesIndex) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the editors' schema of the project in the current folder (or the one given)."""
-    root = Path((argv or sys.argv[1:] or ["."])[0])
+    """Write the editors' schema of the project in the current folder (or the one given); with
+    ``--check``, write nothing and exit 1 with a one-line message when it is not current (the
+    pre-commit hook of a catalogue repository, ``.pre-commit-hooks.yaml``)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in arguments
+    folders = [argument for argument in arguments if argument != "--check"]
+    root = Path((folders or ["."])[0])
     rules = load_rules_index(root / "rules" / "index.yaml")
+    if check:
+        problem = stale_editor_schema(root, rules)
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 1
+        return 0
     (root / EDITOR_SCHEMA).write_text(editor_schema_text(rules), encoding="utf-8")
     print(f"wrote {EDITOR_SCHEMA}")
     return 0
