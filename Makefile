@@ -43,25 +43,13 @@ test: $(BIN)/.installed $(RUNTIME)
 	$(BIN)/pytest -n auto --dist loadfile
 
 # actionlint checks the GitHub workflow, and shellcheck its run: steps and the CI scripts.
-# actionlint is the extra [actionlint] (pyproject.toml), which only a machine that reaches GitHub
-# can install: without it that check is skipped, with a line saying so, unless
-# ORACLE_REQUIRE_ACTIONLINT=1 (the workflow sets it).
-ACTIONLINT ?= $(BIN)/actionlint
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/shellcheck .ci/run .ci/gate
-	@if [ -x "$(ACTIONLINT)" ]; then \
-		echo "$(ACTIONLINT) -shellcheck $(BIN)/shellcheck"; \
-		"$(ACTIONLINT)" -shellcheck $(BIN)/shellcheck; \
-	elif [ "$${ORACLE_REQUIRE_ACTIONLINT:-}" = 1 ]; then \
-		echo "make lint: $(ACTIONLINT) is missing (pip install -c requirements-dev.lock -e '.[actionlint]')"; \
-		exit 1; \
-	else \
-		echo "make lint: actionlint not installed, the workflow not checked (pip install -c requirements-dev.lock -e '.[actionlint]' where GitHub is reachable)"; \
-	fi
+	$(BIN)/actionlint -shellcheck $(BIN)/shellcheck
 
 # The wheel and the source archive, in dist/: the engine, the CLI, the pytest plugin and the
 # MkDocs plugin with their schemas (tests/test_packaging.py installs the wheel and builds a site).
@@ -73,7 +61,7 @@ dist: $(BIN)/.installed
 # The project's own extras name the project, which must not be pinned to this folder.
 lock: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet pip-tools
-	$(BIN)/pip-compile --upgrade --extra dev --extra actionlint --strip-extras --quiet --no-emit-index-url \
+	$(BIN)/pip-compile --upgrade --extra dev --strip-extras --quiet --no-emit-index-url \
 		--no-emit-find-links --unsafe-package schotten-totten-oracle \
 		-o requirements-dev.lock pyproject.toml
 

@@ -228,7 +228,13 @@ def _revision_records(root: Path, revision: str) -> tuple[list[dict[str, Any]], 
             raise BaseUnavailable(
                 f"revision {revision} cannot export its catalogue: {_last_line(result.stderr)}"
             )
-        return read_export(exported.read_text(encoding="utf-8")), notes
+        try:
+            return read_export(exported.read_text(encoding="utf-8")), notes
+        except ValueError as error:  # a newer catalogue than this code reads
+            raise BaseUnavailable(
+                f"revision {revision} exports a catalogue this version cannot read ({error});"
+                " compare from the newer revision instead"
+            ) from None
 
 
 def _last_line(output: bytes) -> str:
