@@ -36,13 +36,13 @@ from engine import (
     parse_card,
     strongest_completion,
 )
-from engine.enumeration import (
+from engine.formations import forget_strengths
+from oracle.judges.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,
     clear_strength_cache,
     enumeration_size,
 )
-from engine.formations import forget_strengths
 
 TARGET_WORST_US = 8.0
 """The goal for the slowest base-game proof (the speed issue of 2026-12: 8 us)."""

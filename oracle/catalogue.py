@@ -19,7 +19,6 @@ from functools import cached_property
 from pathlib import Path
 
 import engine.rulings
-from engine.misreadings import MISREADINGS
 from engine.rulings import Rulings
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
@@ -30,6 +29,7 @@ from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.citations import citation_problems
 from oracle.coverage import COVERAGE, coverage_problems
+from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.cache import MisreadingCache
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
 from oracle.problems import Problem

@@ -46,7 +46,6 @@ from engine import (
     result_text,
 )
 from engine.cards import card_name
-from engine.enumeration import claim_granted_by_enumeration, enumeration_size
 from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
 from engine.move_rules import (
     ROOM_FOR_A_CARD,
@@ -58,6 +57,7 @@ from engine.tactics import Tactic
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
 from oracle.casefile.rules import load_rules_index
+from oracle.judges.enumeration import claim_granted_by_enumeration, enumeration_size
 from oracle.verify.consistency import engine_problems
 
 ROOT = Path(__file__).resolve().parent.parent

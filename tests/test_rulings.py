@@ -16,8 +16,13 @@ from conftest import FIXTURE
 
 import engine.rulings
 from engine import Game, GameState, Match, Player, claim_verdicts
-from engine.enumeration import claim_granted_by_enumeration
-from engine.misreadings import (
+from engine.rulings import RULING_IDS, RULINGS, Rulings
+from oracle.casefile.loader import load_cases
+from oracle.casefile.model import Case
+from oracle.casefile.questions import unknown_guard
+from oracle.cli import main
+from oracle.judges.enumeration import claim_granted_by_enumeration
+from oracle.judges.misreadings import (
     MISREAD_RULINGS,
     MISREADINGS,
     RULES,
@@ -25,11 +30,6 @@ from engine.misreadings import (
     RulingMisread,
     misreading_now_in_force,
 )
-from engine.rulings import RULING_IDS, RULINGS, Rulings
-from oracle.casefile.loader import load_cases
-from oracle.casefile.model import Case
-from oracle.casefile.questions import unknown_guard
-from oracle.cli import main
 
 CASES = Path(__file__).parent / "rulings" / "cases"
 
