@@ -32,11 +32,11 @@ from engine import (
     StoneState,
     Tactic,
     claim_verdict,
+    forget_strengths,
     make_card,
     parse_card,
     strongest_completion,
 )
-from engine.formations import forget_strengths
 from oracle.judges.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,

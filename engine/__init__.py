@@ -13,6 +13,7 @@ import importlib
 
 from engine.cards import (
     CARDS,
+    COLOUR_NAMES,
     Card,
     CardError,
     CardSet,
@@ -38,6 +39,7 @@ from engine.formations import (
     Completion,
     Formation,
     describe,
+    forget_strengths,
     formation_of,
     side_capacity,
     strength,
@@ -62,14 +64,31 @@ from engine.position import (
     VariantError,
     variant_named,
 )
-from engine.rulings import RULINGS, Rulings
-from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
+from engine.rulings import (
+    RULING_IDS,
+    RULINGS,
+    DrawnRoundPoints,
+    DrawnRoundStarter,
+    OpenSideTie,
+    Rulings,
+    TieBreak,
+)
+from engine.tactics import (
+    CARD_RULES,
+    COMBAT_MODE_CARDS,
+    ELITE_TROOPS,
+    JOKERS,
+    SECOND_JOKER_NAME,
+    TACTICS_MASK,
+    Tactic,
+)
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
     from typing import Any
 
     from engine.game import (
+        CLAIM_RULES,
         Event,
         Game,
         GameState,
@@ -77,6 +96,7 @@ if TYPE_CHECKING:
         Phase,
         PlayerView,
         TableError,
+        TableFact,
         Termination,
     )
     from engine.match import Match, RoundResult, round_points
@@ -96,6 +116,9 @@ if TYPE_CHECKING:
         Traitor,
         stones_named,
     )
+    from engine.odds import formation_counts
+    from engine.opponent import choose_move
+    from engine.reachable import reachability_problems
     from engine.records import (
         GameRecord,
         length_text,
@@ -108,6 +131,7 @@ if TYPE_CHECKING:
     )
 
 _LOADED_ON_FIRST_USE = {
+    "CLAIM_RULES": "engine.game",
     "Banshee": "engine.moves",
     "Claim": "engine.moves",
     "Deck": "engine.moves",
@@ -130,8 +154,12 @@ _LOADED_ON_FIRST_USE = {
     "RoundResult": "engine.match",
     "Strategist": "engine.moves",
     "TableError": "engine.game",
+    "TableFact": "engine.game",
     "Termination": "engine.game",
     "Traitor": "engine.moves",
+    "choose_move": "engine.opponent",
+    "formation_counts": "engine.odds",
+    "reachability_problems": "engine.reachable",
     "length_text": "engine.records",
     "parse_record": "engine.records",
     "play_random_game": "engine.records",
@@ -160,10 +188,17 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CARDS",
+    "CARD_RULES",
+    "CLAIM_RULES",
+    "COLOUR_NAMES",
+    "COMBAT_MODE_CARDS",
     "ELITE_TROOPS",
     "JOKERS",
     "RULINGS",
+    "RULING_IDS",
+    "SECOND_JOKER_NAME",
     "STONES",
+    "TACTICS_MASK",
     "VARIANTS",
     "Banshee",
     "Card",
@@ -176,6 +211,8 @@ __all__ = [
     "Completion",
     "Deck",
     "Draw",
+    "DrawnRoundPoints",
+    "DrawnRoundStarter",
     "DuplicateCard",
     "DuplicateClaim",
     "Event",
@@ -191,6 +228,7 @@ __all__ = [
     "MissingCompletionOrder",
     "Move",
     "MoveSyntaxError",
+    "OpenSideTie",
     "Outcome",
     "Pass",
     "Phase",
@@ -209,9 +247,11 @@ __all__ = [
     "StoneState",
     "Strategist",
     "TableError",
+    "TableFact",
     "Tactic",
     "TacticsVariant",
     "Termination",
+    "TieBreak",
     "Traitor",
     "Variant",
     "VariantError",
@@ -219,10 +259,13 @@ __all__ = [
     "card_colour",
     "card_name",
     "card_value",
+    "choose_move",
     "claim_verdict",
     "claim_verdicts",
     "describe",
     "elite_troops_for",
+    "forget_strengths",
+    "formation_counts",
     "formation_of",
     "length_text",
     "make_card",
@@ -231,6 +274,7 @@ __all__ = [
     "parse_record",
     "play_random_game",
     "random_move",
+    "reachability_problems",
     "record_text",
     "replay",
     "result_text",

@@ -50,6 +50,7 @@ EVERY_CARD_MASK = ALL_CARDS_MASK | TACTICS_MASK
 """The Clan cards and the ten Tactic cards."""
 
 COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
+"""The colours as an editor writes them, in :class:`Colour` order: ``red``, ``blue``, ..."""
 
 
 class CardError(ValueError):

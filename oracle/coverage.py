@@ -23,8 +23,7 @@ from typing import Protocol
 
 import yaml
 
-from engine import Formation, Termination
-from engine.formations import CombatMode
+from engine import CombatMode, Formation, Termination
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.source import shown_path
 from oracle.casefile.vocabulary import CASES_DIR

@@ -189,7 +189,7 @@ def test_a_tie_against_an_open_side_follows_the_tie_break() -> None:
 def test_check_says_where_the_rulings_contradict_each_other(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(engine.rulings, "RULINGS", RULINGS.flipped("tie_break"))
+    monkeypatch.setattr(engine, "RULINGS", RULINGS.flipped("tie_break"))
     source = Path(engine.rulings.__file__).read_text(encoding="utf-8").splitlines()
     line = 1 + next(n for n, text in enumerate(source) if text.startswith("RULINGS = "))
     assert main(["check", "--root", str(FIXTURE)]) == 1

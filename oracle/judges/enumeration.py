@@ -19,8 +19,7 @@ from functools import cache, lru_cache, partial
 from itertools import combinations
 from math import comb
 
-from engine import RULINGS, Card, CombatMode, Position, Rulings
-from engine.rulings import OpenSideTie
+from engine import RULINGS, Card, CombatMode, OpenSideTie, Position, Rulings
 from oracle.judges import reference_rules as rules
 from oracle.judges.reference_rules import CLAN_CARDS_MASK, Standing, cards_in, mask_of
 

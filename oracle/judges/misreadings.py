@@ -21,8 +21,17 @@ from itertools import pairwise, product
 from math import comb
 from typing import Any, NamedTuple
 
-from engine import RULINGS, Card, CombatMode, Player, Position, Rulings
-from engine.rulings import RULING_IDS, OpenSideTie, TieBreak
+from engine import (
+    RULING_IDS,
+    RULINGS,
+    Card,
+    CombatMode,
+    OpenSideTie,
+    Player,
+    Position,
+    Rulings,
+    TieBreak,
+)
 from oracle.judges import reference_rules as rules
 from oracle.judges.enumeration import strongest_completion
 from oracle.judges.reference_rules import CLAN_CARDS_MASK, JOKERS, Formation, Standing, cards_in
@@ -364,7 +373,7 @@ MISREAD_RULINGS: Mapping[object, MisreadText] = {
     ),
 }
 """The misreading that believes each value of a ruling, for whichever value the engine's rulings
-do not hold: flipping a ruling in :data:`engine.rulings.RULINGS` renames its misreading too."""
+do not hold: flipping a ruling in :data:`engine.RULINGS` renames its misreading too."""
 
 
 def misreading_now_in_force(name: str, rulings: Rulings = RULINGS) -> tuple[str, str] | None:

@@ -8,7 +8,7 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from engine.play_state import Phase
+from engine import Phase
 from oracle.casefile.model import Case
 from oracle.casefile.questions import exported_kinds
 from oracle.judges.misreadings import Reading
