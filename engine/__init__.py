@@ -2,6 +2,14 @@
 
 Pure: no I/O, no YAML, no printing. Everything else in the project calls it.
 
+It is laid out by concept, in floors each standing only on those below it (``make lint`` checks
+it): :mod:`engine.cards` (the cards, Tactic cards and formations), :mod:`engine.proof` (a
+position, the rulings and the claim proof), :mod:`engine.game` (a whole game: its state, moves,
+turns, Tactic cards and legality), :mod:`engine.match` (matches and game records) and
+:mod:`engine.tools` (the odds and the computer opponent); :mod:`engine.frozen` is the immutable
+values' helper under them all. Everything outside the engine imports the names listed here, from
+``engine`` itself, never from a module inside it: those may move.
+
 Importing it loads what judging a position needs (cards, formations, positions, the claim proof);
 the game, its moves, records and matches load the first time one of their names is asked for, so
 that a process that only judges positions starts faster.
@@ -11,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 
-from engine.cards import (
+from engine.cards.card import (
     CARDS,
     COLOUR_NAMES,
     Card,
@@ -25,16 +33,7 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
-from engine.claims import (
-    ClaimVerdict,
-    DuplicateClaim,
-    Reason,
-    Verdict,
-    claim_verdict,
-    claim_verdicts,
-    elite_troops_for,
-)
-from engine.formations import (
+from engine.cards.formations import (
     CombatMode,
     Completion,
     Formation,
@@ -45,7 +44,25 @@ from engine.formations import (
     strength,
     strongest_completion,
 )
-from engine.position import (
+from engine.cards.tactics import (
+    CARD_RULES,
+    COMBAT_MODE_CARDS,
+    ELITE_TROOPS,
+    JOKERS,
+    SECOND_JOKER_NAME,
+    TACTICS_MASK,
+    Tactic,
+)
+from engine.proof.claims import (
+    ClaimVerdict,
+    DuplicateClaim,
+    Reason,
+    Verdict,
+    claim_verdict,
+    claim_verdicts,
+    elite_troops_for,
+)
+from engine.proof.position import (
     STONES,
     VARIANTS,
     DuplicateCard,
@@ -64,7 +81,7 @@ from engine.position import (
     VariantError,
     variant_named,
 )
-from engine.rulings import (
+from engine.proof.rulings import (
     RULING_IDS,
     RULINGS,
     DrawnRoundPoints,
@@ -73,21 +90,12 @@ from engine.rulings import (
     Rulings,
     TieBreak,
 )
-from engine.tactics import (
-    CARD_RULES,
-    COMBAT_MODE_CARDS,
-    ELITE_TROOPS,
-    JOKERS,
-    SECOND_JOKER_NAME,
-    TACTICS_MASK,
-    Tactic,
-)
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
     from typing import Any
 
-    from engine.game import (
+    from engine.game.interface import (
         CLAIM_RULES,
         Event,
         Game,
@@ -99,8 +107,7 @@ if TYPE_CHECKING:
         TableFact,
         Termination,
     )
-    from engine.match import Match, RoundResult, round_points
-    from engine.moves import (
+    from engine.game.moves import (
         Banshee,
         Claim,
         Deck,
@@ -116,10 +123,7 @@ if TYPE_CHECKING:
         Traitor,
         stones_named,
     )
-    from engine.odds import formation_counts
-    from engine.opponent import choose_move
-    from engine.reachable import reachability_problems
-    from engine.records import (
+    from engine.match.records import (
         GameRecord,
         length_text,
         parse_record,
@@ -129,46 +133,50 @@ if TYPE_CHECKING:
         replay,
         result_text,
     )
+    from engine.match.rounds import Match, RoundResult, round_points
+    from engine.proof.reachable import reachability_problems
+    from engine.tools.odds import formation_counts
+    from engine.tools.opponent import choose_move
 
 _LOADED_ON_FIRST_USE = {
-    "CLAIM_RULES": "engine.game",
-    "Banshee": "engine.moves",
-    "Claim": "engine.moves",
-    "Deck": "engine.moves",
-    "Draw": "engine.moves",
-    "Event": "engine.game",
-    "Game": "engine.game",
-    "GameRecord": "engine.records",
-    "GameState": "engine.game",
-    "IllegalMove": "engine.moves",
-    "Match": "engine.match",
-    "Move": "engine.moves",
-    "MoveSyntaxError": "engine.moves",
-    "Outcome": "engine.game",
-    "Pass": "engine.moves",
-    "Phase": "engine.game",
-    "Play": "engine.moves",
-    "PlayerView": "engine.game",
-    "Recruit": "engine.moves",
-    "Return": "engine.moves",
-    "RoundResult": "engine.match",
-    "Strategist": "engine.moves",
-    "TableError": "engine.game",
-    "TableFact": "engine.game",
-    "Termination": "engine.game",
-    "Traitor": "engine.moves",
-    "choose_move": "engine.opponent",
-    "formation_counts": "engine.odds",
-    "reachability_problems": "engine.reachable",
-    "length_text": "engine.records",
-    "parse_record": "engine.records",
-    "play_random_game": "engine.records",
-    "random_move": "engine.records",
-    "record_text": "engine.records",
-    "replay": "engine.records",
-    "result_text": "engine.records",
-    "round_points": "engine.match",
-    "stones_named": "engine.moves",
+    "CLAIM_RULES": "engine.game.interface",
+    "Banshee": "engine.game.moves",
+    "Claim": "engine.game.moves",
+    "Deck": "engine.game.moves",
+    "Draw": "engine.game.moves",
+    "Event": "engine.game.interface",
+    "Game": "engine.game.interface",
+    "GameRecord": "engine.match.records",
+    "GameState": "engine.game.interface",
+    "IllegalMove": "engine.game.moves",
+    "Match": "engine.match.rounds",
+    "Move": "engine.game.moves",
+    "MoveSyntaxError": "engine.game.moves",
+    "Outcome": "engine.game.interface",
+    "Pass": "engine.game.moves",
+    "Phase": "engine.game.interface",
+    "Play": "engine.game.moves",
+    "PlayerView": "engine.game.interface",
+    "Recruit": "engine.game.moves",
+    "Return": "engine.game.moves",
+    "RoundResult": "engine.match.rounds",
+    "Strategist": "engine.game.moves",
+    "TableError": "engine.game.interface",
+    "TableFact": "engine.game.interface",
+    "Termination": "engine.game.interface",
+    "Traitor": "engine.game.moves",
+    "choose_move": "engine.tools.opponent",
+    "formation_counts": "engine.tools.odds",
+    "reachability_problems": "engine.proof.reachable",
+    "length_text": "engine.match.records",
+    "parse_record": "engine.match.records",
+    "play_random_game": "engine.match.records",
+    "random_move": "engine.match.records",
+    "record_text": "engine.match.records",
+    "replay": "engine.match.records",
+    "result_text": "engine.match.records",
+    "round_points": "engine.match.rounds",
+    "stones_named": "engine.game.moves",
 }
 """Each name of the game's modules, and the module it is loaded from when first asked for."""
 

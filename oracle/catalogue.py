@@ -396,16 +396,16 @@ def unshown_topics(
 
 
 def ruling_contradictions(rulings: Rulings | None = None) -> list[Problem]:
-    """A line for each reason the engine's rulings cannot stand together, located at the
-    line of :data:`engine.RULINGS` that sets them in ``engine/rulings.py`` (an editor's flip of
-    one ruling that another follows from)."""
+    """A line for each reason the engine's rulings cannot stand together, located at the line of
+    :data:`engine.RULINGS` that sets them in ``engine/proof/rulings.py`` (an editor's flip of one
+    ruling that another follows from)."""
     reasons = (engine.RULINGS if rulings is None else rulings).contradictions()
     if not reasons:
         return []
-    source = inspect.getsourcefile(Rulings)  # engine/rulings.py, the rulings' one home
+    source = inspect.getsourcefile(Rulings)  # engine/proof/rulings.py, the rulings' one home
     lines = Path(str(source)).read_text(encoding="utf-8").splitlines()
     line = 1 + next((n for n, text in enumerate(lines) if text.startswith("RULINGS = ")), 0)
-    return [Problem(f"engine/rulings.py:{line}: {reason}") for reason in reasons]
+    return [Problem(f"engine/proof/rulings.py:{line}: {reason}") for reason in reasons]
 
 
 def verified_catalogue(

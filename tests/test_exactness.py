@@ -26,9 +26,9 @@ from engine import (
     strength,
     strongest_completion,
 )
-from engine.cards import mask_of
-from engine.formations import identities
-from engine.rulings import RULINGS, Rulings
+from engine.cards.card import mask_of
+from engine.cards.formations import identities
+from engine.proof.rulings import RULINGS, Rulings
 from oracle.judges.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,
@@ -195,7 +195,7 @@ def test_the_enumeration_scores_a_side_with_elite_troops_alike_in_any_order_and_
     import random
     from itertools import permutations
 
-    from engine.cards import CARDS
+    from engine.cards.card import CARDS
     from oracle.judges import reference_rules as rules
 
     rng = random.Random(7)

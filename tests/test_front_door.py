@@ -54,14 +54,14 @@ def test_the_check_sees_a_reach_past_the_front_door(tmp_path: Path) -> None:
     probe.write_text(
         "from engine import Position, echoed\n"
         "def f():\n"
-        "    from engine.cards import mask_of\n"
-        "    import engine.game\n",
+        "    from engine.cards.card import mask_of\n"
+        "    import engine.game.interface\n",
         encoding="utf-8",
     )
     assert _engine_imports(probe) == [
         "1: from engine import echoed (not in engine.__all__)",
-        "3: from engine.cards import ...",
-        "4: import engine.game",
+        "3: from engine.cards.card import ...",
+        "4: import engine.game.interface",
     ]
 
 

@@ -1,7 +1,7 @@
 """Common misreadings of the rules, as small hooks on a slow, plain claim judge.
 
 Each misreading overrides one hook of :class:`Reading` (the correct rules), or holds the engine's
-rulings (:data:`engine.RULINGS`, at home in ``engine/rulings.py``) with one changed
+rulings (:data:`engine.RULINGS`, at home in ``engine/proof/rulings.py``) with one changed
 (:class:`RulingMisread`), and answers the question "what would a player who reads the rules this way
 decide?". The catalogue runs every case under every misreading: a misreading that changes no verdict
 would go unnoticed by the catalogue, so each must be caught by at least one case.

@@ -2,10 +2,10 @@
 
 This module is the yardstick the slow references (:mod:`oracle.judges.enumeration`, the misreadings'
 judge in :mod:`oracle.judges.misreadings`) measure the engine against. It shares no code and no
-table with :mod:`engine.formations`, :mod:`engine.tactics` or :mod:`engine.claims`: if one of the
-engine's tables were wrong, the references would disagree with it instead of repeating the mistake.
-Everything here is read straight from the rules (RULES.md, rules/index.yaml) and favours being
-obviously right over being fast.
+table with :mod:`engine.cards.formations`, :mod:`engine.cards.tactics` or
+:mod:`engine.proof.claims`: if one of the engine's tables were wrong, the references would disagree
+with it instead of repeating the mistake. Everything here is read straight from the rules (RULES.md,
+rules/index.yaml) and favours being obviously right over being fast.
 
 A card is the engine's card number, decoded here on its own: a Clan card is
 ``colour * 9 + (value - 1)`` (0 to 53), and the elite troops are the Tactic cards 54 to 57.

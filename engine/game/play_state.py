@@ -1,11 +1,11 @@
 """The state of a game in play: where every card lies, whose turn it is, which step, and the
 queries every rule reads.
 
-:class:`PlayState` is the data of :class:`engine.game.GameState` and what the modules beside it
-work on: the move rules (:mod:`engine.move_rules`), the Tactic cards (:mod:`engine.tactic_cards`),
-the legal moves (:mod:`engine.legality`), the turn flow (:mod:`engine.turn_flow`) and the table
-a state is set up from (:mod:`engine.table`). None of them needs the game's interface, so each
-imports this module and nothing imports back.
+:class:`PlayState` is the data of :class:`engine.game.interface.GameState` and what the modules
+beside it work on: the move rules (:mod:`engine.game.move_rules`), the Tactic cards
+(:mod:`engine.game.tactic_cards`), the legal moves (:mod:`engine.game.legality`), the turn flow
+(:mod:`engine.game.turn_flow`) and the table a state is set up from (:mod:`engine.game.table`). None
+of them needs the game's interface, so each imports this module and nothing imports back.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.cards import ALL_CARDS_MASK as CLAN_MASK
-from engine.cards import Card, mask_of
-from engine.claims import stone_verdict, unseen_elite_troops
-from engine.formations import CombatMode, side_capacity
+from engine.cards.card import ALL_CARDS_MASK as CLAN_MASK
+from engine.cards.card import Card, mask_of
+from engine.cards.formations import CombatMode, side_capacity
 from engine.frozen import IdentityEnum
-from engine.moves import Deck, Move
-from engine.position import (
+from engine.game.moves import Deck, Move
+from engine.proof.claims import stone_verdict, unseen_elite_troops
+from engine.proof.position import (
     STONES,
     Player,
     Position,
@@ -27,7 +27,7 @@ from engine.position import (
     Variant,
     face_up_mask,
 )
-from engine.rulings import RULINGS, Rulings
+from engine.proof.rulings import RULINGS, Rulings
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -88,7 +88,7 @@ class Outcome:
 @dataclass(frozen=True)
 class GameSettings:
     """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed,
-    and the rulings it is played by. :class:`engine.game.Game` adds how a game starts."""
+    and the rulings it is played by. :class:`engine.game.interface.Game` adds how a game starts."""
 
     variant: Variant = field(default_factory=Variant)
     expert: bool = False
@@ -194,8 +194,8 @@ class PlayState:
         decks: dict[Deck, list[Card]],
     ) -> None:
         """A state at the first player's first step, before any forced step is carried out:
-        :meth:`engine.game.Game.new_initial_state` and ``from_table`` make the ones to play
-        from."""
+        :meth:`engine.game.interface.Game.new_initial_state` and ``from_table`` make the ones to
+        play from."""
         self.game = game
         self.stones = [StoneInPlay() for _ in STONES]
         self.hands = hands
@@ -338,7 +338,7 @@ class PlayState:
 
     def _prove_stones(self, player: Player) -> tuple[int, ...]:
         """The stones ``player`` can prove, each judged by the claim proof on the table as it
-        is (:func:`engine.claims.stone_verdict`). A stone refused before is refused again
+        is (:func:`engine.proof.claims.stone_verdict`). A stone refused before is refused again
         without a proof while it is unchanged and the completion that refuted the claim can
         still be made: its cards are still out of sight, and its elite troops still the
         opponent's to play. That completion still beats the claimant's side."""

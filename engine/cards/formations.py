@@ -16,7 +16,7 @@ from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import permutations
 
-from engine.cards import (
+from engine.cards.card import (
     ALL_CARDS_MASK,
     COLOUR_MASKS,
     VALUE_MASKS,
@@ -26,8 +26,8 @@ from engine.cards import (
     cards_repr,
     make_card,
 )
+from engine.cards.tactics import JOKERS, WILD_VALUES, Tactic
 from engine.frozen import FrozenValue, IdentityEnum, set_field
-from engine.tactics import JOKERS, WILD_VALUES, Tactic
 
 ELITE_BASE = int(Tactic.JOKER)
 """Card numbers from here on are Tactic cards; on a side, only elite troops appear."""

@@ -3,7 +3,7 @@
 A claim on an incomplete opposing side is proved by :func:`strongest_completion` over the cards out
 of sight (the deck, the opponent's hand and the claimant's own hand): the claim holds when even the
 opponent's best completion does not beat the claimant; whether one that only ties refutes it, and
-who wins a tie of two complete sides, are rulings (:mod:`engine.rulings`), read from the
+who wins a tie of two complete sides, are rulings (:mod:`engine.proof.rulings`), read from the
 ``rulings`` every judge takes.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.cards import ALL_CARDS_MASK as CLAN_MASK
-from engine.cards import Card, card_name, cards_text
-from engine.formations import (
+from engine.cards.card import ALL_CARDS_MASK as CLAN_MASK
+from engine.cards.card import Card, card_name, cards_text
+from engine.cards.formations import (
     CombatMode,
     Completion,
     describe,
@@ -22,10 +22,10 @@ from engine.formations import (
     strongest_completion,
     why_stronger,
 )
+from engine.cards.tactics import CARD_RULES, ELITE_TROOPS, JOKERS, Tactic
 from engine.frozen import FrozenValue, IdentityEnum, set_field
-from engine.position import Player, Position, PositionError, StoneState, check_stone
-from engine.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
-from engine.tactics import CARD_RULES, ELITE_TROOPS, JOKERS, Tactic
+from engine.proof.position import Player, Position, PositionError, StoneState, check_stone
+from engine.proof.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 
 
 class Verdict(IdentityEnum):

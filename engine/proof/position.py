@@ -11,7 +11,7 @@ from collections.abc import Set as AbstractSet
 from enum import IntEnum
 from functools import cache
 
-from engine.cards import (
+from engine.cards.card import (
     CARDS,
     Card,
     card_name,
@@ -19,9 +19,9 @@ from engine.cards import (
     echoed,
     mask_of,
 )
-from engine.formations import CombatMode, side_capacity, strength
+from engine.cards.formations import CombatMode, side_capacity, strength
+from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
 from engine.frozen import FrozenValue, set_field
-from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
 
 MODE_CARDS = {
     CombatMode.MUD_FIGHT: Tactic.MUD_FIGHT,

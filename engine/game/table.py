@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.cards import CARDS, Card, card_name
+from engine.cards.card import CARDS, Card, card_name
+from engine.cards.tactics import Tactic
 from engine.frozen import IdentityEnum
-from engine.move_rules import may_pass, someone_can_go_on, stones_with_room
-from engine.moves import Deck
-from engine.play_state import Phase, PlayState
-from engine.position import (
+from engine.game.move_rules import may_pass, someone_can_go_on, stones_with_room
+from engine.game.moves import Deck
+from engine.game.play_state import Phase, PlayState
+from engine.proof.position import (
     MODE_CARDS,
     STONES,
     DuplicateCard,
@@ -26,13 +27,12 @@ from engine.position import (
     who,
     whose,
 )
-from engine.reachable import (
+from engine.proof.reachable import (
     elite_troops_on_side,
     joker_problem,
     reachability_problems,
     tactic_cards_face_up,
 )
-from engine.tactics import Tactic
 
 
 class TableFact(IdentityEnum):
