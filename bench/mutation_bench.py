@@ -53,7 +53,10 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = (
     "proof/claims",
+    "proof/reasons",
     "cards/formations",
+    "cards/ranks",
+    "cards/search",
     "proof/position",
     "game/play_state",
     "game/move_rules",

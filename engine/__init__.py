@@ -53,15 +53,7 @@ from engine.cards.tactics import (
     TACTICS_MASK,
     Tactic,
 )
-from engine.proof.claims import (
-    ClaimVerdict,
-    DuplicateClaim,
-    Reason,
-    Verdict,
-    claim_verdict,
-    claim_verdicts,
-    elite_troops_for,
-)
+from engine.proof.claims import ClaimVerdict, claim_verdict, claim_verdicts, elite_troops_for
 from engine.proof.position import (
     STONES,
     VARIANTS,
@@ -81,6 +73,7 @@ from engine.proof.position import (
     VariantError,
     variant_named,
 )
+from engine.proof.reasons import DuplicateClaim, Reason, Verdict
 from engine.proof.rulings import (
     RULING_IDS,
     RULINGS,

@@ -1,0 +1,307 @@
+"""The search behind :func:`~engine.cards.formations.strongest_completion`: a side's best
+completion found directly, formation by formation from the strongest down.
+
+Instead of enumerating every way the opponent could complete a side, :func:`_strongest` tries
+the formations from the strongest down, each reached by its highest total first: the first one
+reachable is the best, and a formation that cannot beat the bar it is given ends the search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Sequence
+from functools import cache
+from itertools import permutations
+
+from engine.cards.card import (
+    ALL_CARDS_MASK,
+    COLOUR_MASKS,
+    VALUE_MASKS,
+    Card,
+    cards_in,
+    make_card,
+)
+from engine.cards.ranks import HIGHEST_TOTAL, RANK_WEIGHT, Formation, total_of
+from engine.cards.tactics import WILD_VALUES
+
+_ALL_COLOURS = tuple(range(6))
+
+
+_Found = tuple[int, list[Card], list[Card]]
+"""A completion as the search returns it: strength, Clan cards taken from the pool, and the
+identity each elite troop takes, in order."""
+
+
+class _Side:
+    """What a side already holds, worked out once for the search of its best completion."""
+
+    __slots__ = (
+        "allowed",
+        "candidate_colours",
+        "candidate_mask",
+        "clan_mask",
+        "count",
+        "distinct_values",
+        "high",
+        "low",
+        "other_colour",
+        "placed_total",
+        "pool",
+        "size",
+        "values",
+        "wild_top",
+        "wilds",
+    )
+
+    def __init__(
+        self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
+    ) -> None:
+        self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
+        if wilds:
+            self.allowed = [WILD_VALUES[card] for card in wilds]
+            self.wild_top = [max(values) for values in self.allowed]
+            self.placed_total = total_of(clan) + sum(self.wild_top)
+        else:
+            self.allowed, self.wild_top, self.placed_total = [], [], total_of(clan)
+        if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
+            self.values: set[int] = set()
+            self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
+            self.low, self.high = 9, 1
+            self.candidate_colours: Sequence[int] = _ALL_COLOURS
+            self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
+            return
+        self.values = {card % 9 + 1 for card in clan}
+        colours = {card // 9 for card in clan}
+        self.clan_mask = _mask(clan)
+        self.other_colour = (min(colours) + 1) % 6
+        self.distinct_values = len(self.values) == len(clan)
+        self.low, self.high = min(self.values), max(self.values)
+        # A side of two colours can only be a run or a sum.
+        self.candidate_colours = list(colours) if len(colours) == 1 else []
+        self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
+
+    def top_identities(self, colour: int) -> list[Card]:
+        """Each elite troop at its highest value, in ``colour`` (for a colour or a sum)."""
+        return [make_card(colour, value) for value in self.wild_top]
+
+
+def _out_of_reach(formation: Formation, beating: int) -> bool:
+    """Whether no side of ``formation``, even at the highest total, beats ``beating``."""
+    return formation * RANK_WEIGHT + HIGHEST_TOTAL <= beating
+
+
+def _strongest(
+    clan: Sequence[Card],
+    wilds: Sequence[Card],
+    pool: int,
+    count: int,
+    size: int,
+    blind: bool,
+    beating: int,
+) -> _Found | None:
+    """The best side made of ``clan``, the elite troops ``wilds`` and ``count`` cards of ``pool``.
+
+    Returns (strength, Clan cards taken from the pool, the identity of each wild in order), or
+    None when nothing beats ``beating``. Formations are tried from the strongest down, so the first
+    one reachable is the best; each is reached by its highest total first.
+    """
+    side = _Side(clan, wilds, pool, count, size)
+    if blind:
+        return _best_sum(side, beating)
+    for formation, search in _SEARCHES:
+        if _out_of_reach(formation, beating):
+            return None
+        found = search(side, beating)
+        if found is not None:
+            return found
+    return _best_sum(side, beating)
+
+
+def _best_colour_run(side: _Side, beating: int) -> _Found | None:
+    """One colour, consecutive values, the placed cards inside the run; each elite troop covers
+    a missing value it may take, the pool gives the rest."""
+    formation = Formation.COLOUR_RUN
+    if not side.distinct_values or not side.candidate_colours:
+        return None
+    size, pool, clan_mask = side.size, side.pool, side.clan_mask
+    if not side.allowed:
+        # Without elite troops: bit b of ``runs`` is set when cards b to b + size - 1 are all
+        # placed or in the pool. Folded over the colours, its highest bit inside the starts
+        # the placed cards allow is the best run; the lowest colour holding it is taken, as
+        # the loop over colours below does.
+        reach = pool | clan_mask
+        runs = reach & (reach >> 1) & (reach >> 2) & side.candidate_mask
+        if size == 4:
+            runs &= reach >> 3
+        folded = (runs | runs >> 9 | runs >> 18 | runs >> 27 | runs >> 36 | runs >> 45) & 0x1FF
+        highest_start, lowest_start = min(side.low, 10 - size), max(side.high - size + 1, 1)
+        folded &= ((1 << highest_start) - 1) >> (lowest_start - 1) << (lowest_start - 1)
+        if not folded:
+            return None
+        start = folded.bit_length()
+        total = size * start + size * (size - 1) // 2
+        if formation * RANK_WEIGHT + total <= beating:
+            return None
+        found = runs & VALUE_MASKS[start]
+        first = (found & -found).bit_length() - 1
+        needed = (((1 << size) - 1) << first) & ~clan_mask
+        return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
+    for start, total in _run_starts(size, side.low, side.high, formation, beating):
+        coverings = _coverings(start, size, side.values, side.allowed)
+        run = ((1 << size) - 1) << (start - 1)
+        for colour in side.candidate_colours:
+            offset = colour * 9
+            gaps = (run << offset) & ~clan_mask
+            for covered, covered_values in coverings:
+                needed = gaps & ~(covered << offset)
+                if pool & needed == needed:
+                    chosen = [offset + value - 1 for value in covered_values]
+                    return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
+    return None
+
+
+def _best_same_value(side: _Side, beating: int) -> _Found | None:
+    """Every card, elite troops included, of one value."""
+    formation = Formation.SAME_VALUE
+    values, pool, count, size, allowed = side.values, side.pool, side.count, side.size, side.allowed
+    if len(values) > 1:
+        return None
+    for value in values or range(9, 0, -1):  # the placed cards' value, or the highest first
+        total = size * value
+        if formation * RANK_WEIGHT + total <= beating:
+            return None
+        available = pool & VALUE_MASKS[value]
+        if available.bit_count() >= count and (not allowed or all(value in own for own in allowed)):
+            taken: list[Card] = list(cards_in(available))[:count]
+            chosen = [make_card(index % 6, value) for index in range(len(side.wilds))]
+            return formation * RANK_WEIGHT + total, taken, chosen
+    return None
+
+
+def _best_colour(side: _Side, beating: int) -> _Found | None:
+    """One colour; the best total takes the colour's highest cards left."""
+    formation = Formation.COLOUR
+    best: _Found | None = None
+    for colour in side.candidate_colours:
+        top = _top_of_one_colour(side.pool & COLOUR_MASKS[colour], side.count)
+        if top is None:
+            continue
+        score = formation * RANK_WEIGHT + side.placed_total + total_of(top)
+        if score > beating and (best is None or score > best[0]):
+            best = (score, top, side.top_identities(colour))
+    return best
+
+
+def _best_run(side: _Side, beating: int) -> _Found | None:
+    """Consecutive values in any colours; each elite troop may cover a missing value."""
+    formation = Formation.RUN
+    if not side.distinct_values:
+        return None
+    for start, total in _run_starts(side.size, side.low, side.high, formation, beating):
+        for covered, covered_values in _coverings(start, side.size, side.values, side.allowed):
+            taken = []
+            for value in range(start, start + side.size):
+                if value in side.values or covered >> (value - 1) & 1:
+                    continue
+                available = side.pool & VALUE_MASKS[value]
+                if not available:
+                    break
+                taken.append(available.bit_length() - 1)
+            else:
+                chosen = [side.other_colour * 9 + value - 1 for value in covered_values]
+                return formation * RANK_WEIGHT + total, taken, chosen
+    return None
+
+
+def _best_sum(side: _Side, beating: int) -> _Found | None:
+    """The highest cards left, whatever they make: under Blind-Man's Bluff only the total counts,
+    and otherwise every better formation was ruled out before."""
+    top = _top_cards(side.pool, side.count)
+    if top is None:
+        return None
+    total = side.placed_total + total_of(top)
+    return (total, top, side.top_identities(side.other_colour)) if total > beating else None
+
+
+_SEARCHES: tuple[tuple[Formation, Callable[[_Side, int], _Found | None]], ...] = (
+    (Formation.COLOUR_RUN, _best_colour_run),
+    (Formation.SAME_VALUE, _best_same_value),
+    (Formation.COLOUR, _best_colour),
+    (Formation.RUN, _best_run),
+)
+"""The formations above a sum, strongest first, each with the search for its best side."""
+
+
+def _run_starts(
+    size: int, low: int, high: int, formation: Formation, beating: int
+) -> Iterator[tuple[int, int]]:
+    """(lowest value, total) of each run holding the values ``low``..``high``, highest first,
+    while a run of ``formation`` with that total would still beat ``beating``."""
+    for start in range(10 - size, 0, -1):
+        if low < start or high > start + size - 1:
+            continue
+        total = size * start + size * (size - 1) // 2
+        if formation * RANK_WEIGHT + total <= beating:
+            return
+        yield start, total
+
+
+def _coverings(
+    start: int, size: int, values: Collection[int], allowed: Sequence[tuple[int, ...]]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Ways to give each elite troop a different value of the run ``start``.. that no placed card
+    has and that the troop may take. Each way is the values as a mask (bit ``value - 1``) and as
+    a tuple in troop order.
+    """
+    if not allowed:
+        return ((0, ()),)
+    placed = 0
+    for value in values:
+        placed |= 1 << (value - 1)
+    return _coverings_of(start, size, placed, tuple(allowed))
+
+
+@cache
+def _coverings_of(
+    start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    gaps = [value for value in range(start, start + size) if not placed >> (value - 1) & 1]
+    coverings = []
+    for covered in permutations(gaps, len(allowed)):
+        if all(value in own for value, own in zip(covered, allowed, strict=True)):
+            mask = 0
+            for value in covered:
+                mask |= 1 << (value - 1)
+            coverings.append((mask, covered))
+    return tuple(coverings)
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _top_cards(pool: int, count: int) -> list[Card] | None:
+    """The ``count`` highest-valued cards of ``pool`` (ties broken by colour), or None."""
+    if count == 0:
+        return []
+    chosen: list[Card] = []
+    for value in range(9, 0, -1):
+        for card in cards_in(pool & VALUE_MASKS[value]):
+            chosen.append(card)
+            if len(chosen) == count:
+                return chosen
+    return None
+
+
+def _top_of_one_colour(cards: int, count: int) -> list[Card] | None:
+    """The ``count`` highest cards of a mask holding one colour only: its highest bits."""
+    chosen: list[Card] = []
+    while len(chosen) < count:
+        if not cards:
+            return None
+        highest = cards.bit_length() - 1
+        chosen.append(highest)
+        cards ^= 1 << highest
+    return chosen
