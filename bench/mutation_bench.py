@@ -58,6 +58,7 @@ RULE_FILES = (
     "cards/ranks",
     "cards/search",
     "proof/position",
+    "proof/pieces",
     "game/play_state",
     "game/move_rules",
     "game/legality",

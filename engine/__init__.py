@@ -54,7 +54,7 @@ from engine.cards.tactics import (
     Tactic,
 )
 from engine.proof.claims import ClaimVerdict, claim_verdict, claim_verdicts, elite_troops_for
-from engine.proof.position import (
+from engine.proof.pieces import (
     STONES,
     VARIANTS,
     DuplicateCard,
@@ -63,7 +63,6 @@ from engine.proof.position import (
     MisplacedCompletionOrder,
     MissingCompletionOrder,
     Player,
-    Position,
     PositionError,
     SideOverCapacity,
     StoneNumberError,
@@ -73,6 +72,7 @@ from engine.proof.position import (
     VariantError,
     variant_named,
 )
+from engine.proof.position import Position
 from engine.proof.reasons import DuplicateClaim, Reason, Verdict
 from engine.proof.rulings import (
     RULING_IDS,

@@ -41,7 +41,7 @@ from engine import (
 )
 from engine.cards.card import cards_repr, mask_of
 from engine.cards.tactics import JOKERS
-from engine.proof.position import STONES, variant_named
+from engine.proof.pieces import STONES, variant_named
 
 # The property tests run the same examples every run: each check is seeded (a test that is not
 # is derandomized), keeps no example database, and has no deadline, since an enumeration may take

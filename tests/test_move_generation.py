@@ -44,7 +44,8 @@ from engine.game.moves import (
 from engine.match.records import (
     random_move,
 )
-from engine.proof.position import Position, StoneState
+from engine.proof.pieces import StoneState
+from engine.proof.position import Position
 from oracle.casefile.rules import load_rules_index
 
 ROOT = Path(__file__).resolve().parent.parent

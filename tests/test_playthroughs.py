@@ -54,7 +54,7 @@ from engine.game.moves import (
     Strategist,
     Traitor,
 )
-from engine.proof.position import Player
+from engine.proof.pieces import Player
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent / "playthroughs"

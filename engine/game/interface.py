@@ -55,7 +55,8 @@ from engine.game.table import (
     turn_so_far,
 )
 from engine.game.turn_flow import carry_out, settle
-from engine.proof.position import Player, Position, variant_named
+from engine.proof.pieces import Player, variant_named
+from engine.proof.position import Position
 from engine.proof.rulings import RULINGS, Rulings
 
 

@@ -41,7 +41,7 @@ from engine.game.moves import (
 from engine.game.play_state import Phase, PlayState
 from engine.game.tactic_cards import KIND_OF_CARD
 from engine.proof.claims import REASON_RULES, Verdict, claim_verdict
-from engine.proof.position import STONES
+from engine.proof.pieces import STONES
 
 CLAIM_RULES = {
     reason: rules[0] for reason, rules in REASON_RULES.items() if reason.verdict is Verdict.REFUSED

@@ -19,7 +19,7 @@ from engine.cards.card import CARDS, Card, card_name
 from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
 from engine.game.moves import IllegalMove, Move
 from engine.game.play_state import PlayState, StoneInPlay
-from engine.proof.position import STONES, Player
+from engine.proof.pieces import STONES, Player
 
 Facts = ParamSpec("Facts")
 

@@ -19,14 +19,8 @@ from engine.cards.formations import CombatMode, side_capacity
 from engine.frozen import IdentityEnum
 from engine.game.moves import Deck, Move
 from engine.proof.claims import stone_verdict, unseen_elite_troops
-from engine.proof.position import (
-    STONES,
-    Player,
-    Position,
-    StoneState,
-    Variant,
-    face_up_mask,
-)
+from engine.proof.pieces import STONES, Player, StoneState, Variant, face_up_mask
+from engine.proof.position import Position
 from engine.proof.rulings import RULINGS, Rulings
 
 if TYPE_CHECKING:

@@ -17,16 +17,8 @@ from engine.frozen import IdentityEnum
 from engine.game.move_rules import may_pass, someone_can_go_on, stones_with_room
 from engine.game.moves import Deck
 from engine.game.play_state import Phase, PlayState
-from engine.proof.position import (
-    MODE_CARDS,
-    STONES,
-    DuplicateCard,
-    Player,
-    Position,
-    PositionError,
-    who,
-    whose,
-)
+from engine.proof.pieces import MODE_CARDS, STONES, DuplicateCard, Player, PositionError, who, whose
+from engine.proof.position import Position
 from engine.proof.reachable import (
     elite_troops_on_side,
     joker_problem,

@@ -42,7 +42,7 @@ from engine.game.move_rules import (
 )
 from engine.game.moves import PLAYS, Banshee, Move, Play, Recruit, Strategist, Traitor
 from engine.game.play_state import PlayState
-from engine.proof.position import MODE_CARDS
+from engine.proof.pieces import MODE_CARDS
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 

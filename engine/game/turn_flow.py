@@ -30,7 +30,7 @@ from engine.game.moves import (
 )
 from engine.game.play_state import Event, Outcome, Phase, PlayState, Termination
 from engine.game.tactic_cards import KIND_OF_CARD
-from engine.proof.position import Player
+from engine.proof.pieces import Player
 from engine.proof.reachable import has_won
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.cards.card import echoed
 from engine.game.interface import Game, GameState, Phase
 from engine.game.moves import Claim, Move, MoveSyntaxError
-from engine.proof.position import Player
+from engine.proof.pieces import Player
 
 
 def replay(game: Game, moves: Iterable[str | Move]) -> GameState:

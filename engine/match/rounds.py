@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.game.interface import Game, GameState
-from engine.proof.position import Player, Variant
+from engine.proof.pieces import Player, Variant
 from engine.proof.rulings import RULINGS, DrawnRoundPoints, DrawnRoundStarter, Rulings
 
 WIN_POINTS = 5

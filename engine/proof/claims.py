@@ -24,7 +24,8 @@ from engine.cards.formations import (
 )
 from engine.cards.tactics import JOKERS, Tactic
 from engine.frozen import FrozenValue, set_field
-from engine.proof.position import Player, Position, StoneState, check_stone
+from engine.proof.pieces import Player, StoneState, check_stone
+from engine.proof.position import Position
 from engine.proof.reasons import (
     ELITE_TROOP_RULES,
     MODE_RULES,

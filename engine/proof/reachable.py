@@ -13,7 +13,8 @@ from __future__ import annotations
 from engine.cards.card import CARDS, card_name
 from engine.cards.tactics import ELITE_TROOPS, JOKERS, TACTICS_MASK, Tactic
 from engine.proof.claims import claim_verdict
-from engine.proof.position import STONES, HandTooLarge, Player, Position, PositionError, who, whose
+from engine.proof.pieces import STONES, HandTooLarge, Player, PositionError, who, whose
+from engine.proof.position import Position
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     from engine.cards.card import Card
-    from engine.proof.position import _Stone
+    from engine.proof.pieces import _Stone
 
     class _Board(Protocol):
         """A board as both a position and a game state show it."""

@@ -11,7 +11,7 @@ from engine.cards.card import Card
 from engine.cards.formations import CombatMode
 from engine.cards.tactics import CARD_RULES, ELITE_TROOPS, Tactic
 from engine.frozen import IdentityEnum
-from engine.proof.position import PositionError
+from engine.proof.pieces import PositionError
 
 
 class Verdict(IdentityEnum):

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from engine.frozen import FrozenValue, IdentityEnum, set_field
-from engine.proof.position import Player
+from engine.proof.pieces import Player
 
 
 class TieBreak(IdentityEnum):
