@@ -27,8 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine import Game, Phase, claim_verdict, play_random_game
-from engine.game import CLAIM_RULES
+from engine import CLAIM_RULES, Game, Phase, claim_verdict, play_random_game
 from oracle.casefile.editing import yaml_scalar
 from oracle.casefile.writer import case_text
 

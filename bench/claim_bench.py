@@ -32,17 +32,17 @@ from engine import (
     StoneState,
     Tactic,
     claim_verdict,
+    forget_strengths,
     make_card,
     parse_card,
     strongest_completion,
 )
-from engine.enumeration import (
+from oracle.judges.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,
     clear_strength_cache,
     enumeration_size,
 )
-from engine.formations import forget_strengths
 
 TARGET_WORST_US = 8.0
 """The goal for the slowest base-game proof (the speed issue of 2026-12: 8 us)."""

@@ -52,22 +52,26 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = (
-    "claims",
-    "formations",
-    "position",
-    "play_state",
-    "move_rules",
-    "legality",
-    "turn_flow",
-    "table",
-    "game",
-    "moves",
-    "tactic_cards",
-    "tactics",
-    "match",
+    "proof/claims",
+    "proof/reasons",
+    "cards/formations",
+    "cards/ranks",
+    "cards/search",
+    "proof/position",
+    "proof/pieces",
+    "game/play_state",
+    "game/values",
+    "game/move_rules",
+    "game/legality",
+    "game/turn_flow",
+    "game/table",
+    "game/invariants",
+    "game/interface",
+    "game/moves",
+    "game/tactic_cards",
+    "cards/tactics",
+    "match/rounds",
 )
-REFERENCES = ("reference_rules", "enumeration", "misreadings")
-"""The slow references the tests check the engine by: test-only scorers, not rules."""
 SUITE = ("tests", "cases", "-m", "not slow and not browser", "-n", "auto")
 """The whole default suite, as ``make test`` runs it, without the browser."""
 LedgerKey = tuple[str, str, str, str, int]
@@ -375,8 +379,9 @@ def run_mutants(args: argparse.Namespace) -> None:
 def catalogue_coverage(root: Path = ROOT) -> dict[str, tuple[int, int]]:
     """How much of each engine module the catalogue alone runs (``pytest cases`` under
     coverage, with branches): per module, the lines and branches run, and all of them. The
-    slow references the tests check the engine against are left out: no case is meant to run
-    them. This is what an outside engine's conformance run can vouch for, module by module."""
+    slow references the tests check the engine against live in ``oracle/judges``, outside what
+    is measured: no case is meant to run them. This is what an outside engine's conformance run
+    can vouch for, module by module."""
     with tempfile.TemporaryDirectory(prefix="oracle-coverage-") as folder:
         data, summary = Path(folder) / "coverage.data", Path(folder) / "coverage.json"
         python = str(ROOT / ".venv" / "bin" / "python")
@@ -400,8 +405,8 @@ def catalogue_coverage(root: Path = ROOT) -> dict[str, tuple[int, int]]:
         files = json.loads(summary.read_text(encoding="utf-8"))["files"]
     table: dict[str, tuple[int, int]] = {}
     for name, measured in sorted(files.items()):
-        module = Path(name).stem
-        if module in REFERENCES or module == "__init__":
+        module = Path(name).with_suffix("").as_posix().split("engine/", 1)[-1]
+        if module.endswith("__init__"):
             continue
         counts = measured["summary"]
         table[module] = (
@@ -416,13 +421,13 @@ def print_coverage(table: dict[str, tuple[int, int]]) -> None:
     print("branch coverage of the engine by the catalogue alone (pytest cases; * = mutated):")
     for module, (run, every) in table.items():
         mark = "*" if module in RULE_FILES else " "
-        print(f"  {mark} {module:14s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}")
+        print(f"  {mark} {module:22s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}")
     run = sum(counts[0] for counts in table.values())
     every = sum(counts[1] for counts in table.values())
-    print(f"    {'in all':14s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}")
+    print(f"    {'in all':22s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}")
     rules = [counts for module, counts in table.items() if module in RULE_FILES]
     run, every = sum(c[0] for c in rules), sum(c[1] for c in rules)
-    print(f"    {'mutated ones':14s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}\n")
+    print(f"    {'mutated ones':22s} {run:5d}/{every:<5d} {run / (every or 1):6.1%}\n")
 
 
 def report(

@@ -52,8 +52,7 @@ from pathlib import Path
 from rust_judge import decode, encode  # the line format, and the judging process
 from sampling import random_claim_position  # bench/sampling.py, beside this script
 
-from engine import Position, claim_verdict, make_card
-from engine.cards import Card
+from engine import Card, Position, claim_verdict, make_card
 
 GLUE_DIR = Path(__file__).resolve().parent / "rust_glue"
 BINARY = Path("target") / "release" / "schotten-glue"

@@ -19,8 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine import Player, Position, StoneState, claim_verdict, variant_named
-from engine.cards import Card
+from engine import Card, Player, Position, StoneState, claim_verdict, variant_named
 
 _PLAYER = {"A": Player.A, "B": Player.B, "-": None}
 _BASE = variant_named("base")

@@ -10,10 +10,20 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 
-from engine.cards import CARDS, Card
-from engine.formations import CombatMode, side_capacity, strength
-from engine.position import STONES, Player, Position, StoneState, variant_named
-from engine.tactics import JOKERS, Tactic
+from engine import (
+    CARDS,
+    JOKERS,
+    STONES,
+    Card,
+    CombatMode,
+    Player,
+    Position,
+    StoneState,
+    Tactic,
+    side_capacity,
+    strength,
+    variant_named,
+)
 
 
 def random_claim_position(

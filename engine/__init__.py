@@ -2,6 +2,14 @@
 
 Pure: no I/O, no YAML, no printing. Everything else in the project calls it.
 
+It is laid out by concept, in floors each standing only on those below it (``make lint`` checks
+it): :mod:`engine.cards` (the cards, Tactic cards and formations), :mod:`engine.proof` (a
+position, the rulings and the claim proof), :mod:`engine.game` (a whole game: its state, moves,
+turns, Tactic cards and legality), :mod:`engine.match` (matches and game records) and
+:mod:`engine.tools` (the odds and the computer opponent); :mod:`engine.frozen` is the immutable
+values' helper under them all. Everything outside the engine imports the names listed here, from
+``engine`` itself, never from a module inside it: those may move.
+
 Importing it loads what judging a position needs (cards, formations, positions, the claim proof);
 the game, its moves, records and matches load the first time one of their names is asked for, so
 that a process that only judges positions starts faster.
@@ -11,8 +19,9 @@ from __future__ import annotations
 
 import importlib
 
-from engine.cards import (
+from engine.cards.card import (
     CARDS,
+    COLOUR_NAMES,
     Card,
     CardError,
     CardSet,
@@ -24,26 +33,28 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
-from engine.claims import (
-    ClaimVerdict,
-    DuplicateClaim,
-    Reason,
-    Verdict,
-    claim_verdict,
-    claim_verdicts,
-    elite_troops_for,
-)
-from engine.formations import (
+from engine.cards.formations import (
     CombatMode,
     Completion,
     Formation,
     describe,
+    forget_strengths,
     formation_of,
     side_capacity,
     strength,
     strongest_completion,
 )
-from engine.position import (
+from engine.cards.tactics import (
+    CARD_RULES,
+    COMBAT_MODE_CARDS,
+    ELITE_TROOPS,
+    JOKERS,
+    SECOND_JOKER_NAME,
+    TACTICS_MASK,
+    Tactic,
+)
+from engine.proof.claims import ClaimVerdict, claim_verdict, claim_verdicts, elite_troops_for
+from engine.proof.pieces import (
     STONES,
     VARIANTS,
     DuplicateCard,
@@ -52,7 +63,6 @@ from engine.position import (
     MisplacedCompletionOrder,
     MissingCompletionOrder,
     Player,
-    Position,
     PositionError,
     SideOverCapacity,
     StoneNumberError,
@@ -62,14 +72,24 @@ from engine.position import (
     VariantError,
     variant_named,
 )
-from engine.rulings import RULINGS, Rulings
-from engine.tactics import ELITE_TROOPS, JOKERS, Tactic
+from engine.proof.position import Position
+from engine.proof.reasons import DuplicateClaim, Reason, Verdict
+from engine.proof.rulings import (
+    RULING_IDS,
+    RULINGS,
+    DrawnRoundPoints,
+    DrawnRoundStarter,
+    OpenSideTie,
+    Rulings,
+    TieBreak,
+)
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
     from typing import Any
 
-    from engine.game import (
+    from engine.game.interface import (
+        CLAIM_RULES,
         Event,
         Game,
         GameState,
@@ -77,10 +97,10 @@ if TYPE_CHECKING:
         Phase,
         PlayerView,
         TableError,
+        TableFact,
         Termination,
     )
-    from engine.match import Match, RoundResult, round_points
-    from engine.moves import (
+    from engine.game.moves import (
         Banshee,
         Claim,
         Deck,
@@ -96,7 +116,7 @@ if TYPE_CHECKING:
         Traitor,
         stones_named,
     )
-    from engine.records import (
+    from engine.match.records import (
         GameRecord,
         length_text,
         parse_record,
@@ -106,41 +126,50 @@ if TYPE_CHECKING:
         replay,
         result_text,
     )
+    from engine.match.rounds import Match, RoundResult, round_points
+    from engine.proof.reachable import reachability_problems
+    from engine.tools.odds import formation_counts
+    from engine.tools.opponent import choose_move
 
 _LOADED_ON_FIRST_USE = {
-    "Banshee": "engine.moves",
-    "Claim": "engine.moves",
-    "Deck": "engine.moves",
-    "Draw": "engine.moves",
-    "Event": "engine.game",
-    "Game": "engine.game",
-    "GameRecord": "engine.records",
-    "GameState": "engine.game",
-    "IllegalMove": "engine.moves",
-    "Match": "engine.match",
-    "Move": "engine.moves",
-    "MoveSyntaxError": "engine.moves",
-    "Outcome": "engine.game",
-    "Pass": "engine.moves",
-    "Phase": "engine.game",
-    "Play": "engine.moves",
-    "PlayerView": "engine.game",
-    "Recruit": "engine.moves",
-    "Return": "engine.moves",
-    "RoundResult": "engine.match",
-    "Strategist": "engine.moves",
-    "TableError": "engine.game",
-    "Termination": "engine.game",
-    "Traitor": "engine.moves",
-    "length_text": "engine.records",
-    "parse_record": "engine.records",
-    "play_random_game": "engine.records",
-    "random_move": "engine.records",
-    "record_text": "engine.records",
-    "replay": "engine.records",
-    "result_text": "engine.records",
-    "round_points": "engine.match",
-    "stones_named": "engine.moves",
+    "CLAIM_RULES": "engine.game.interface",
+    "Banshee": "engine.game.moves",
+    "Claim": "engine.game.moves",
+    "Deck": "engine.game.moves",
+    "Draw": "engine.game.moves",
+    "Event": "engine.game.interface",
+    "Game": "engine.game.interface",
+    "GameRecord": "engine.match.records",
+    "GameState": "engine.game.interface",
+    "IllegalMove": "engine.game.moves",
+    "Match": "engine.match.rounds",
+    "Move": "engine.game.moves",
+    "MoveSyntaxError": "engine.game.moves",
+    "Outcome": "engine.game.interface",
+    "Pass": "engine.game.moves",
+    "Phase": "engine.game.interface",
+    "Play": "engine.game.moves",
+    "PlayerView": "engine.game.interface",
+    "Recruit": "engine.game.moves",
+    "Return": "engine.game.moves",
+    "RoundResult": "engine.match.rounds",
+    "Strategist": "engine.game.moves",
+    "TableError": "engine.game.interface",
+    "TableFact": "engine.game.interface",
+    "Termination": "engine.game.interface",
+    "Traitor": "engine.game.moves",
+    "choose_move": "engine.tools.opponent",
+    "formation_counts": "engine.tools.odds",
+    "reachability_problems": "engine.proof.reachable",
+    "length_text": "engine.match.records",
+    "parse_record": "engine.match.records",
+    "play_random_game": "engine.match.records",
+    "random_move": "engine.match.records",
+    "record_text": "engine.match.records",
+    "replay": "engine.match.records",
+    "result_text": "engine.match.records",
+    "round_points": "engine.match.rounds",
+    "stones_named": "engine.game.moves",
 }
 """Each name of the game's modules, and the module it is loaded from when first asked for."""
 
@@ -160,10 +189,17 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CARDS",
+    "CARD_RULES",
+    "CLAIM_RULES",
+    "COLOUR_NAMES",
+    "COMBAT_MODE_CARDS",
     "ELITE_TROOPS",
     "JOKERS",
     "RULINGS",
+    "RULING_IDS",
+    "SECOND_JOKER_NAME",
     "STONES",
+    "TACTICS_MASK",
     "VARIANTS",
     "Banshee",
     "Card",
@@ -176,6 +212,8 @@ __all__ = [
     "Completion",
     "Deck",
     "Draw",
+    "DrawnRoundPoints",
+    "DrawnRoundStarter",
     "DuplicateCard",
     "DuplicateClaim",
     "Event",
@@ -191,6 +229,7 @@ __all__ = [
     "MissingCompletionOrder",
     "Move",
     "MoveSyntaxError",
+    "OpenSideTie",
     "Outcome",
     "Pass",
     "Phase",
@@ -209,9 +248,11 @@ __all__ = [
     "StoneState",
     "Strategist",
     "TableError",
+    "TableFact",
     "Tactic",
     "TacticsVariant",
     "Termination",
+    "TieBreak",
     "Traitor",
     "Variant",
     "VariantError",
@@ -219,10 +260,13 @@ __all__ = [
     "card_colour",
     "card_name",
     "card_value",
+    "choose_move",
     "claim_verdict",
     "claim_verdicts",
     "describe",
     "elite_troops_for",
+    "forget_strengths",
+    "formation_counts",
     "formation_of",
     "length_text",
     "make_card",
@@ -231,6 +275,7 @@ __all__ = [
     "parse_record",
     "play_random_game",
     "random_move",
+    "reachability_problems",
     "record_text",
     "replay",
     "result_text",

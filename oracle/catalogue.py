@@ -18,9 +18,8 @@ from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
-import engine.rulings
-from engine.misreadings import MISREADINGS
-from engine.rulings import Rulings
+import engine
+from engine import Rulings
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
 from oracle.casefile.model import Case, RulesIndex
@@ -30,6 +29,7 @@ from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.citations import citation_problems
 from oracle.coverage import COVERAGE, coverage_problems
+from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.cache import MisreadingCache
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix, outcome
 from oracle.problems import Problem
@@ -396,15 +396,16 @@ def unshown_topics(
 
 
 def ruling_contradictions(rulings: Rulings | None = None) -> list[Problem]:
-    """A line for each reason the engine's rulings cannot stand together, located at the
-    line of :data:`engine.rulings.RULINGS` that sets them (an editor's flip of one ruling that
-    another follows from)."""
-    reasons = (engine.rulings.RULINGS if rulings is None else rulings).contradictions()
+    """A line for each reason the engine's rulings cannot stand together, located at the line of
+    :data:`engine.RULINGS` that sets them in ``engine/proof/rulings.py`` (an editor's flip of one
+    ruling that another follows from)."""
+    reasons = (engine.RULINGS if rulings is None else rulings).contradictions()
     if not reasons:
         return []
-    lines, _ = inspect.getsourcelines(engine.rulings)  # a module's own lines, from its first
+    source = inspect.getsourcefile(Rulings)  # engine/proof/rulings.py, the rulings' one home
+    lines = Path(str(source)).read_text(encoding="utf-8").splitlines()
     line = 1 + next((n for n, text in enumerate(lines) if text.startswith("RULINGS = ")), 0)
-    return [Problem(f"engine/rulings.py:{line}: {reason}") for reason in reasons]
+    return [Problem(f"engine/proof/rulings.py:{line}: {reason}") for reason in reasons]
 
 
 def verified_catalogue(

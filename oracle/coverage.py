@@ -23,12 +23,11 @@ from typing import Protocol
 
 import yaml
 
-from engine import Formation, Termination
-from engine.formations import CombatMode
-from engine.misreadings import MISREADINGS
+from engine import CombatMode, Formation, Termination
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.source import shown_path
 from oracle.casefile.vocabulary import CASES_DIR
+from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.matrix import MatrixRow, Outcome
 from oracle.problems import Problem
 from oracle.sitepages import site_pages

@@ -39,9 +39,9 @@ from engine import (
     side_capacity,
     strength,
 )
-from engine.cards import cards_repr, mask_of
-from engine.position import STONES, variant_named
-from engine.tactics import JOKERS
+from engine.cards.card import cards_repr, mask_of
+from engine.cards.tactics import JOKERS
+from engine.proof.pieces import STONES, variant_named
 
 # The property tests run the same examples every run: each check is seeded (a test that is not
 # is derandomized), keeps no example database, and has no deadline, since an enumeration may take

@@ -72,7 +72,7 @@ def test_card_set_behaves_like_a_set() -> None:
 
 
 def test_parse_cards_and_cards_text_round_trip() -> None:
-    from engine.cards import cards_text
+    from engine.cards.card import cards_text
 
     assert parse_cards("") == ()
     cards = parse_cards("red 7, Pink 1 ,blue 9")

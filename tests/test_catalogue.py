@@ -59,7 +59,7 @@ def test_a_move_that_breaks_the_game_fails_its_question_not_silently(
     """An engine that carried a move out wrongly (here: a Strategist that leaves the card where
     it was, so it lies in two places) cannot pass a case, even one whose expected answers it
     still gives."""
-    from engine.tactic_cards import StrategistCard
+    from engine.game.tactic_cards import StrategistCard
     from oracle.casefile.loader import load_case
     from oracle.verify.replay import verify_case
 

@@ -22,9 +22,9 @@ from engine import (
     parse_card,
     strongest_completion,
 )
-from engine.cards import cards_in, mask_of
-from engine.claims import ELITE_TROOP_RULES, MODE_RULES, REASON_RULES
-from engine.tactics import CARD_RULES, ELITE_TROOPS
+from engine.cards.card import cards_in, mask_of
+from engine.cards.tactics import CARD_RULES, ELITE_TROOPS
+from engine.proof.claims import ELITE_TROOP_RULES, MODE_RULES, REASON_RULES
 from oracle.casefile.rules import load_rules_index
 from oracle.verify.report import CaseReport
 
@@ -209,7 +209,7 @@ def test_your_own_wild_cards_take_your_best_identity() -> None:
 
 def test_reprs_paste_back_in() -> None:
     from engine import CombatMode, parse_cards
-    from engine.formations import Completion
+    from engine.cards.formations import Completion
 
     namespace = {
         "Position": Position,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import MoveSyntaxError
-from engine.moves import Banshee, read_move
+from engine.game.moves import Banshee, read_move
 from oracle.cli import main
 
 GAMES = Path(__file__).resolve().parent.parent / "games"

@@ -16,7 +16,6 @@ from typing import Any
 import jsonschema
 import pytest
 
-from engine.misreadings import MISREADINGS
 from oracle.casefile.questions import exported_kinds
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.cli import main
@@ -34,6 +33,7 @@ from oracle.conformance.export import (
 )
 from oracle.conformance.reports import junit_xml
 from oracle.conformance.runner import GIVE_UP_AFTER, request_line, run, select
+from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.matrix import Outcome, misreading_matrix
 from oracle.protocol.compare import Result, compare
 from oracle.protocol.schema import PROTOCOL_SCHEMA, VERSIONS, request_problem, schema_text

@@ -14,10 +14,10 @@ import pytest
 from conftest import FIXTURE, ROOT, kept_for_the_run
 
 from engine import Formation
-from engine.misreadings import MISREADINGS
 from oracle.catalogue import COVERAGE, CatalogueError, build_catalogue, verified_catalogue
 from oracle.cli import main
 from oracle.coverage import KEYS
+from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.matrix import Outcome
 from oracle.site.figures import render_opening_grid
 from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling

@@ -32,9 +32,9 @@ from engine import (
     replay,
     stones_named,
 )
-from engine.moves import Deck
-from engine.opponent import choose_move
-from engine.tactics import CARD_RULES, Tactic
+from engine.cards.tactics import CARD_RULES, Tactic
+from engine.game.moves import Deck
+from engine.tools.opponent import choose_move
 from oracle.browser import pages as browser
 from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
@@ -467,8 +467,12 @@ def test_the_bundle_is_the_engine_that_verified_the_catalogue_and_is_reproducibl
     assert first.digest == second.digest and first.content == second.content
     with zipfile.ZipFile(BytesIO(first.content)) as archive:
         names = set(archive.namelist())
-        for source in (ROOT / "engine").glob("*.py"):
-            assert archive.read(f"engine/{source.name}") == source.read_bytes()
+        sources = sorted((ROOT / "engine").rglob("*.py"))
+        assert len(sources) > 20
+        for source in sources:
+            name = source.relative_to(ROOT).as_posix()
+            if "__pycache__" not in name:
+                assert archive.read(name) == source.read_bytes()
         assert (
             archive.read("oracle/browser/pages.py")
             == (ROOT / "oracle/browser/pages.py").read_bytes()

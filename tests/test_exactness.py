@@ -26,16 +26,16 @@ from engine import (
     strength,
     strongest_completion,
 )
-from engine.cards import mask_of
-from engine.enumeration import (
+from engine.cards.card import mask_of
+from engine.cards.formations import identities
+from engine.proof.rulings import RULINGS, Rulings
+from oracle.judges.enumeration import (
     best_strength_by_enumeration,
     claim_granted_by_enumeration,
     enumeration_size,
     side_strength_by_enumeration,
 )
-from engine.formations import identities
-from engine.reference_rules import TROOP_VALUES
-from engine.rulings import RULINGS, Rulings
+from oracle.judges.reference_rules import TROOP_VALUES
 
 
 def check_claims(seed: int, examples: int, rulings: Rulings = RULINGS) -> int:
@@ -195,8 +195,8 @@ def test_the_enumeration_scores_a_side_with_elite_troops_alike_in_any_order_and_
     import random
     from itertools import permutations
 
-    from engine import reference_rules as rules
-    from engine.cards import CARDS
+    from engine.cards.card import CARDS
+    from oracle.judges import reference_rules as rules
 
     rng = random.Random(7)
     for _ in range(200):

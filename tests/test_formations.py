@@ -74,7 +74,7 @@ def test_four_card_formations_under_mud_fight() -> None:
 
 def test_each_elite_troop_takes_a_value_it_may_take() -> None:
     from engine import Tactic
-    from engine.formations import identities
+    from engine.cards.formations import identities
 
     side = (parse_card("red 8"), Tactic.JOKER, Tactic.SPY)
     assert describe(side) == "colour run spy as red 7, red 8, joker as red 9 (total 24)"
@@ -117,7 +117,7 @@ def test_a_stone_outside_one_to_nine_and_modes_that_are_not_modes_are_refused() 
 
 def test_variants_are_equal_by_kind_and_so_are_positions_built_alike() -> None:
     from engine import Position, PositionError, StoneState, parse_cards
-    from engine.position import variant_named
+    from engine.proof.pieces import variant_named
 
     assert variant_named("base") == variant_named("base")
     assert variant_named("base") != variant_named("tactics")

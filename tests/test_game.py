@@ -45,19 +45,19 @@ from engine import (
     replay,
     result_text,
 )
-from engine.cards import card_name
-from engine.enumeration import claim_granted_by_enumeration, enumeration_size
-from engine.game import RULES_NAMED, Outcome, PlayerView, Termination
-from engine.move_rules import (
+from engine.cards.card import card_name
+from engine.cards.tactics import Tactic
+from engine.game.interface import RULES_NAMED, Outcome, PlayerView, Termination
+from engine.game.move_rules import (
     ROOM_FOR_A_CARD,
     ROOM_FOR_THE_STRATEGIST,
     ROOM_FOR_THE_TRAITOR,
     stones_with_room,
 )
-from engine.tactics import Tactic
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
 from oracle.casefile.rules import load_rules_index
+from oracle.judges.enumeration import claim_granted_by_enumeration, enumeration_size
 from oracle.verify.consistency import engine_problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -736,7 +736,7 @@ def test_a_joker_named_in_a_ruse_is_the_one_in_the_place_it_is_taken_from() -> N
 
 
 def test_why_stronger_speaks_of_three_cards_unless_told_otherwise() -> None:
-    from engine.formations import strength, why_stronger
+    from engine.cards.formations import strength, why_stronger
 
     trio, colour = (
         strength(parse_cards("red 2, blue 2, green 2")),

@@ -441,7 +441,7 @@ def test_the_discards_are_explained_by_the_ruses_lying_there(
     discards: tuple[str, ...], refused: str | None
 ) -> None:
     from engine import Player, Position, StoneState, parse_card
-    from engine.reachable import discard_problem
+    from engine.proof.reachable import discard_problem
 
     jokers = [Player.B] if "joker" in discards else []
     position = Position.from_stones(
@@ -471,7 +471,7 @@ def test_the_tactic_limit_holds_for_what_the_board_shows(
     yours: tuple[str, ...], theirs: tuple[str, ...], discards: tuple[str, ...], refused: str | None
 ) -> None:
     from engine import Position, StoneState, parse_card
-    from engine.reachable import tactic_limit_problem
+    from engine.proof.reachable import tactic_limit_problem
 
     position = Position.from_stones(
         {

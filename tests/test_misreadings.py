@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from strategies import claim_positions, tactics_claim_positions
 
 from engine import Position, StoneState, Tactic, claim_verdict, parse_cards
-from engine.misreadings import MISREADINGS, RULES
 from oracle.catalogue import build_catalogue
+from oracle.judges.misreadings import MISREADINGS, RULES
 from oracle.misreadings.matrix import MatrixRow, Outcome, misreading_matrix
 from oracle.verify.report import CaseReport
 
@@ -104,7 +104,7 @@ def test_readings_share_what_they_score_alike_and_only_that() -> None:
     """The judge remembers side strengths and best completions across readings that score sides
     with the same methods; one that scores differently never gets another's answer."""
     from engine import parse_cards
-    from engine.misreadings import _shared_memo
+    from oracle.judges.misreadings import _shared_memo
 
     wrapped = parse_cards("red 8, red 9, red 1")
     wraps, plain, hand = (
@@ -124,9 +124,9 @@ def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
 ) -> None:
     """The judge's memo of side strengths starts again when full (a large catalogue would hold
     them all otherwise); the strengths are the same, and the independent enumeration's."""
-    import engine.misreadings as misreadings
+    import oracle.judges.misreadings as misreadings
     from engine import CARDS
-    from engine.enumeration import side_strength_by_enumeration
+    from oracle.judges.enumeration import side_strength_by_enumeration
 
     sides = [tuple(CARDS[start : start + 3]) for start in range(0, 40, 2)]
     monkeypatch.setattr(misreadings, "SIDES_KEPT", 4)
@@ -142,7 +142,7 @@ def test_the_judges_memos_are_let_go_once_a_matrix_is_made(
 ) -> None:
     """A cold matrix fills the judge's memos; once it is made they are empty again (a site build
     goes on to write its pages in that memory), and a second cold matrix answers alike."""
-    import engine.misreadings as misreadings
+    import oracle.judges.misreadings as misreadings
     from oracle.misreadings.cache import MisreadingCache
 
     judged: list[int] = []
@@ -166,8 +166,8 @@ def test_the_judges_memos_are_let_go_once_a_matrix_is_made(
 def test_a_reading_that_scores_sides_its_own_way_is_asked_in_every_completion() -> None:
     """The enumeration takes the shared memo of side strengths only for readings that score
     sides as the rules do: one overriding ``side_strength`` scores every completion itself."""
-    from engine.misreadings import Reading
-    from engine.reference_rules import Standing
+    from oracle.judges.misreadings import Reading
+    from oracle.judges.reference_rules import Standing
 
     class AllSidesEqual(Reading):
         name = "all-sides-equal"

@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE
 
-from engine.cards import card_name, parse_cards
-from engine.game import (
+from engine.cards.card import card_name, parse_cards
+from engine.cards.tactics import Tactic
+from engine.game.interface import (
     Game,
     GameState,
 )
-from engine.moves import (
+from engine.game.moves import (
     RUSE_OF_MOVE,
     Banshee,
     Claim,
@@ -40,11 +41,11 @@ from engine.moves import (
     Traitor,
     stones_named,
 )
-from engine.position import Position, StoneState
-from engine.records import (
+from engine.match.records import (
     random_move,
 )
-from engine.tactics import Tactic
+from engine.proof.pieces import StoneState
+from engine.proof.position import Position
 from oracle.casefile.rules import load_rules_index
 
 ROOT = Path(__file__).resolve().parent.parent

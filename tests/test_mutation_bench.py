@@ -89,7 +89,7 @@ def test_a_ledger_entry_without_a_reason_is_refused(bench: ModuleType, tmp_path:
 
 
 def test_every_kind_of_tactic_card_overrides_the_base_class_as_the_ledger_says() -> None:
-    from engine.tactic_cards import KINDS, TacticKind
+    from engine.game.tactic_cards import KINDS, TacticKind
 
     for kind in KINDS:
         for name in ("uses", "check", "carry_out"):

@@ -33,13 +33,14 @@ from pathlib import Path
 import pytest
 
 from engine import card_name, parse_record, result_text
-from engine.game import (
+from engine.cards.tactics import JOKERS, Tactic
+from engine.game.interface import (
     Game,
     GameState,
     Phase,
     PlayerView,
 )
-from engine.moves import (
+from engine.game.moves import (
     Banshee,
     Claim,
     Draw,
@@ -53,8 +54,7 @@ from engine.moves import (
     Strategist,
     Traitor,
 )
-from engine.position import Player
-from engine.tactics import JOKERS, Tactic
+from engine.proof.pieces import Player
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent / "playthroughs"

@@ -1,8 +1,8 @@
 """The reference rules read the rules as written, and order sides exactly as the engine does.
 
-:mod:`engine.reference_rules` is written apart from the engine so that a wrong engine table
+:mod:`oracle.judges.reference_rules` is written apart from the engine so that a wrong engine table
 cannot hide in the slow references. Here it is held against the rules directly (a few sides whose
-standing anyone can work out from RULES.md) and against :func:`engine.formations.strength` on
+standing anyone can work out from RULES.md) and against :func:`engine.cards.formations.strength` on
 every complete three-card side and samples of four-card and elite-troop sides: the two give
 different numbers, but must sort sides into the same classes in the same order.
 """
@@ -15,11 +15,11 @@ from itertools import combinations
 
 import pytest
 
-from engine import reference_rules as rules
-from engine.cards import CARDS, card_colour, card_name, card_value, parse_cards
-from engine.formations import CombatMode, side_capacity, strength
-from engine.misreadings import RULES
-from engine.reference_rules import Formation, Standing
+from engine.cards.card import CARDS, card_colour, card_name, card_value, parse_cards
+from engine.cards.formations import CombatMode, side_capacity, strength
+from oracle.judges import reference_rules as rules
+from oracle.judges.misreadings import RULES
+from oracle.judges.reference_rules import Formation, Standing
 
 MODE_SETS: list[tuple[CombatMode, ...]] = [
     (),

@@ -13,7 +13,7 @@ import pytest
 from conftest import FIXTURE, kept_for_the_run
 
 from engine import Formation, Game, Verdict, parse_cards, play_random_game, record_text
-from engine.odds import formation_counts, formation_odds
+from engine.tools.odds import formation_counts, formation_odds
 from oracle.casefile.entries import case_files
 from oracle.catalogue import (
     Catalogue,

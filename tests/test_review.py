@@ -18,7 +18,7 @@ import pytest
 import yaml
 from conftest import FIXTURE, kept_for_the_run
 
-import engine.claims
+import engine.proof.claims
 from oracle.casefile.editing import edited_text
 from oracle.casefile.errors import CaseError
 from oracle.casefile.rules import load_rules_index
@@ -86,10 +86,10 @@ def test_a_changed_wording_of_the_engine_is_pinned_everywhere_and_waits_for_revi
 ) -> None:
     """The engine rewords a reason: every case that pins it drifts, pin rewrites exactly those
     reasons, and the cases then wait until an editor confirms their prose."""
-    explain = engine.claims._EXPLAIN[engine.claims.Reason.STRONGER_FORMATION]
+    explain = engine.proof.claims._EXPLAIN[engine.proof.claims.Reason.STRONGER_FORMATION]
     monkeypatch.setitem(
-        engine.claims._EXPLAIN,
-        engine.claims.Reason.STRONGER_FORMATION,
+        engine.proof.claims._EXPLAIN,
+        engine.proof.claims.Reason.STRONGER_FORMATION,
         lambda verdict: explain(verdict).replace("outranks", "ranks above"),
     )
     root = str(project_copy)
@@ -285,7 +285,7 @@ def test_a_ruling_changed_in_the_engine_and_re_pinned_shows_in_the_report_of_its
     _git(project, "init", "-q", "-b", "main")
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "ties go to whoever completed first")
-    rulings = project / "engine" / "rulings.py"  # the ruling's one home
+    rulings = project / "engine" / "proof" / "rulings.py"  # the ruling's one home
     ruled = rulings.read_text()
     flipped = ruled.replace(
         "tie_break=TieBreak.COMPLETED_FIRST,", "tie_break=TieBreak.COMPLETED_LAST,"

@@ -1,10 +1,10 @@
-"""A ruling lives in one place (:mod:`engine.rulings`): flipping it there changes the answers of
-exactly the cases that pin its id, and the proof, the enumeration and the slow judge still agree.
+"""A ruling lives in one place (:mod:`engine.proof.rulings`): flipping it there changes the answers
+of exactly the cases that pin its id, and the proof, the enumeration and the slow judge still agree.
 
 The cases are a small fixture catalogue of their own (``tests/rulings/cases``), not the project's:
 each pins the ids of the rulings its answers depend on, and no other. Their answers are worked
 out by the engine directly, every question under the rulings given, so that nothing but the
-one :class:`~engine.rulings.Rulings` value changes between two runs.
+one :class:`~engine.proof.rulings.Rulings` value changes between two runs.
 """
 
 from __future__ import annotations
@@ -14,10 +14,15 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE
 
-import engine.rulings
+import engine.proof.rulings
 from engine import Game, GameState, Match, Player, claim_verdicts
-from engine.enumeration import claim_granted_by_enumeration
-from engine.misreadings import (
+from engine.proof.rulings import RULING_IDS, RULINGS, Rulings
+from oracle.casefile.loader import load_cases
+from oracle.casefile.model import Case
+from oracle.casefile.questions import unknown_guard
+from oracle.cli import main
+from oracle.judges.enumeration import claim_granted_by_enumeration
+from oracle.judges.misreadings import (
     MISREAD_RULINGS,
     MISREADINGS,
     RULES,
@@ -25,11 +30,6 @@ from engine.misreadings import (
     RulingMisread,
     misreading_now_in_force,
 )
-from engine.rulings import RULING_IDS, RULINGS, Rulings
-from oracle.casefile.loader import load_cases
-from oracle.casefile.model import Case
-from oracle.casefile.questions import unknown_guard
-from oracle.cli import main
 
 CASES = Path(__file__).parent / "rulings" / "cases"
 
@@ -189,12 +189,12 @@ def test_a_tie_against_an_open_side_follows_the_tie_break() -> None:
 def test_check_says_where_the_rulings_contradict_each_other(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(engine.rulings, "RULINGS", RULINGS.flipped("tie_break"))
-    source = Path(engine.rulings.__file__).read_text(encoding="utf-8").splitlines()
+    monkeypatch.setattr(engine, "RULINGS", RULINGS.flipped("tie_break"))
+    source = Path(engine.proof.rulings.__file__).read_text(encoding="utf-8").splitlines()
     line = 1 + next(n for n, text in enumerate(source) if text.startswith("RULINGS = "))
     assert main(["check", "--root", str(FIXTURE)]) == 1
     out = capsys.readouterr().out
-    assert f"engine/rulings.py:{line}: formations.tie-break gives a tie to the side" in out
+    assert f"engine/proof/rulings.py:{line}: formations.tie-break gives a tie to the side" in out
 
 
 def test_a_guard_named_after_the_ruling_in_force_says_what_its_misreading_is_called_now(

@@ -96,10 +96,13 @@ def _module_values() -> dict[str, tuple[int, object]]:
 
 MUTABLE = (list, dict, set, bytearray)
 
-ENGINE_JUDGE_MEMOS = {"engine.misreadings._MEMOS", "engine.misreadings._STANDINGS"}
-"""The one exception, named in full: the misreadings' judge in the engine keeps its memos until
-:func:`engine.misreadings.forget_judgements` (the matrix calls it). Giving them an owner is the
-engine's to do (the engine is restructured apart), so they are allowed here and nowhere else."""
+ENGINE_JUDGE_MEMOS = {
+    "oracle.judges.misreadings._MEMOS",
+    "oracle.judges.misreadings._STANDINGS",
+}
+"""The one exception, named in full: the misreadings' judge keeps its memos until
+:func:`oracle.judges.misreadings.forget_judgements` (the matrix calls it). Giving them an owner
+is still to do, so they are allowed here and nowhere else."""
 
 
 def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path) -> None:

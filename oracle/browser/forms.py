@@ -14,9 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Player, card_name, parse_card
-from engine.cards import CardError
-from engine.position import STONES
+from engine import STONES, CardError, Player, card_name, parse_card
 from oracle.casefile.editing import fitted_scalar, yaml_scalar
 from oracle.casefile.model import Case
 from oracle.casefile.questions import pinned_words

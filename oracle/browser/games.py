@@ -1,6 +1,6 @@
 """A game on the "Play a game" page: the computer's moves, and the game as the page shows it.
 
-The opponent decides from its own view only (:func:`engine.opponent.choose_move`); the page gets
+The opponent decides from its own view only (:func:`engine.choose_move`); the page gets
 plain data: the table (each stone's cards as the engine draws them, its marks and its words for a
 screen reader), the reader's hand, every legal move as the table picks it, the log and the record
 that ``schotten-oracle replay`` reads. The page decides nothing itself: what it offers is what
@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import (
+    CARD_RULES,
+    STONES,
     Banshee,
     Claim,
     Draw,
@@ -32,14 +34,12 @@ from engine import (
     Termination,
     Traitor,
     card_name,
+    choose_move,
     length_text,
     record_text,
     replay,
     stones_named,
 )
-from engine.opponent import choose_move
-from engine.position import STONES
-from engine.tactics import CARD_RULES
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.site.boards import card_html, stone_words

@@ -18,9 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import Claim, Game, IllegalMove, MoveSyntaxError, Player, card_name
-from engine.cards import CARDS
-from engine.tactics import Tactic
+from engine import CARDS, Claim, Game, IllegalMove, MoveSyntaxError, Player, Tactic, card_name
 from oracle.browser.forms import Answered, PageError, field_label, form_case_text, form_of
 from oracle.browser.games import (
     GameSession,

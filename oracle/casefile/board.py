@@ -9,26 +9,29 @@ from pathlib import Path
 from typing import Any
 
 from engine import (
+    CARDS,
+    COMBAT_MODE_CARDS,
     JOKERS,
+    Card,
     CardError,
+    CardSet,
     CombatMode,
     DuplicateCard,
     MisplacedCard,
+    Phase,
     Player,
     Position,
     PositionError,
     SideOverCapacity,
     StoneState,
+    TableError,
+    TableFact,
     Tactic,
     card_name,
     parse_card,
+    reachability_problems,
     variant_named,
 )
-from engine.cards import CARDS, Card, mask_of
-from engine.game import Phase, TableError
-from engine.reachable import reachability_problems
-from engine.table import TableFact
-from engine.tactics import COMBAT_MODE_CARDS
 from oracle.casefile.errors import CaseError, EngineObjection
 from oracle.casefile.model import Table, WrittenBoard, WrittenStone
 from oracle.casefile.source import DataPath, LocatedDocument
@@ -172,8 +175,8 @@ def _table_facts(
     clan_top = read_cards(document, ("table", "clan_deck"), places)
     tactic_top = read_cards(document, ("table", "tactic_deck"), places)
     _check_table_cards(document, position, places, their_hand, clan_top, tactic_top)
-    seen = position.on_table_mask() | mask_of(position.hand)  # combat modes included
-    placed = seen | mask_of((*their_hand, *clan_top, *tactic_top))
+    seen = position.on_table_mask() | CardSet(position.hand).mask  # combat modes included
+    placed = seen | CardSet((*their_hand, *clan_top, *tactic_top)).mask
     unplaced = [card for card in position.variant.cards if not placed >> card & 1]
     clan_deck = clan_top + tuple(card for card in unplaced if card < len(CARDS))
     tactic_deck = tactic_top + tuple(card for card in unplaced if card >= len(CARDS))
@@ -206,7 +209,7 @@ def _check_table_cards(
     for card, lines in places.items():
         if len(lines) > 1:
             raise _twice(path, card, lines)
-    seen = position.on_table_mask() | mask_of(position.hand)  # combat modes included
+    seen = position.on_table_mask() | CardSet(position.hand).mask  # combat modes included
     for card in (*their_hand, *clan_top, *tactic_top):
         if seen >> card & 1 and card in COMBAT_MODE_CARDS:
             raise CaseError(

@@ -7,9 +7,7 @@ import random
 import re
 from pathlib import Path
 
-from engine import Game
-from engine.game import Phase
-from engine.records import play_random_game
+from engine import Game, Phase, play_random_game
 from oracle.casefile.editing import yaml_scalar
 from oracle.casefile.entries import case_files
 from oracle.casefile.source import SourceError, parse_yaml, shown_path

@@ -9,8 +9,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.cards import echoed
 from oracle.casefile.errors import CaseError
+from oracle.casefile.source import echoed
 from oracle.casefile.vocabulary import CASE_SUFFIX, NAME_PATTERN
 
 

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import Card, Game, GameState, Phase, Player, Position, Verdict
-from engine.moves import Deck
+from engine import Card, Deck, Game, GameState, Phase, Player, Position, Verdict
 from oracle.casefile.source import shown_path
 
 

@@ -15,7 +15,6 @@ from engine import (
     Position,
     Verdict,
 )
-from engine.misreadings import MISREADINGS, misreading_now_in_force
 from oracle.casefile.board import Board, read_cards
 from oracle.casefile.errors import CaseError
 from oracle.casefile.model import (
@@ -33,6 +32,7 @@ from oracle.casefile.model import (
 )
 from oracle.casefile.source import DataPath, LocatedDocument
 from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYER_WORDS, PLAYERS
+from oracle.judges.misreadings import MISREADINGS, misreading_now_in_force
 
 
 def read_claims(document: LocatedDocument, position: Position) -> tuple[Claim, ...]:

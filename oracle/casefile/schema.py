@@ -18,12 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.cards import CARDS, COLOUR_NAMES, card_name
-from engine.misreadings import MISREADINGS
-from engine.tactics import SECOND_JOKER_NAME, Tactic
+from engine import CARDS, COLOUR_NAMES, SECOND_JOKER_NAME, Tactic, card_name
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
+from oracle.judges.misreadings import MISREADINGS
 
 EDITOR_SCHEMA = Path("oracle") / "schema" / "case.schema.json"
 """Where the editors' schema lies, below the project folder."""

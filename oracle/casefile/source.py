@@ -19,10 +19,20 @@ from typing import Any, NamedTuple, TypeAlias
 
 import yaml
 
-from engine.cards import echoed
-
 DataPath: TypeAlias = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
+
+ECHO_LIMIT = 60
+"""The most characters of a reader's text that a message repeats."""
+
+
+def echoed(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` quoted for a message, clipped to ``limit`` characters (a 5,000-digit number is
+    not worth repeating): the oracle's own, as the engine quotes what it cannot read."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[: limit - 10]!r}... ({len(text):,} characters)"
+
 
 _FastLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser where PyYAML was built with it (it keeps every line mark), else Python's."""

@@ -7,8 +7,8 @@ import re
 
 from engine import (
     Player,
+    TableFact,
 )
-from engine.game import TableFact
 
 CASES_DIR = "cases"
 """The case folder, below the project folder: one folder a topic, one file a case."""

@@ -12,9 +12,17 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from engine import GameState, Phase, Player, Position, StoneState, Tactic, card_name
-from engine.moves import Deck
-from engine.tactics import SECOND_JOKER_NAME
+from engine import (
+    SECOND_JOKER_NAME,
+    Deck,
+    GameState,
+    Phase,
+    Player,
+    Position,
+    StoneState,
+    Tactic,
+    card_name,
+)
 from oracle.casefile.editing import yaml_scalar
 from oracle.casefile.validation import load_schema
 from oracle.casefile.vocabulary import PLAYER_WORDS, SITUATION_TO_WRITE, WHY_TO_WRITE

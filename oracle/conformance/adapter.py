@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.misreadings import MISREADINGS, RULES, Reading
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case
 from oracle.conformance.engines import FunctionEngine
+from oracle.judges.misreadings import MISREADINGS, RULES, Reading
 from oracle.misreadings.answers import asked_questions
 from oracle.misreadings.cache import MisreadingCache
 from oracle.protocol.schema import VERSIONS

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.cards import echoed
 from oracle.casefile.jsontext import RepeatedKey, parse_json
+from oracle.casefile.source import echoed
 from oracle.protocol.compare import printable, shown
 
 DEFAULT_TIMEOUT = 10.0

@@ -8,10 +8,10 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from engine.misreadings import Reading
-from engine.play_state import Phase
+from engine import Phase
 from oracle.casefile.model import Case
 from oracle.casefile.questions import exported_kinds
+from oracle.judges.misreadings import Reading
 from oracle.verify.replay import engine_answers
 from oracle.verify.report import CaseReport
 

@@ -2,11 +2,11 @@
 
 The misreadings' judge enumerates completions, which takes seconds over the catalogue, and a site
 build asks for the same answers twice (the matrix, and each misreading behind the conformance
-protocol), as do many tests. So each answer is kept in the user's cache folder, in a file named
-by a digest of the code it depends on (the engine, the case model, the protocol's answers and the
-misreadings themselves), keyed by the reading and the case's request: a change to either works
-the answer out again. A :class:`MisreadingCache` is made by whoever needs the answers (a build, a
-run, a test) and saved when it is done; nothing is kept at module level.
+protocol), as do many tests. So each answer is kept in the user's cache folder, in a file named by a
+digest of the code it depends on (the engine, the case model, the protocol's answers, the
+misreadings' judge and the misreadings themselves), keyed by the reading and the case's request: a
+change to either works the answer out again. A :class:`MisreadingCache` is made by whoever needs the
+answers (a build, a run, a test) and saved when it is done; nothing is kept at module level.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from typing import Any
 
 import engine
 import oracle.casefile
+import oracle.judges
 import oracle.misreadings
 import oracle.protocol
 import oracle.verify
-from engine.misreadings import Reading
 from oracle.cache import cache_folder, code_digest, load_json, save_json
 from oracle.casefile.model import Case
+from oracle.judges.misreadings import Reading
 from oracle.misreadings.answers import misread
 from oracle.protocol.answers import request_of
 from oracle.verify.report import CaseReport
@@ -34,7 +35,14 @@ from oracle.verify.report import CaseReport
 def answers_digest() -> str:
     """A digest of the code a misread answer depends on."""
     return code_digest(
-        [engine, oracle.casefile, oracle.verify, oracle.protocol, oracle.misreadings]
+        [
+            engine,
+            oracle.judges,
+            oracle.casefile,
+            oracle.verify,
+            oracle.protocol,
+            oracle.misreadings,
+        ]
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engine.misreadings import MISREADINGS, Reading, forget_judgements
+from oracle.judges.misreadings import MISREADINGS, Reading, forget_judgements
 from oracle.misreadings.cache import MisreadingCache
 from oracle.protocol.answers import expected_answers
 from oracle.protocol.compare import Result, compare

@@ -9,9 +9,7 @@ kept out of the site's search index (its words are the page's summary instead).
 
 from __future__ import annotations
 
-from engine import Card, Player, Position, StoneState, card_name
-from engine.cards import CARDS, Colour
-from engine.position import STONES
+from engine import CARDS, STONES, Card, Colour, Player, Position, StoneState, card_name
 from oracle.casefile.model import WrittenBoard
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.site.markup import Markup

@@ -34,6 +34,7 @@ PYODIDE_FILES = (
 ORACLE_PARTS = (
     "__init__.py",
     "cache.py",
+    "judges/",
     "casefile/",
     "schema/",
     "verify/",
@@ -43,8 +44,9 @@ ORACLE_PARTS = (
     "site/markup.py",
     "browser/",
 )
-"""The parts of ``oracle`` the pages need (files, and folders ending in ``/``): reading case
-files, verifying them, the boards and answers the pages show, and the pages' own module."""
+"""The parts of ``oracle`` the pages need (files, and folders ending in ``/``): reading case files
+(which name the misreadings of ``judges/``), verifying them, the boards and answers the pages show,
+and the pages' own module."""
 
 LIBRARIES = (
     "MarkupSafe",

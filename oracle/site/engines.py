@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.misreadings import MISREADINGS
 from oracle.casefile.model import Case, RuleEntry, RulesIndex
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.conformance.adapter import adapter_engine
@@ -21,6 +20,7 @@ from oracle.conformance.export import (
 )
 from oracle.conformance.results import PublishedResult, published_results
 from oracle.conformance.runner import CaseResult, run
+from oracle.judges.misreadings import MISREADINGS
 from oracle.protocol.compare import Result
 from oracle.site.casepages import link_from
 from oracle.site.markup import Markup, external_link, rendered, template_environment, text

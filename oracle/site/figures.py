@@ -12,8 +12,8 @@ from engine import (
     Formation,
     parse_cards,
 )
-from engine.misreadings import MISREADINGS
 from oracle.catalogue import Catalogue
+from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.matrix import Outcome
 from oracle.site.boards import TACTIC_TITLES
 from oracle.site.casepages import case_page_uri, link_from

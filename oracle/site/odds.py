@@ -2,8 +2,8 @@
 
 Counting every four-card side takes seconds, and the answer changes only when the engine's cards
 or formations change. A :class:`FormationCounts` reads the counts kept in the user's cache folder
-(:mod:`oracle.cache`), in a file named by a digest of the engine modules they come from, so any
-change to those modules starts a new file; without a writable cache folder the counts are simply
+(:mod:`oracle.cache`), in a file named by a digest of the engine they come from, so any change
+to the engine starts a new file; without a writable cache folder the counts are simply
 worked out again.
 """
 
@@ -14,19 +14,16 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-import engine.cards
-import engine.formations
-import engine.odds
-from engine.cards import Card
-from engine.formations import Formation
-from engine.odds import formation_counts
+import engine
+from engine import Card, Formation, formation_counts
 from oracle.cache import cache_folder, code_digest, load_json, save_json
 
 
 @cache
 def counts_digest() -> str:
-    """A digest of the source of the modules the counts depend on."""
-    return code_digest([engine.cards, engine.formations, engine.odds])
+    """A digest of the engine's source, which the counts come from (its cards, formations and
+    odds; the oracle names only the engine's front door, so any change to it counts again)."""
+    return code_digest([engine])
 
 
 class FormationCounts:
@@ -37,7 +34,7 @@ class FormationCounts:
         self.kept: dict[str, dict[str, int]] = load_json(self.store)
 
     def counts(self, placed: Sequence[Card] = (), size: int = 3) -> Counter[Formation]:
-        """:func:`engine.odds.formation_counts`, from the cache when this engine has them."""
+        """:func:`engine.formation_counts`, from the cache when this engine has them."""
         key = f"{size}:{','.join(map(str, placed))}"
         if key in self.kept:
             return Counter({Formation[name]: count for name, count in self.kept[key].items()})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
 
@@ -137,14 +139,25 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
     )
 
 
+SPHINX_ROLE = re.compile(r":(?:class|func|mod|data|meth|attr|exc|obj):<code>(~?)([\w.]+)</code>")
+"""A Sphinx role in a docstring as Markdown renders it: ``:class:<code>~engine.Move</code>``."""
+
+
+def _without_role(found: re.Match[str]) -> str:
+    name = found[2].rsplit(".", 1)[-1] if found[1] else found[2]
+    return f"<code>{name}</code>"
+
+
 class CasePage(Page):
     """A case's page, converted to HTML only when it is written
     (:meth:`OraclePlugin.on_page_context`)."""
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """Nothing yet: MkDocs converts every page before it writes any, which would hold a
-        large catalogue's pages in memory all at once (and its Markdown is not made yet)."""
+        large catalogue's pages in memory all at once (and its Markdown is not made yet). Its
+        table of contents is an empty one meanwhile, as plugins reading it expect (autorefs)."""
         self.content = ""
+        self.toc = get_toc([])
 
     def convert(self, markdown: str, config: MkDocsConfig, files: Files) -> None:
         """Convert ``markdown``, made as the page is written, as MkDocs converts any page."""
@@ -221,6 +234,12 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         if "engine-app" in used:
             build.engine_pages.add(page.file.src_uri)
         return filled
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """The Engine reference is made from the engine's docstrings, which name other names
+        with Sphinx's roles (``:class:`~engine.game.moves.Move```): each shows as the code it
+        marks, without the role, and a name after ``~`` by its last part, as Sphinx shows it."""
+        return SPHINX_ROLE.sub(_without_role, html)
 
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files

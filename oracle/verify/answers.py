@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import ClaimVerdict, Match, Player, card_name
-from engine.game import GameState
+from engine import ClaimVerdict, GameState, Match, Player, card_name
 from oracle.casefile.model import (
     Case,
     DealQuestion,

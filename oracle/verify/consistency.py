@@ -14,12 +14,20 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from engine import ClaimVerdict, GameState, Phase, Player, Reason, Verdict, card_name
-from engine.formations import side_capacity
-from engine.game import Termination
-from engine.moves import Deck
-from engine.position import STONES
-from engine.tactics import Tactic
+from engine import (
+    STONES,
+    ClaimVerdict,
+    Deck,
+    GameState,
+    Phase,
+    Player,
+    Reason,
+    Tactic,
+    Termination,
+    Verdict,
+    card_name,
+    side_capacity,
+)
 
 
 def engine_problems(state: GameState) -> list[str]:

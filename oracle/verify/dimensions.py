@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import Formation, Tactic, card_name, formation_of
-from engine.formations import CombatMode
+from engine import CombatMode, Formation, Tactic, card_name, formation_of
 from oracle.verify.openings import plain_claims, plain_side
 from oracle.verify.report import CaseReport
 

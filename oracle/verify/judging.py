@@ -7,9 +7,7 @@ answer, as the conformance protocol gives it, and the engine is not checked."""
 
 from __future__ import annotations
 
-from engine import ClaimVerdict, IllegalMove, MoveSyntaxError, claim_verdicts
-from engine.game import GameState
-from engine.moves import Move
+from engine import ClaimVerdict, GameState, IllegalMove, Move, MoveSyntaxError, claim_verdicts
 from oracle.casefile.model import Case, PlayQuestion
 from oracle.verify.moves import (
     Unjudgeable,

@@ -6,11 +6,11 @@ Where the engine contradicts itself, the question cannot be answered (:class:`Un
 from __future__ import annotations
 
 from engine import (
+    GameState,
     IllegalMove,
     MoveSyntaxError,
     Player,
 )
-from engine.game import GameState
 from oracle.verify.consistency import engine_problems
 
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from engine import Formation, card_colour, card_value, formation_of, strongest_completion
-from engine.cards import CARDS
+from engine import CARDS, Formation, card_colour, card_value, formation_of, strongest_completion
 from oracle.verify.report import CaseReport
 
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engine import ELITE_TROOPS, Player, card_name
-from engine.tactics import TACTICS_MASK
+from engine import ELITE_TROOPS, TACTICS_MASK, Player, card_name
 from oracle.casefile.model import Case
 
 COLOURS = "red|blue|green|yellow|purple|pink"

@@ -14,8 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine import Game, IllegalMove, Match, MoveSyntaxError, Player, card_name
-from engine.game import GameState
+from engine import Game, GameState, IllegalMove, Match, MoveSyntaxError, Player, card_name
 from oracle.casefile.model import (
     Case,
     DealQuestion,

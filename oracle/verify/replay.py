@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import PositionError
-from engine.game import TableError
+from engine import PositionError, TableError
 from oracle.casefile import questions
 from oracle.casefile.model import Case
 from oracle.casefile.questions import QuestionKind

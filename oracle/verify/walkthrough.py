@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import (
+    GameState,
     IllegalMove,
     MoveSyntaxError,
     Player,
@@ -18,9 +19,7 @@ from engine import (
     parse_record,
     result_text,
 )
-from engine.cards import echoed
-from engine.game import GameState
-from oracle.casefile.source import shown_path
+from oracle.casefile.source import echoed, shown_path
 
 PLAYER_NAMES = {Player.A: "A", Player.B: "B"}
 

@@ -8,8 +8,7 @@ To test your own engine, replace judge_claims() with a call into it.
 import json
 import sys
 
-from engine import JOKERS, Player, Position, StoneState, claim_verdicts, parse_card
-from engine.formations import CombatMode
+from engine import JOKERS, CombatMode, Player, Position, StoneState, claim_verdicts, parse_card
 
 WHO = {"you": Player.A, "them": Player.B}
 

@@ -1,18 +1,18 @@
 """Several rounds (an option): the scoring of each round and who starts the next.
 
-The winner of a round scores 5 points and the loser one point per stone they hold. The winner of
-a round starts the next one. What a drawn round scores and who starts after it are rulings
-(:mod:`engine.rulings`). Each round shuffles with its own seed, derived from the match's seed, so
-a match replays exactly.
+The winner of a round scores 5 points and the loser one point per stone they hold. The winner of a
+round starts the next one. What a drawn round scores and who starts after it are rulings
+(:mod:`engine.proof.rulings`). Each round shuffles with its own seed, derived from the match's seed,
+so a match replays exactly.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.game import Game, GameState
-from engine.position import Player, Variant
-from engine.rulings import RULINGS, DrawnRoundPoints, DrawnRoundStarter, Rulings
+from engine.game.interface import Game, GameState
+from engine.proof.pieces import Player, Variant
+from engine.proof.rulings import RULINGS, DrawnRoundPoints, DrawnRoundStarter, Rulings
 
 WIN_POINTS = 5
 

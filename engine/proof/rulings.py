@@ -2,11 +2,12 @@
 
 Where the rules leave a choice, or this project settles one, the choice is a field of
 :class:`Rulings`, and :data:`RULINGS` holds the values the engine plays by. The claim proof
-(:mod:`engine.claims`), the enumeration that checks it (:mod:`engine.enumeration`), the game and
-the match, and the misreadings' correct reading (:mod:`engine.misreadings`) all read it, each
-taking a ``rulings`` value that defaults to :data:`RULINGS`. To change a ruling, edit
-:data:`RULINGS` here and its text in ``rules/index.yaml``: the cases that pin its id then change
-their answers, and nothing else in the engine needs editing.
+(:mod:`engine.proof.claims`), the game and the match read it here, and so do the oracle's slow
+judges (the enumeration that checks the proof, :mod:`oracle.judges.enumeration`, and the
+misreadings' correct reading, :mod:`oracle.judges.misreadings`), each taking a ``rulings`` value
+that defaults to :data:`RULINGS`. To change a ruling, edit :data:`RULINGS` here and its text in
+``rules/index.yaml``: the cases that pin its id then change their answers, and nothing else in the
+engine needs editing.
 
 Every field has two values, so that a test can flip each (:meth:`Rulings.flipped`) and see
 exactly the cases that pin it change.
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from engine.frozen import FrozenValue, IdentityEnum, set_field
-from engine.position import Player
+from engine.proof.pieces import Player
 
 
 class TieBreak(IdentityEnum):

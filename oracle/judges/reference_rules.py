@@ -1,11 +1,11 @@
 """The rules of formations and elite troops, written out plainly and apart from the engine.
 
-This module is the yardstick the slow references (:mod:`engine.enumeration`, the misreadings'
-judge in :mod:`engine.misreadings`) measure the engine against. It shares no code and no table
-with :mod:`engine.formations`, :mod:`engine.tactics` or :mod:`engine.claims`: if one of the
-engine's tables were wrong, the references would disagree with it instead of repeating the
-mistake. Everything here is read straight from the rules (RULES.md, rules/index.yaml) and favours
-being obviously right over being fast.
+This module is the yardstick the slow references (:mod:`oracle.judges.enumeration`, the misreadings'
+judge in :mod:`oracle.judges.misreadings`) measure the engine against. It shares no code and no
+table with :mod:`engine.cards.formations`, :mod:`engine.cards.tactics` or
+:mod:`engine.proof.claims`: if one of the engine's tables were wrong, the references would disagree
+with it instead of repeating the mistake. Everything here is read straight from the rules (RULES.md,
+rules/index.yaml) and favours being obviously right over being fast.
 
 A card is the engine's card number, decoded here on its own: a Clan card is
 ``colour * 9 + (value - 1)`` (0 to 53), and the elite troops are the Tactic cards 54 to 57.
@@ -13,17 +13,20 @@ A card is the engine's card number, decoded here on its own: a Clan card is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # only for type hints: the reference reads a position, it runs no engine code
-    from engine.position import Player, Position
+    from engine import Player, Position
 
 CLAN_CARD_COUNT = 54
 """Six colours of nine values; card numbers from here on are Tactic cards."""
+
+CLAN_CARDS_MASK = (1 << CLAN_CARD_COUNT) - 1
+"""The 54 Clan cards as a bitmask (bit ``card`` set for each)."""
 
 COLOURS = range(6)
 VALUES = range(1, 10)
@@ -47,6 +50,22 @@ TROOP_VALUES: dict[int, tuple[int, ...]] = {
 def is_clan_card(card: int) -> bool:
     """Whether ``card`` is one of the 54 Clan cards (not a Tactic card)."""
     return 0 <= card < CLAN_CARD_COUNT
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of some cards (a card given twice counts once)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_in(mask: int) -> Iterator[int]:
+    """The cards of a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def value_of(card: int) -> int:

@@ -1,27 +1,28 @@
 """Whether a position can arise in a game still being played, beyond the constructor's checks.
 
-:class:`~engine.position.Position` refuses what can never lie on a table (a card twice, a side
+:class:`~engine.proof.position.Position` refuses what can never lie on a table (a card twice, a side
 over capacity). A case or a table built by hand can still describe a board that no game reaches
 while play goes on: a stone held by a player who could never have proved it, a player who has
 already won, a Joker nobody can have played, a hand over its size between turns. These checks
 cost a claim proof per claimed stone, so they run where a position is written by hand (the case
-loader, :meth:`engine.game.GameState.from_table`), not on every position the game builds.
+loader, :meth:`engine.game.interface.GameState.from_table`), not on every position the game builds.
 """
 
 from __future__ import annotations
 
-from engine.cards import CARDS, card_name
-from engine.claims import claim_verdict
-from engine.position import STONES, HandTooLarge, Player, Position, PositionError, who, whose
-from engine.tactics import ELITE_TROOPS, JOKERS, TACTICS_MASK, Tactic
+from engine.cards.card import CARDS, card_name
+from engine.cards.tactics import ELITE_TROOPS, JOKERS, TACTICS_MASK, Tactic
+from engine.proof.claims import claim_verdict
+from engine.proof.pieces import STONES, HandTooLarge, Player, PositionError, who, whose
+from engine.proof.position import Position
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Protocol
 
-    from engine.cards import Card
-    from engine.position import _Stone
+    from engine.cards.card import Card
+    from engine.proof.pieces import _Stone
 
     class _Board(Protocol):
         """A board as both a position and a game state show it."""

@@ -3,7 +3,7 @@
 A claim on an incomplete opposing side is proved by :func:`strongest_completion` over the cards out
 of sight (the deck, the opponent's hand and the claimant's own hand): the claim holds when even the
 opponent's best completion does not beat the claimant; whether one that only ties refutes it, and
-who wins a tie of two complete sides, are rulings (:mod:`engine.rulings`), read from the
+who wins a tie of two complete sides, are rulings (:mod:`engine.proof.rulings`), read from the
 ``rulings`` every judge takes.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.cards import ALL_CARDS_MASK as CLAN_MASK
-from engine.cards import Card, card_name, cards_text
-from engine.formations import (
+from engine.cards.card import ALL_CARDS_MASK as CLAN_MASK
+from engine.cards.card import Card, card_name, cards_text
+from engine.cards.formations import (
     CombatMode,
     Completion,
     describe,
@@ -22,75 +22,19 @@ from engine.formations import (
     strongest_completion,
     why_stronger,
 )
-from engine.frozen import FrozenValue, IdentityEnum, set_field
-from engine.position import Player, Position, PositionError, StoneState, check_stone
-from engine.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
-from engine.tactics import CARD_RULES, ELITE_TROOPS, JOKERS, Tactic
-
-
-class Verdict(IdentityEnum):
-    """The engine's answer to a claim."""
-
-    GRANTED = "granted"
-    REFUSED = "refused"
-
-    @property
-    def label(self) -> str:
-        """``granted`` or ``refused``, as cases write it."""
-        return self.value
-
-
-class Reason(IdentityEnum):
-    """Why a claim was granted or refused."""
-
-    STONE_CLAIMED = "stone already claimed"
-    INCOMPLETE_SIDE = "incomplete side"
-    WEAKER_FORMATION = "weaker formation"
-    TIE_LOST = "tie lost on completion order"
-    WITNESS = "a completion out of sight beats it"
-    STRONGER_FORMATION = "stronger formation"
-    TIE_WON = "tie won on completion order"
-    UNBEATABLE = "no completion out of sight beats it"
-    NO_COMPLETION = "their side can never be completed"
-
-    @property
-    def verdict(self) -> Verdict:
-        """The verdict this reason leads to."""
-        granted = {
-            Reason.STRONGER_FORMATION,
-            Reason.TIE_WON,
-            Reason.UNBEATABLE,
-            Reason.NO_COMPLETION,
-        }
-        return Verdict.GRANTED if self in granted else Verdict.REFUSED
-
-
-REASON_RULES: dict[Reason, tuple[str, ...]] = {
-    Reason.STONE_CLAIMED: ("claim.claimed-stone-closed",),
-    Reason.INCOMPLETE_SIDE: ("claim.own-side-complete",),
-    Reason.WEAKER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
-    Reason.TIE_LOST: ("formations.tie-break", "claim.beat-complete-side"),
-    Reason.WITNESS: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
-    Reason.STRONGER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
-    Reason.TIE_WON: ("formations.tie-break", "claim.beat-complete-side"),
-    Reason.UNBEATABLE: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
-    Reason.NO_COMPLETION: ("claim.prove-incomplete-side", "claim.out-of-sight"),
-}
-"""The rules (ids of the rules index) each reason rests on; a refusal's first is the rule the
-claim breaks."""
-
-MODE_RULES = {
-    CombatMode.MUD_FIGHT: CARD_RULES[Tactic.MUD_FIGHT],
-    CombatMode.BLIND_MANS_BLUFF: CARD_RULES[Tactic.BLIND_MANS_BLUFF],
-}
-"""The rule of each combat mode, named when a verdict is judged under it."""
-
-ELITE_TROOP_RULES: dict[Card, str] = {troop: CARD_RULES[troop] for troop in sorted(ELITE_TROOPS)}
-"""The rule of each elite troop, named when one stands at the stone or completes their side."""
-
-
-class DuplicateClaim(PositionError):
-    """The same stone claimed twice in one step."""
+from engine.cards.tactics import JOKERS, Tactic
+from engine.frozen import FrozenValue, set_field
+from engine.proof.pieces import Player, StoneState, check_stone
+from engine.proof.position import Position
+from engine.proof.reasons import (
+    ELITE_TROOP_RULES,
+    MODE_RULES,
+    REASON_RULES,
+    DuplicateClaim,
+    Reason,
+    Verdict,
+)
+from engine.proof.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 
 
 class ClaimVerdict(FrozenValue):

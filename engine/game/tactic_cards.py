@@ -2,10 +2,10 @@
 
 Each kind of Tactic card is one small object, so its rules sit side by side:
 :meth:`~TacticKind.uses` lists the moves it allows now (part of the legal moves,
-:mod:`engine.legality`), :meth:`~TacticKind.check` says why a move of its kind is refused,
+:mod:`engine.game.legality`), :meth:`~TacticKind.check` says why a move of its kind is refused,
 :meth:`~TacticKind.check_some_use` why a card of the kind allows no move at all now (the Play
 page shows it on the card), and :meth:`~TacticKind.carry_out` plays it. The listing and the
-checks go through the same :mod:`engine.move_rules`, so they cannot disagree. What every Tactic
+checks go through the same :mod:`engine.game.move_rules`, so they cannot disagree. What every Tactic
 card shares (the play step, the card in hand, the tactic limit, counting it played) stays with
 the legal moves and the turn flow.
 """
@@ -15,8 +15,9 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator
 
-from engine.cards import Card
-from engine.move_rules import (
+from engine.cards.card import Card
+from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
+from engine.game.move_rules import (
     BANSHEE_HAS_A_CARD,
     BANSHEE_TAKES_THEIRS,
     BLUFF_ON_OPEN,
@@ -39,10 +40,9 @@ from engine.move_rules import (
     check_room,
     stones_with_room,
 )
-from engine.moves import PLAYS, Banshee, Move, Play, Recruit, Strategist, Traitor
-from engine.play_state import PlayState
-from engine.position import MODE_CARDS
-from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
+from engine.game.moves import PLAYS, Banshee, Move, Play, Recruit, Strategist, Traitor
+from engine.game.play_state import PlayState
+from engine.proof.pieces import MODE_CARDS
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
@@ -58,14 +58,14 @@ class TacticKind(abc.ABC):
 
     @abc.abstractmethod
     def check(self, state: PlayState, move: Move) -> None:
-        """Raise :class:`~engine.moves.IllegalMove` saying why ``move`` is refused, if it is."""
+        """Raise :class:`~engine.game.moves.IllegalMove` saying why ``move`` is refused, if so."""
 
     @abc.abstractmethod
     def carry_out(self, state: PlayState, move: Move) -> None:
         """Play ``move`` once the card has left the hand and been counted."""
 
     def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
-        """Raise :class:`~engine.moves.IllegalMove` (for ``name``) when :meth:`uses` allows no
+        """Raise :class:`~engine.game.moves.IllegalMove` (for ``name``) when :meth:`uses` allows no
         move of ``card`` now, in the words of the rule that leaves it none. A test checks the
         two agree. Most kinds always have a use while the game goes on."""
         return

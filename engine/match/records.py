@@ -6,10 +6,10 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.cards import echoed
-from engine.game import Game, GameState, Phase
-from engine.moves import Claim, Move, MoveSyntaxError
-from engine.position import Player
+from engine.cards.card import echoed
+from engine.game.interface import Game, GameState, Phase
+from engine.game.moves import Claim, Move, MoveSyntaxError
+from engine.proof.pieces import Player
 
 
 def replay(game: Game, moves: Iterable[str | Move]) -> GameState:

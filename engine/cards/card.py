@@ -1,7 +1,7 @@
 """Cards: small ints with a name table, and card sets as int bitmasks.
 
 A Clan card is ``colour * 9 + (value - 1)``, so the 54 Clan cards are the ints 0 to 53; the ten
-Tactic cards follow as 54 to 63 (:mod:`engine.tactics`). A set of cards is an int whose bit
+Tactic cards follow as 54 to 63 (:mod:`engine.cards.tactics`). A set of cards is an int whose bit
 ``card`` is set; this keeps the claim proof to a few integer operations per check.
 """
 
@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from engine.tactics import SECOND_JOKER_NAME, TACTIC_NAMES, TACTICS_MASK, Tactic
+from engine.cards.tactics import SECOND_JOKER_NAME, TACTIC_NAMES, TACTICS_MASK, Tactic
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ EVERY_CARD_MASK = ALL_CARDS_MASK | TACTICS_MASK
 """The Clan cards and the ten Tactic cards."""
 
 COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
+"""The colours as an editor writes them, in :class:`Colour` order: ``red``, ``blue``, ..."""
 
 
 class CardError(ValueError):
@@ -120,7 +121,7 @@ def parse_card(text: str) -> Card:
 
     A Tactic card is written by its name: ``joker``, ``spy``, ``mud fight``; ``joker`` is the
     first Joker (whoever reads a list of cards numbers a second ``joker`` as the second one), and
-    ``second joker`` (:data:`~engine.tactics.SECOND_JOKER_NAME`) the second, named apart.
+    ``second joker`` (:data:`~engine.cards.tactics.SECOND_JOKER_NAME`) the second, named apart.
     Raises :class:`CardError`, naming the text, for anything else.
     """
     words = text.split()

@@ -6,10 +6,10 @@
 separate :class:`PlayerView`, and the claim proof only ever works on that view.
 
 The rules live beside it, each in one place: the moves and their notation in
-:mod:`engine.moves`, each rule a move must keep in :mod:`engine.move_rules`, the Tactic cards
-in :mod:`engine.tactic_cards`, the legal moves in :mod:`engine.legality`, the turn flow in
-:mod:`engine.turn_flow`, a game set up from a table in :mod:`engine.table`; replay and records
-in :mod:`engine.records`.
+:mod:`engine.game.moves`, each rule a move must keep in :mod:`engine.game.move_rules`, the Tactic
+cards in :mod:`engine.game.tactic_cards`, the legal moves in :mod:`engine.game.legality`, the turn
+flow in :mod:`engine.game.turn_flow`, a game set up from a table in :mod:`engine.game.table`; replay
+and records in :mod:`engine.match.records`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import CARDS, Card
-from engine.legality import CLAIM_RULES, RULES_NAMED, card_refusal, legal_moves, refusal
-from engine.move_rules import may_pass, someone_can_go_on
-from engine.moves import (
+from engine.cards.card import CARDS, Card
+from engine.cards.tactics import JOKERS
+from engine.game.legality import CLAIM_RULES, RULES_NAMED, card_refusal, legal_moves, refusal
+from engine.game.move_rules import may_pass, someone_can_go_on
+from engine.game.moves import (
     Banshee,
     Claim,
     Deck,
@@ -35,7 +36,7 @@ from engine.moves import (
     play_of,
     read_move,
 )
-from engine.play_state import (
+from engine.game.play_state import (
     Event,
     GameSettings,
     Outcome,
@@ -44,9 +45,7 @@ from engine.play_state import (
     PlayState,
     Termination,
 )
-from engine.position import Player, Position, variant_named
-from engine.rulings import RULINGS, Rulings
-from engine.table import (
+from engine.game.table import (
     TableError,
     TableFact,
     hands_and_decks,
@@ -55,14 +54,16 @@ from engine.table import (
     tactics_played_problem,
     turn_so_far,
 )
-from engine.tactics import JOKERS
-from engine.turn_flow import carry_out, settle
+from engine.game.turn_flow import carry_out, settle
+from engine.proof.pieces import Player, variant_named
+from engine.proof.position import Position
+from engine.proof.rulings import RULINGS, Rulings
 
 
 @dataclass(frozen=True)
 class Game(GameSettings):
     """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed, and
-    the rulings it is played by (:data:`engine.rulings.RULINGS` unless a test flips one)."""
+    the rulings it is played by (:data:`engine.proof.rulings.RULINGS` unless a test flips one)."""
 
     @classmethod
     def named(
@@ -209,7 +210,7 @@ class GameState(PlayState):
 
     def someone_can_go_on(self) -> bool:
         """Whether a player, judged on the hands as they are now, must play or can prove a stone
-        (:func:`engine.move_rules.someone_can_go_on`)."""
+        (:func:`engine.game.move_rules.someone_can_go_on`)."""
         return someone_can_go_on(self)
 
     def may_pass(self, player: Player | None = None) -> bool:
@@ -217,7 +218,7 @@ class GameState(PlayState):
         return may_pass(self, player)
 
     def check_invariants(self) -> list[str]:
-        """Every broken invariant, in words (:func:`engine.table.invariant_problems`)."""
+        """Every broken invariant, in words (:func:`engine.game.table.invariant_problems`)."""
         return invariant_problems(self)
 
     def tactics_played_problem(self, viewer: Player) -> str | None:

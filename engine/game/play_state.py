@@ -1,11 +1,11 @@
 """The state of a game in play: where every card lies, whose turn it is, which step, and the
 queries every rule reads.
 
-:class:`PlayState` is the data of :class:`engine.game.GameState` and what the modules beside it
-work on: the move rules (:mod:`engine.move_rules`), the Tactic cards (:mod:`engine.tactic_cards`),
-the legal moves (:mod:`engine.legality`), the turn flow (:mod:`engine.turn_flow`) and the table
-a state is set up from (:mod:`engine.table`). None of them needs the game's interface, so each
-imports this module and nothing imports back.
+:class:`PlayState` is the data of :class:`engine.game.interface.GameState` and what the modules
+beside it work on: the move rules (:mod:`engine.game.move_rules`), the Tactic cards
+(:mod:`engine.game.tactic_cards`), the legal moves (:mod:`engine.game.legality`), the turn flow
+(:mod:`engine.game.turn_flow`) and the table a state is set up from (:mod:`engine.game.table`). None
+of them needs the game's interface, so each imports this module and nothing imports back.
 """
 
 from __future__ import annotations
@@ -13,21 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.cards import ALL_CARDS_MASK as CLAN_MASK
-from engine.cards import Card, mask_of
-from engine.claims import stone_verdict, unseen_elite_troops
-from engine.formations import CombatMode, side_capacity
-from engine.frozen import IdentityEnum
-from engine.moves import Deck, Move
-from engine.position import (
-    STONES,
-    Player,
-    Position,
-    StoneState,
-    Variant,
-    face_up_mask,
-)
-from engine.rulings import RULINGS, Rulings
+from engine.cards.card import ALL_CARDS_MASK as CLAN_MASK
+from engine.cards.card import Card, mask_of
+from engine.cards.formations import CombatMode, side_capacity
+from engine.game.moves import Deck, Move
+from engine.game.values import Event, GameSettings, Outcome, Phase, PlayerView, Termination
+from engine.proof.claims import stone_verdict, unseen_elite_troops
+from engine.proof.pieces import STONES, Player, StoneState, Variant, face_up_mask
+from engine.proof.position import Position
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -37,86 +30,6 @@ _Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode]]
 _Refutation = tuple[_Board, int, tuple[Card, ...]]
 """A stone as it was when a claim on it was refused, the cards of the completion that refuted
 the claim (a mask), and the elite troops among them."""
-
-
-class Phase(IdentityEnum):
-    """Where the current player is in their turn."""
-
-    PLAY = "play"
-    CLAIM = "claim"
-    DRAW = "draw"
-    RECRUITER_DRAW = "recruiter draw"
-    RECRUITER_RETURN = "recruiter return"
-    OVER = "over"
-
-
-class Termination(IdentityEnum):
-    """How a game ended: a victory on the border, or the stalemate award and what it gave."""
-
-    FIVE_STONES = "five stones"
-    THREE_ADJACENT_STONES = "three adjacent stones"
-    STALEMATE_AWARD = "stalemate award"
-    AWARD_GIVES_BOTH_A_WIN = "draw: the award gives both players a win"
-    NOBODY_WINS_AFTER_THE_AWARD = "draw: nobody has a win after the award"
-
-    @property
-    def is_victory(self) -> bool:
-        """Whether a player won on the border, as opposed to by the stalemate ruling."""
-        return self in (Termination.FIVE_STONES, Termination.THREE_ADJACENT_STONES)
-
-    @property
-    def is_draw(self) -> bool:
-        """Whether nobody won: the award gave both players a win, or neither."""
-        return self in (Termination.AWARD_GIVES_BOTH_A_WIN, Termination.NOBODY_WINS_AFTER_THE_AWARD)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended and who won (None for a draw). ``str`` gives the reason in words."""
-
-    termination: Termination
-    winner: Player | None = None
-
-    @property
-    def is_victory(self) -> bool:
-        return self.termination.is_victory
-
-    def __str__(self) -> str:
-        return self.termination.value
-
-
-@dataclass(frozen=True)
-class GameSettings:
-    """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed,
-    and the rulings it is played by. :class:`engine.game.Game` adds how a game starts."""
-
-    variant: Variant = field(default_factory=Variant)
-    expert: bool = False
-    first_player: Player = Player.A
-    seed: int | str = 0
-    rulings: Rulings = RULINGS
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What one player can see: the table and their hand as a :class:`Position`, and the counts."""
-
-    position: Position
-    deck_sizes: dict[Deck, int]
-    their_hand_size: int
-    tactics_played: tuple[int, int]
-    current_player: Player
-    phase: Phase
-
-
-@dataclass(frozen=True)
-class Event:
-    """One thing that happened, in order: a move a player chose, or a step the rules forced."""
-
-    turn: int
-    player: Player
-    text: str
-    forced: bool = False
 
 
 @dataclass
@@ -194,8 +107,8 @@ class PlayState:
         decks: dict[Deck, list[Card]],
     ) -> None:
         """A state at the first player's first step, before any forced step is carried out:
-        :meth:`engine.game.Game.new_initial_state` and ``from_table`` make the ones to play
-        from."""
+        :meth:`engine.game.interface.Game.new_initial_state` and ``from_table`` make the ones to
+        play from."""
         self.game = game
         self.stones = [StoneInPlay() for _ in STONES]
         self.hands = hands
@@ -338,7 +251,7 @@ class PlayState:
 
     def _prove_stones(self, player: Player) -> tuple[int, ...]:
         """The stones ``player`` can prove, each judged by the claim proof on the table as it
-        is (:func:`engine.claims.stone_verdict`). A stone refused before is refused again
+        is (:func:`engine.proof.claims.stone_verdict`). A stone refused before is refused again
         without a proof while it is unchanged and the completion that refuted the claim can
         still be made: its cards are still out of sight, and its elite troops still the
         opponent's to play. That completion still beats the claimant's side."""

@@ -56,8 +56,11 @@ CARD_RULES: dict[Tactic, str] = {
 """The rule of the rules index each Tactic card is played by (``tactics.blind-mans-bluff``)."""
 
 JOKERS = (Tactic.JOKER, Tactic.SECOND_JOKER)
+"""The two Jokers, first then second: a player may play one of them in a game."""
 ELITE_TROOPS = frozenset({Tactic.JOKER, Tactic.SECOND_JOKER, Tactic.SPY, Tactic.SHIELD_BEARER})
+"""The Tactic cards laid on a side as a troop (both Jokers, the Spy, the Shield-Bearer)."""
 COMBAT_MODE_CARDS = frozenset({Tactic.BLIND_MANS_BLUFF, Tactic.MUD_FIGHT})
+"""The Tactic cards laid on a stone, changing how its sides are compared or completed."""
 
 WILD_VALUES: dict[int, tuple[int, ...]] = {
     Tactic.JOKER: tuple(range(1, 10)),
@@ -68,3 +71,4 @@ WILD_VALUES: dict[int, tuple[int, ...]] = {
 """The values an elite troop may take; its colour is always free."""
 
 TACTICS_MASK = sum(1 << tactic for tactic in Tactic)
+"""The ten Tactic cards as a card bitmask (bit ``card`` set for each)."""

@@ -1,27 +1,53 @@
 """The slow reference: exhaustive enumeration over the cards out of sight.
 
-It exists to check :func:`engine.formations.strongest_completion` and the claim proof, in tests
-and in the benchmark. It tries every set of unseen cards that could complete the opponent's side
-and, for every elite troop on it, every identity the troop may take. It shares no code with the
-proof: sides are ranked, and elite troops given their values, by :mod:`engine.reference_rules`,
-written apart from the engine's tables, so a wrong table in the engine shows up as a disagreement.
-Its strengths are therefore :class:`~engine.reference_rules.Standing` values, not the engine's
-ints: compare them with each other, or order them against the engine's.
+It exists to check :func:`engine.strongest_completion` and the claim proof, in tests and in the
+benchmark. It tries every set of unseen cards that could complete the opponent's side and, for
+every elite troop on it, every identity the troop may take. It shares no code with the proof:
+sides are ranked, and elite troops given their values, by :mod:`oracle.judges.reference_rules`,
+written apart from the engine's tables, so a wrong table in the engine shows up as a
+disagreement. Its strengths are therefore :class:`~oracle.judges.reference_rules.Standing`
+values, not the engine's ints: compare them with each other, or order them against the engine's.
+
+:func:`strongest_completion` is the one enumerating loop: the misreadings' judge
+(:mod:`oracle.judges.misreadings`) runs it too, with its own way of scoring a side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from functools import cache, lru_cache
+from collections.abc import Callable, Collection, Sequence
+from functools import cache, lru_cache, partial
 from itertools import combinations
 from math import comb
 
-from engine import reference_rules as rules
-from engine.cards import ALL_CARDS_MASK, Card, cards_in, mask_of
-from engine.formations import CombatMode
-from engine.position import Position
-from engine.reference_rules import Standing
-from engine.rulings import RULINGS, OpenSideTie, Rulings
+from engine import RULINGS, Card, CombatMode, OpenSideTie, Position, Rulings
+from oracle.judges import reference_rules as rules
+from oracle.judges.reference_rules import CLAN_CARDS_MASK, Standing, cards_in, mask_of
+
+
+def strongest_completion(
+    placed: Sequence[Card],
+    cards: Sequence[Card],
+    wilds: Sequence[Card],
+    missing: int,
+    scored: Callable[[tuple[Card, ...]], Standing],
+) -> Standing | None:
+    """The strongest side made of ``placed`` and ``missing`` more cards, by ``scored``: Clan
+    cards of ``cards`` (each combination in their order) and any of the elite troops ``wilds``
+    (at most one Joker among them); None if no completion exists.
+
+    The one loop of both slow judges: the enumeration here and the misreadings' judge, which
+    differ only in how they score a side.
+    """
+    best: Standing | None = None
+    for used in range(min(len(wilds), missing) + 1):
+        for extra in combinations(wilds, used):
+            if sum(card in rules.JOKERS for card in extra) > 1:
+                continue
+            for added in combinations(cards, missing - used):
+                score = scored((*placed, *extra, *added))
+                if best is None or score > best:
+                    best = score
+    return best
 
 
 def best_strength_by_enumeration(
@@ -35,24 +61,12 @@ def best_strength_by_enumeration(
     """
     missing = rules.side_size(mud_fight=CombatMode.MUD_FIGHT in modes) - len(placed)
     bluff = CombatMode.BLIND_MANS_BLUFF in modes
-    best: Standing | None = None
-    pool_cards = tuple(cards_in(pool))
+    scored: Callable[[tuple[Card, ...]], Standing]
     if not wilds and all(rules.is_clan_card(card) for card in placed):
-        placed_mask = mask_of(placed)
-        for added in combinations(pool_cards, missing):
-            score = _standing_of_set(placed_mask | mask_of(added), bluff)
-            if best is None or score > best:
-                best = score
-        return best
-    for used in range(min(len(wilds), missing) + 1):
-        for extra in combinations(wilds, used):
-            if sum(card in rules.JOKERS for card in extra) > 1:
-                continue
-            for added in combinations(pool_cards, missing - used):
-                score = side_strength_by_enumeration((*placed, *extra, *added), modes)
-                if best is None or score > best:
-                    best = score
-    return best
+        scored = partial(_clan_side_standing, bluff=bluff)
+    else:
+        scored = partial(side_strength_by_enumeration, modes=modes)
+    return strongest_completion(placed, tuple(cards_in(pool)), wilds, missing, scored)
 
 
 def side_strength_by_enumeration(side: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
@@ -64,6 +78,11 @@ def side_strength_by_enumeration(side: Sequence[Card], modes: Collection[CombatM
     if all(rules.is_clan_card(card) for card in side):
         return _standing_of_set(cards, bluff)
     return _best_standing_of_set(cards, bluff)
+
+
+def _clan_side_standing(side: Sequence[Card], bluff: bool) -> Standing:
+    """The standing of a side of Clan cards, remembered by its set of cards."""
+    return _standing_of_set(mask_of(side), bluff)
 
 
 @cache
@@ -99,7 +118,7 @@ def claim_granted_by_enumeration(
         unseen, has_played_joker=rules.has_played_joker(position, them)
     )
     best = best_strength_by_enumeration(
-        state.side(them), unseen & ALL_CARDS_MASK, state.modes, troops
+        state.side(them), unseen & CLAN_CARDS_MASK, state.modes, troops
     )
     if best is None or best < mine:
         return True
@@ -114,7 +133,7 @@ def enumeration_size(position: Position, stone: int) -> int:
     theirs = state.side(them)
     missing = state.capacity - len(theirs)
     unseen = position.out_of_sight_mask()
-    pool = (unseen & ALL_CARDS_MASK).bit_count()
+    pool = (unseen & CLAN_CARDS_MASK).bit_count()
     troops = _unseen_troops(unseen) if missing > 0 else []  # a full side takes no more cards
     identities = 1
     for card in (*theirs, *troops):

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.cards import CARDS, Card
-from engine.legality import has_a_play
-from engine.move_rules import someone_can_go_on
-from engine.moves import (
+from engine.cards.card import CARDS, Card
+from engine.cards.tactics import WILD_VALUES
+from engine.game.legality import has_a_play
+from engine.game.move_rules import someone_can_go_on
+from engine.game.moves import (
     RUSE_OF_MOVE,
     Banshee,
     Claim,
@@ -27,11 +28,10 @@ from engine.moves import (
     Strategist,
     Traitor,
 )
-from engine.play_state import Event, Outcome, Phase, PlayState, Termination
-from engine.position import Player
-from engine.reachable import has_won
-from engine.tactic_cards import KIND_OF_CARD
-from engine.tactics import WILD_VALUES
+from engine.game.play_state import Event, Outcome, Phase, PlayState, Termination
+from engine.game.tactic_cards import KIND_OF_CARD
+from engine.proof.pieces import Player
+from engine.proof.reachable import has_won
 
 
 def carry_out(state: PlayState, move: Move) -> None:

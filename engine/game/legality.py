@@ -2,8 +2,8 @@
 other move in words and a rule id.
 
 :func:`legal_moves` is the one definition of what is legal; :func:`refusal` only explains why a
-move is not among them. Both read the rules from :mod:`engine.move_rules` and the Tactic cards'
-own from :mod:`engine.tactic_cards`, and a test checks on thousands of states that they agree.
+move is not among them. Both read the rules from :mod:`engine.game.move_rules` and the Tactic cards'
+own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of states that they agree.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import combinations
 
-from engine.cards import CARDS, Card, card_name
-from engine.claims import REASON_RULES, Verdict, claim_verdict
-from engine.move_rules import (
+from engine.cards.card import CARDS, Card, card_name
+from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
+from engine.game.move_rules import (
     ROOM_FOR_A_CARD,
     SOME_STONE_HAS_ROOM,
     STONE_EXISTS,
@@ -23,7 +23,7 @@ from engine.move_rules import (
     pass_rule,
     stones_with_room,
 )
-from engine.moves import (
+from engine.game.moves import (
     PLAYS,
     RUSE_OF_MOVE,
     Banshee,
@@ -38,10 +38,10 @@ from engine.moves import (
     Strategist,
     Traitor,
 )
-from engine.play_state import Phase, PlayState
-from engine.position import STONES
-from engine.tactic_cards import KIND_OF_CARD
-from engine.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
+from engine.game.play_state import Phase, PlayState
+from engine.game.tactic_cards import KIND_OF_CARD
+from engine.proof.claims import REASON_RULES, Verdict, claim_verdict
+from engine.proof.pieces import STONES
 
 CLAIM_RULES = {
     reason: rules[0] for reason, rules in REASON_RULES.items() if reason.verdict is Verdict.REFUSED
@@ -104,7 +104,7 @@ def legal_moves(state: PlayState) -> list[Move]:
 
 def plays(state: PlayState) -> list[Move]:
     """The play step's moves: each Clan card to each stone with room, then what each Tactic
-    card in hand allows (:mod:`engine.tactic_cards`) while within the tactic limit."""
+    card in hand allows (:mod:`engine.game.tactic_cards`) while within the tactic limit."""
     me = state.current_player
     room = stones_with_room(state, me)
     hand = state.hands[me]

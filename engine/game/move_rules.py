@@ -2,12 +2,11 @@
 legal and words the refusal of any other.
 
 A :class:`MoveRule` pairs a rule's id in the rules index with a test of the facts it needs
-(:attr:`~MoveRule.holds`) and the words for when they fail it (:attr:`~MoveRule.broken`).
-Listing the legal moves (:mod:`engine.legality`, :mod:`engine.tactic_cards`) keeps a candidate
+(:attr:`~MoveRule.holds`) and the words for when they fail it (:attr:`~MoveRule.broken`). Listing
+the legal moves (:mod:`engine.game.legality`, :mod:`engine.game.tactic_cards`) keeps a candidate
 when the rule holds; explaining a refusal (``why_illegal``) raises the rule's words with
-:meth:`~MoveRule.check`, which asks the same test. So a rule cannot change in the one and not in
-the other. The test is a plain predicate because listing the moves asks it thousands of times a
-game.
+:meth:`~MoveRule.check`, which asks the same test. So a rule cannot change in the one and not in the
+other. The test is a plain predicate because listing the moves asks it thousands of times a game.
 """
 
 from __future__ import annotations
@@ -16,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, ParamSpec
 
-from engine.cards import CARDS, Card, card_name
-from engine.moves import IllegalMove, Move
-from engine.play_state import PlayState, StoneInPlay
-from engine.position import STONES, Player
-from engine.tactics import COMBAT_MODE_CARDS, JOKERS
+from engine.cards.card import CARDS, Card, card_name
+from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
+from engine.game.moves import IllegalMove, Move
+from engine.game.play_state import PlayState, StoneInPlay
+from engine.proof.pieces import STONES, Player
 
 Facts = ParamSpec("Facts")
 
@@ -116,7 +115,7 @@ def stones_with_room(
     """The open stones where ``player``'s side has room, as ``room`` judges it.
 
     A play step asks this three times (is there a play, which plays, may they pass), so the
-    answer is kept until the state changes (:meth:`~engine.play_state.PlayState.room_key`)."""
+    answer is kept until the state changes (:meth:`~engine.game.play_state.PlayState.room_key`)."""
     key = state.room_key(player)
     kept = state._rooms
     if kept is not None and kept[0] == key and kept[1] is room:

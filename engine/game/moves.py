@@ -1,7 +1,7 @@
 """The moves of a game and their notation: what a player can choose, and how it is written.
 
 Each move is a small frozen value; ``str(move)`` is its notation and :func:`read_move` reads it
-back. Whether a move is legal is the game's business (:mod:`engine.game`), not the move's.
+back. Whether a move is legal is the game's business (:mod:`engine.game.interface`), not the move's.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import CARDS, Card, CardError, card_name, echoed, parse_card
+from engine.cards.card import CARDS, Card, CardError, card_name, echoed, parse_card
+from engine.cards.tactics import JOKERS, Tactic
 from engine.frozen import IdentityEnum
-from engine.tactics import JOKERS, Tactic
 
 
 class Deck(IdentityEnum):

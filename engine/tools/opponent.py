@@ -12,11 +12,11 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine.cards import CARDS, Card, card_colour, card_value
-from engine.claims import claim_verdict
-from engine.formations import RANK_WEIGHT, side_capacity, strength
-from engine.game import Phase, PlayerView
-from engine.moves import Claim, Deck, Draw, Move, Pass, Play, Return
+from engine.cards.card import CARDS, Card, card_colour, card_value
+from engine.cards.formations import RANK_WEIGHT, side_capacity, strength
+from engine.game.interface import Phase, PlayerView
+from engine.game.moves import Claim, Deck, Draw, Move, Pass, Play, Return
+from engine.proof.claims import claim_verdict
 
 TACTIC_CHANCE = 0.25
 """How often the opponent plays a Tactic card when it could lay a Clan card instead."""

@@ -1,31 +1,40 @@
 """Common misreadings of the rules, as small hooks on a slow, plain claim judge.
 
-Each misreading overrides one hook of :class:`Reading` (the correct rules), or holds the
-engine's rulings (:mod:`engine.rulings`) with one changed (:class:`RulingMisread`), and answers
-the question "what would a player who reads the rules this way decide?". The catalogue runs
-every case under every misreading: a misreading that changes no verdict would go unnoticed by the
-catalogue, so each must be caught by at least one case.
+Each misreading overrides one hook of :class:`Reading` (the correct rules), or holds the engine's
+rulings (:data:`engine.RULINGS`, at home in ``engine/proof/rulings.py``) with one changed
+(:class:`RulingMisread`), and answers the question "what would a player who reads the rules this way
+decide?". The catalogue runs every case under every misreading: a misreading that changes no verdict
+would go unnoticed by the catalogue, so each must be caught by at least one case.
 
-The judge here enumerates completions, like :mod:`engine.enumeration`, so that a misreading only
-has to change a rule, never a shortcut; boards too large to enumerate are left unjudged (None).
-Like the enumeration, it takes its rules (formation ranks, side sizes, elite troops' values, who
-may still add a Joker) from :mod:`engine.reference_rules`, never from the engine's own tables.
+The judge here enumerates completions with the enumeration's own loop
+(:func:`oracle.judges.enumeration.strongest_completion`), so that a misreading only has to change
+a rule, never a shortcut; boards too large to enumerate are left unjudged (None). Like the
+enumeration, it takes its rules (formation ranks, side sizes, elite troops' values, who may still
+add a Joker) from :mod:`oracle.judges.reference_rules`, never from the engine's own tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache, partial
-from itertools import combinations, pairwise, product
+from itertools import pairwise, product
 from math import comb
 from typing import Any, NamedTuple
 
-from engine import reference_rules as rules
-from engine.cards import ALL_CARDS_MASK, Card, cards_in
-from engine.formations import CombatMode
-from engine.position import Player, Position
-from engine.reference_rules import JOKERS, Formation, Standing
-from engine.rulings import RULING_IDS, RULINGS, OpenSideTie, Rulings, TieBreak
+from engine import (
+    RULING_IDS,
+    RULINGS,
+    Card,
+    CombatMode,
+    OpenSideTie,
+    Player,
+    Position,
+    Rulings,
+    TieBreak,
+)
+from oracle.judges import reference_rules as rules
+from oracle.judges.enumeration import strongest_completion
+from oracle.judges.reference_rules import CLAN_CARDS_MASK, JOKERS, Formation, Standing, cards_in
 
 LIMIT = 400_000
 """The most completions the judge scores for one claim before it gives up (returns None)."""
@@ -184,7 +193,7 @@ class Reading:
         troops = self.troops(position, them)
         try:
             best = self._best_completion(
-                theirs, unseen & ALL_CARDS_MASK, state.modes, troops, capacity
+                theirs, unseen & CLAN_CARDS_MASK, state.modes, troops, capacity
             )
         except _TooLarge:
             return None
@@ -240,16 +249,7 @@ class Reading:
             scored = _sides_scored(self, frozenset(modes)).__getitem__
         else:  # a reading that scores sides its own way
             scored = partial(self.side_strength, modes=modes)
-        best: Standing | None = None
-        for used in range(min(len(wilds), missing) + 1):
-            for extra in combinations(wilds, used):
-                if sum(card in JOKERS for card in extra) > 1:
-                    continue
-                for added in combinations(cards, missing - used):
-                    score = scored((*placed, *extra, *added))
-                    if best is None or score > best:
-                        best = score
-        return best
+        return strongest_completion(placed, cards, wilds, missing, scored)
 
 
 class _TooLarge(Exception):
@@ -373,7 +373,7 @@ MISREAD_RULINGS: Mapping[object, MisreadText] = {
     ),
 }
 """The misreading that believes each value of a ruling, for whichever value the engine's rulings
-do not hold: flipping a ruling in :data:`engine.rulings.RULINGS` renames its misreading too."""
+do not hold: flipping a ruling in :data:`engine.RULINGS` renames its misreading too."""
 
 
 def misreading_now_in_force(name: str, rulings: Rulings = RULINGS) -> tuple[str, str] | None:

@@ -1,279 +1,30 @@
-"""Formations and their strength as one comparable int, and the strongest completion of a side.
+"""The search behind :func:`~engine.cards.formations.strongest_completion`: a side's best
+completion found directly, formation by formation from the strongest down.
 
-``strength(cards, modes)`` is ``formation * 64 + total`` (only the total under Blind-Man's
-Bluff), so comparing two complete sides is ``<``; equal strengths are decided by completion order,
-which lives on the stone, not here.
-
-:func:`strongest_completion` is the heart of the claim proof: instead of enumerating every way the
-opponent could complete a side, it finds the best one directly, formation by formation from the
-strongest down, so the first formation that can be reached at all gives the answer.
+Instead of enumerating every way the opponent could complete a side, :func:`_strongest` tries
+the formations from the strongest down, each reached by its highest total first: the first one
+reachable is the best, and a formation that cannot beat the bar it is given ends the search.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from enum import IntEnum
-from functools import cache, lru_cache
+from functools import cache
 from itertools import permutations
 
-from engine.cards import (
+from engine.cards.card import (
     ALL_CARDS_MASK,
     COLOUR_MASKS,
     VALUE_MASKS,
     Card,
-    card_name,
     cards_in,
-    cards_repr,
     make_card,
 )
-from engine.frozen import FrozenValue, IdentityEnum, set_field
-from engine.tactics import JOKERS, WILD_VALUES, Tactic
-
-ELITE_BASE = int(Tactic.JOKER)
-"""Card numbers from here on are Tactic cards; on a side, only elite troops appear."""
-_JOKERS = frozenset(JOKERS)
-
-RANK_WEIGHT = 64
-"""Larger than any total (four 9s make 36, :data:`HIGHEST_TOTAL`), so the formation always
-outweighs the total."""
-
-
-class CombatMode(IdentityEnum):
-    """The two Tactic cards that change how a single stone is fought."""
-
-    MUD_FIGHT = "mud fight"
-    BLIND_MANS_BLUFF = "blind-man's bluff"
-
-    @property
-    def label(self) -> str:
-        """The name as an editor writes it."""
-        return self.value
-
-
-class Formation(IntEnum):
-    """The five formations, weakest first so that a stronger formation is a larger int."""
-
-    SUM = 0
-    RUN = 1
-    COLOUR = 2
-    SAME_VALUE = 3
-    COLOUR_RUN = 4
-
-    def label(self, size: int = 3) -> str:
-        """The formation's name for a side of ``size`` cards: ``three of a kind``."""
-        if self is Formation.SAME_VALUE:
-            return "four of a kind" if size == 4 else "three of a kind"
-        return self.name.lower().replace("_", " ")
-
-
-def side_capacity(modes: Collection[CombatMode]) -> int:
-    """How many cards complete a side: 3, or 4 under Mud Fight."""
-    return 4 if modes and CombatMode.MUD_FIGHT in modes else 3
-
-
-def formation_of(cards: Sequence[Card]) -> Formation:
-    """The formation a complete side makes. The order of play does not matter; runs never wrap."""
-    values = sorted([card % 9 for card in cards])
-    low, high = values[0], values[-1]
-    colour = cards[0] // 9
-    same_colour = True
-    for card in cards:
-        if card // 9 != colour:
-            same_colour = False
-            break
-    consecutive = high - low == len(values) - 1 and len(set(values)) == len(values)
-    if consecutive and same_colour:
-        return Formation.COLOUR_RUN
-    if low == high:
-        return Formation.SAME_VALUE
-    if same_colour:
-        return Formation.COLOUR
-    if consecutive:
-        return Formation.RUN
-    return Formation.SUM
-
-
-def total_of(cards: Sequence[Card]) -> int:
-    """The sum of the cards' values."""
-    return sum([card % 9 for card in cards]) + len(cards)
-
-
-def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
-    """One comparable value for a complete side: higher beats lower.
-
-    Elite troops on the side take the identities that make it strongest, as their owner would
-    choose at the claim.
-    """
-    blind = bool(modes) and CombatMode.BLIND_MANS_BLUFF in modes
-    return _side_strength(cards if type(cards) is tuple else tuple(cards), blind)
-
-
-@lru_cache(maxsize=1 << 16)
-def _side_strength(cards: tuple[Card, ...], blind: bool) -> int:
-    """:func:`strength`, remembered: a proof or a game judges the same complete sides again and
-    again, and working one out costs more than looking it up."""
-    if any(card >= ELITE_BASE for card in cards):
-        return _judged_with_troops(cards, blind)[0]
-    if blind:
-        return total_of(cards)
-    return formation_of(cards) * RANK_WEIGHT + total_of(cards)
-
-
-def forget_strengths() -> None:
-    """Forget the remembered strengths of sides, so that a timing starts cold."""
-    _side_strength.cache_clear()
-
-
-def identities(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> dict[Card, Card]:
-    """The Clan card each elite troop of a complete side stands for, at the side's best."""
-    wilds = [card for card in cards if card >= ELITE_BASE]
-    if not wilds:
-        return {}
-    blind = CombatMode.BLIND_MANS_BLUFF in modes
-    return dict(zip(wilds, _judged_with_troops(cards, blind)[2], strict=True))
-
-
-def _judged_with_troops(cards: Sequence[Card], blind: bool) -> tuple[int, list[Card], list[Card]]:
-    """A complete side holding elite troops at its best: (strength, [], each troop's identity)."""
-    clan = [card for card in cards if card < ELITE_BASE]
-    wilds = [card for card in cards if card >= ELITE_BASE]
-    found = _strongest(clan, wilds, 0, 0, len(cards), blind, -1)
-    assert found is not None
-    return found
-
-
-def describe(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> str:
-    """A complete side in words, lowest value first: ``colour run red 7, red 8, red 9 (total 24)``
-
-    (only the total under Blind-Man's Bluff).
-    """
-    stands_for = identities(cards, modes)
-    shown = [stands_for.get(card, card) for card in cards]
-    order = sorted(range(len(cards)), key=lambda index: (shown[index] % 9, shown[index]))
-    names = ", ".join(
-        f"{card_name(cards[index])} as {card_name(shown[index])}"
-        if cards[index] in stands_for
-        else card_name(cards[index])
-        for index in order
-    )
-    if CombatMode.BLIND_MANS_BLUFF in modes:
-        return f"{names} (only the total counts: {total_of(shown)})"
-    return f"{formation_of(shown).label(len(cards))} {names} (total {total_of(shown)})"
-
-
-def why_stronger(stronger: int, weaker: int, size: int = 3) -> str:
-    """What decides between two strengths: ``, since a colour run outranks a sum``, or totals."""
-    if stronger // RANK_WEIGHT != weaker // RANK_WEIGHT:
-        high, low = Formation(stronger // RANK_WEIGHT), Formation(weaker // RANK_WEIGHT)
-        return f", since {_counted(high.label(size))} outranks {_counted(low.label(size))}"
-    return f", since a total of {stronger % RANK_WEIGHT} beats {weaker % RANK_WEIGHT}"
-
-
-def _counted(label: str) -> str:
-    return label if label.split()[0] in ("three", "four") else f"a {label}"
-
-
-class Completion(FrozenValue):
-    """A way to complete a side: the cards added and the strength of the finished side."""
-
-    _fields = ("added", "strength")
-    __slots__ = _fields
-    added: tuple[Card, ...]
-    strength: int
-
-    def __init__(self, added: tuple[Card, ...], strength: int) -> None:
-        set_field(self, "added", added)
-        set_field(self, "strength", strength)
-
-    def __repr__(self) -> str:
-        return f"Completion(added={cards_repr(self.added)}, strength={self.strength})"
-
-
-def _top_cards(pool: int, count: int) -> list[Card] | None:
-    """The ``count`` highest-valued cards of ``pool`` (ties broken by colour), or None."""
-    if count == 0:
-        return []
-    chosen: list[Card] = []
-    for value in range(9, 0, -1):
-        for card in cards_in(pool & VALUE_MASKS[value]):
-            chosen.append(card)
-            if len(chosen) == count:
-                return chosen
-    return None
-
-
-def _top_of_one_colour(cards: int, count: int) -> list[Card] | None:
-    """The ``count`` highest cards of a mask holding one colour only: its highest bits."""
-    chosen: list[Card] = []
-    while len(chosen) < count:
-        if not cards:
-            return None
-        highest = cards.bit_length() - 1
-        chosen.append(highest)
-        cards ^= 1 << highest
-    return chosen
-
-
-def strongest_completion(
-    placed: Sequence[Card],
-    pool: int,
-    modes: Collection[CombatMode] = (),
-    *,
-    beating: int = -1,
-    wilds: Sequence[Card] = (),
-) -> Completion | None:
-    """The strongest way to complete a side holding ``placed`` from the Clan cards of ``pool``.
-
-    ``wilds`` are elite troops the side's owner may also add (at most one Joker among them). Every
-    elite troop, placed or added, takes the identity best for the owner. Returns None when no
-    completion is stronger than ``beating`` (or the side cannot be completed at all); with the
-    default ``beating`` it returns the best completion.
-    """
-    size = side_capacity(modes)
-    missing = size - len(placed)
-    if missing < 0:
-        raise ValueError(f"a side of {len(placed)} cards is over its capacity of {size}")
-    clan: Sequence[Card] = placed
-    fixed: list[Card] = []
-    if placed and max(placed) >= ELITE_BASE:
-        clan = [card for card in placed if card < ELITE_BASE]
-        fixed = [card for card in placed if card >= ELITE_BASE]
-    blind = CombatMode.BLIND_MANS_BLUFF in modes
-    if not wilds:
-        if pool.bit_count() < missing:
-            return None
-        found = _strongest(clan, fixed, pool, missing, size, blind, beating)
-        return None if found is None else Completion(tuple(found[1]), found[0])
-    best: Completion | None = None
-    for extra in _wild_choices(wilds, missing):
-        count = missing - len(extra)
-        if pool.bit_count() < count:
-            continue
-        floor = beating if best is None else max(beating, best.strength)
-        found = _strongest(clan, fixed + list(extra), pool, count, size, blind, floor)
-        if found is not None:
-            best = Completion(tuple(found[1]) + tuple(extra), found[0])
-    return best
-
-
-def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]:
-    """The sets of elite troops worth trying. A Joker can copy any Clan card, so it never hurts."""
-    jokers = [card for card in wilds if card in _JOKERS]
-    others = [card for card in wilds if card not in _JOKERS]
-    forced = tuple(jokers[:1]) if missing else ()
-    choices = []
-    for chosen in range(1 << len(others)):
-        extra = forced + tuple(card for bit, card in enumerate(others) if chosen >> bit & 1)
-        if len(extra) <= missing:
-            choices.append(extra)
-    # More troops first: they tend to give the strongest side, which then prunes the rest.
-    return sorted(choices, key=len, reverse=True)
-
+from engine.cards.ranks import HIGHEST_TOTAL, RANK_WEIGHT, Formation, total_of
+from engine.cards.tactics import WILD_VALUES
 
 _ALL_COLOURS = tuple(range(6))
 
-HIGHEST_TOTAL = 36
-"""The highest total a side can reach: four 9s, under Mud Fight."""
 
 _Found = tuple[int, list[Card], list[Card]]
 """A completion as the search returns it: strength, Clan cards taken from the pool, and the
@@ -529,3 +280,28 @@ def _mask(cards: Sequence[Card]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
+
+
+def _top_cards(pool: int, count: int) -> list[Card] | None:
+    """The ``count`` highest-valued cards of ``pool`` (ties broken by colour), or None."""
+    if count == 0:
+        return []
+    chosen: list[Card] = []
+    for value in range(9, 0, -1):
+        for card in cards_in(pool & VALUE_MASKS[value]):
+            chosen.append(card)
+            if len(chosen) == count:
+                return chosen
+    return None
+
+
+def _top_of_one_colour(cards: int, count: int) -> list[Card] | None:
+    """The ``count`` highest cards of a mask holding one colour only: its highest bits."""
+    chosen: list[Card] = []
+    while len(chosen) < count:
+        if not cards:
+            return None
+        highest = cards.bit_length() - 1
+        chosen.append(highest)
+        cards ^= 1 << highest
+    return chosen

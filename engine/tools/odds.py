@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
 
-from engine.cards import CARDS, Card
-from engine.formations import Formation, formation_of
+from engine.cards.card import CARDS, Card
+from engine.cards.formations import Formation, formation_of
 
 
 def formation_counts(placed: Sequence[Card] = (), size: int = 3) -> Counter[Formation]:

@@ -1,5 +1,5 @@
-"""A game set up from a table (a position, the hands, the decks and the facts of the turn), and
-the invariants every state of a game keeps.
+"""A game set up from a table (a position, the hands, the decks and the facts of the turn); the
+invariants every state of a game keeps are :mod:`engine.game.invariants`, named here too.
 
 A table states every fact the game needs to go on exactly as a real game would, or
 :class:`TableError` says which one is missing or cannot be true. Its errors are typed: the fact
@@ -9,30 +9,22 @@ that whoever wrote the table (a case file, a test) can point at it in its own te
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-from engine.cards import CARDS, Card, card_name
+from engine.cards.card import CARDS
+from engine.cards.tactics import Tactic
 from engine.frozen import IdentityEnum
-from engine.move_rules import may_pass, someone_can_go_on, stones_with_room
-from engine.moves import Deck
-from engine.play_state import Phase, PlayState
-from engine.position import (
-    MODE_CARDS,
-    STONES,
-    DuplicateCard,
-    Player,
-    Position,
-    PositionError,
-    who,
-    whose,
+from engine.game.invariants import (
+    all_places,
+    hands_and_decks,
+    invariant_problems,
+    tactics_played_problem,
 )
-from engine.reachable import (
-    elite_troops_on_side,
-    joker_problem,
+from engine.game.move_rules import may_pass, someone_can_go_on, stones_with_room
+from engine.game.play_state import Phase, PlayState
+from engine.proof.pieces import STONES, Player, PositionError, who, whose
+from engine.proof.position import Position
+from engine.proof.reachable import (
     reachability_problems,
-    tactic_cards_face_up,
 )
-from engine.tactics import Tactic
 
 
 class TableFact(IdentityEnum):
@@ -326,99 +318,6 @@ def may_have_passed(state: PlayState, player: Player, after_a_play: bool) -> boo
         return may_pass(state, player)
     clan_cards = sum(card < len(CARDS) for card in hand)
     return not stones_with_room(state, player) or clan_cards <= 1 or after_a_play
-
-
-# ------------------------------------------------------------------ invariants
-
-
-def invariant_problems(state: PlayState) -> list[str]:
-    """Every broken invariant, in words: each card of the game in exactly one place, and each
-    player's view a position that can exist (:meth:`Position.status`: no side over capacity,
-    one Joker a player on the border, a hand within its size...), and each Joker that has left
-    the border remembered as played by its owner."""
-    problems = []
-    counted: dict[Card, int] = dict.fromkeys(state.variant.cards, 0)
-    for card in all_places(state):
-        counted[card] = counted.get(card, 0) + 1
-    for card, count in counted.items():
-        if count != 1:
-            problems.append(f"{card_name(card)} is in {count} places")
-    tactics_problem = tactics_played_problem(state, state.current_player)
-    if tactics_problem is not None:
-        problems.append(tactics_problem)
-    for player in Player:
-        position = state.position(player)
-        for problem in [*position.status(), joker_problem(position)]:
-            if problem is None or isinstance(problem, DuplicateCard):
-                continue
-            if str(problem) not in problems:
-                problems.append(str(problem))
-    return problems
-
-
-def tactics_played_problem(state: PlayState, viewer: Player) -> str | None:
-    """Why the count of Tactic cards each player has played cannot be true, in ``viewer``'s
-    words, or None. Every Tactic card played stays face up (on a side, on its stone or in the
-    discards), elite troops stay on their owner's side unless moved to the discards, and the
-    tactic limit keeps the two counts at most one apart."""
-    mine, theirs = state.tactics_played[viewer], state.tactics_played[viewer.other]
-    if abs(mine - theirs) > 1:
-        return (
-            f"{mine} Tactic cards against {theirs}: the tactic limit keeps the two counts at"
-            " most one apart"
-        )
-    for player in (viewer, viewer.other):
-        troops = elite_troops_on_side(state, player)
-        played = state.tactics_played[player]
-        if troops > played:
-            lie = "elite troops lie" if troops != 1 else "elite troop lies"
-            cards = "Tactic card" if played == 1 else "Tactic cards"
-            return (
-                f"{troops} {lie} on {whose(player, viewer)} side, but {who(player, viewer)} have"
-                f" played {played} {cards}"
-            )
-    face_up = tactic_cards_face_up(state)
-    if face_up != mine + theirs:
-        lie = "s lie" if face_up != 1 else " lies"
-        counted = "is counted" if mine + theirs == 1 else "are counted"
-        return (
-            f"{face_up} Tactic card{lie} face up, but {mine + theirs} {counted} as played:"
-            " every Tactic card played stays face up (on a side, on its stone or in the"
-            " discards), so the two must be equal"
-        )
-    return None
-
-
-def all_places(state: PlayState) -> Iterable[Card]:
-    """Every card of the game where it lies: the hands, the decks, the discards, the stones."""
-    yield from state.hands[0]
-    yield from state.hands[1]
-    for cards in state.decks.values():
-        yield from cards
-    yield from state.discards
-    for stone in state.stones:
-        yield from stone.sides[0]
-        yield from stone.sides[1]
-        for mode in stone.modes:
-            yield MODE_CARDS[mode]
-
-
-def hands_and_decks(
-    position: Position,
-    their_hand: Sequence[Card],
-    clan_deck: Sequence[Card],
-    tactic_deck: Sequence[Card],
-    has_tactics: bool,
-) -> tuple[tuple[list[Card], list[Card]], dict[Deck, list[Card]]]:
-    """The hands and the decks of a table (decks given top card first, kept bottom first)."""
-    me = position.viewer
-    hands: tuple[list[Card], list[Card]] = ([], [])
-    hands[me].extend(position.hand)
-    hands[me.other].extend(their_hand)
-    decks = {Deck.CLAN: list(reversed(clan_deck))}
-    if has_tactics:
-        decks[Deck.TACTICS] = list(reversed(tactic_deck))
-    return hands, decks
 
 
 __all__ = [

@@ -1,0 +1,86 @@
+"""The formations, the combat modes, and what a side's size and total are.
+
+The vocabulary of :mod:`engine.cards.formations`, which compares sides by strength and finds the
+strongest completion: :class:`Formation` (weakest first), :class:`CombatMode`,
+:func:`side_capacity`, :func:`formation_of` and :func:`total_of`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from enum import IntEnum
+
+from engine.cards.card import Card
+from engine.cards.tactics import JOKERS, Tactic
+from engine.frozen import IdentityEnum
+
+ELITE_BASE = int(Tactic.JOKER)
+"""Card numbers from here on are Tactic cards; on a side, only elite troops appear."""
+_JOKERS = frozenset(JOKERS)
+
+RANK_WEIGHT = 64
+"""Larger than any total (four 9s make 36, :data:`HIGHEST_TOTAL`), so the formation always
+outweighs the total."""
+
+HIGHEST_TOTAL = 36
+"""The highest total a side can reach: four 9s, under Mud Fight."""
+
+
+class CombatMode(IdentityEnum):
+    """The two Tactic cards that change how a single stone is fought."""
+
+    MUD_FIGHT = "mud fight"
+    BLIND_MANS_BLUFF = "blind-man's bluff"
+
+    @property
+    def label(self) -> str:
+        """The name as an editor writes it."""
+        return self.value
+
+
+class Formation(IntEnum):
+    """The five formations, weakest first so that a stronger formation is a larger int."""
+
+    SUM = 0
+    RUN = 1
+    COLOUR = 2
+    SAME_VALUE = 3
+    COLOUR_RUN = 4
+
+    def label(self, size: int = 3) -> str:
+        """The formation's name for a side of ``size`` cards: ``three of a kind``."""
+        if self is Formation.SAME_VALUE:
+            return "four of a kind" if size == 4 else "three of a kind"
+        return self.name.lower().replace("_", " ")
+
+
+def side_capacity(modes: Collection[CombatMode]) -> int:
+    """How many cards complete a side: 3, or 4 under Mud Fight."""
+    return 4 if modes and CombatMode.MUD_FIGHT in modes else 3
+
+
+def formation_of(cards: Sequence[Card]) -> Formation:
+    """The formation a complete side makes. The order of play does not matter; runs never wrap."""
+    values = sorted([card % 9 for card in cards])
+    low, high = values[0], values[-1]
+    colour = cards[0] // 9
+    same_colour = True
+    for card in cards:
+        if card // 9 != colour:
+            same_colour = False
+            break
+    consecutive = high - low == len(values) - 1 and len(set(values)) == len(values)
+    if consecutive and same_colour:
+        return Formation.COLOUR_RUN
+    if low == high:
+        return Formation.SAME_VALUE
+    if same_colour:
+        return Formation.COLOUR
+    if consecutive:
+        return Formation.RUN
+    return Formation.SUM
+
+
+def total_of(cards: Sequence[Card]) -> int:
+    """The sum of the cards' values."""
+    return sum([card % 9 for card in cards]) + len(cards)

@@ -1,0 +1,96 @@
+"""The plain values a game hands out: its phase, how it ended, its settings, what one player
+sees, and the entries of its log.
+
+:class:`~engine.game.play_state.PlayState` holds and makes them (and names them too); the game's
+interface, :mod:`engine.game.interface`, passes them to its callers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.frozen import IdentityEnum
+from engine.game.moves import Deck
+from engine.proof.pieces import Player, Variant
+from engine.proof.position import Position
+from engine.proof.rulings import RULINGS, Rulings
+
+
+class Phase(IdentityEnum):
+    """Where the current player is in their turn."""
+
+    PLAY = "play"
+    CLAIM = "claim"
+    DRAW = "draw"
+    RECRUITER_DRAW = "recruiter draw"
+    RECRUITER_RETURN = "recruiter return"
+    OVER = "over"
+
+
+class Termination(IdentityEnum):
+    """How a game ended: a victory on the border, or the stalemate award and what it gave."""
+
+    FIVE_STONES = "five stones"
+    THREE_ADJACENT_STONES = "three adjacent stones"
+    STALEMATE_AWARD = "stalemate award"
+    AWARD_GIVES_BOTH_A_WIN = "draw: the award gives both players a win"
+    NOBODY_WINS_AFTER_THE_AWARD = "draw: nobody has a win after the award"
+
+    @property
+    def is_victory(self) -> bool:
+        """Whether a player won on the border, as opposed to by the stalemate ruling."""
+        return self in (Termination.FIVE_STONES, Termination.THREE_ADJACENT_STONES)
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether nobody won: the award gave both players a win, or neither."""
+        return self in (Termination.AWARD_GIVES_BOTH_A_WIN, Termination.NOBODY_WINS_AFTER_THE_AWARD)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended and who won (None for a draw). ``str`` gives the reason in words."""
+
+    termination: Termination
+    winner: Player | None = None
+
+    @property
+    def is_victory(self) -> bool:
+        return self.termination.is_victory
+
+    def __str__(self) -> str:
+        return self.termination.value
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed,
+    and the rulings it is played by. :class:`engine.game.interface.Game` adds how a game starts."""
+
+    variant: Variant = field(default_factory=Variant)
+    expert: bool = False
+    first_player: Player = Player.A
+    seed: int | str = 0
+    rulings: Rulings = RULINGS
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player can see: the table and their hand as a :class:`Position`, and the counts."""
+
+    position: Position
+    deck_sizes: dict[Deck, int]
+    their_hand_size: int
+    tactics_played: tuple[int, int]
+    current_player: Player
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, in order: a move a player chose, or a step the rules forced."""
+
+    turn: int
+    player: Player
+    text: str
+    forced: bool = False

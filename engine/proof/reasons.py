@@ -1,0 +1,89 @@
+"""What a claim's verdict can be and why: the verdicts, the reasons, and the rules each rests on.
+
+:mod:`engine.proof.claims` judges a claim and answers with one :class:`Verdict` and one
+:class:`Reason`; the rules of the rules index a reason rests on (:data:`REASON_RULES`), and those
+of the combat modes and elite troops involved, are named with the verdict.
+"""
+
+from __future__ import annotations
+
+from engine.cards.card import Card
+from engine.cards.formations import CombatMode
+from engine.cards.tactics import CARD_RULES, ELITE_TROOPS, Tactic
+from engine.frozen import IdentityEnum
+from engine.proof.pieces import PositionError
+
+
+class Verdict(IdentityEnum):
+    """The engine's answer to a claim."""
+
+    GRANTED = "granted"
+    REFUSED = "refused"
+
+    @property
+    def label(self) -> str:
+        """``granted`` or ``refused``, as cases write it."""
+        return self.value
+
+
+class Reason(IdentityEnum):
+    """Why a claim was granted or refused."""
+
+    STONE_CLAIMED = "stone already claimed"
+    INCOMPLETE_SIDE = "incomplete side"
+    WEAKER_FORMATION = "weaker formation"
+    TIE_LOST = "tie lost on completion order"
+    WITNESS = "a completion out of sight beats it"
+    STRONGER_FORMATION = "stronger formation"
+    TIE_WON = "tie won on completion order"
+    UNBEATABLE = "no completion out of sight beats it"
+    NO_COMPLETION = "their side can never be completed"
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict this reason leads to."""
+        granted = {
+            Reason.STRONGER_FORMATION,
+            Reason.TIE_WON,
+            Reason.UNBEATABLE,
+            Reason.NO_COMPLETION,
+        }
+        return Verdict.GRANTED if self in granted else Verdict.REFUSED
+
+
+REASON_RULES: dict[Reason, tuple[str, ...]] = {
+    Reason.STONE_CLAIMED: ("claim.claimed-stone-closed",),
+    Reason.INCOMPLETE_SIDE: ("claim.own-side-complete",),
+    Reason.WEAKER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
+    Reason.TIE_LOST: ("formations.tie-break", "claim.beat-complete-side"),
+    Reason.WITNESS: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
+    Reason.STRONGER_FORMATION: ("claim.beat-complete-side", "formations.ranking"),
+    Reason.TIE_WON: ("formations.tie-break", "claim.beat-complete-side"),
+    Reason.UNBEATABLE: ("claim.prove-incomplete-side", "claim.out-of-sight", "formations.ranking"),
+    Reason.NO_COMPLETION: ("claim.prove-incomplete-side", "claim.out-of-sight"),
+}
+"""The rules (ids of the rules index) each reason rests on; a refusal's first is the rule the
+claim breaks."""
+
+MODE_RULES = {
+    CombatMode.MUD_FIGHT: CARD_RULES[Tactic.MUD_FIGHT],
+    CombatMode.BLIND_MANS_BLUFF: CARD_RULES[Tactic.BLIND_MANS_BLUFF],
+}
+"""The rule of each combat mode, named when a verdict is judged under it."""
+
+ELITE_TROOP_RULES: dict[Card, str] = {troop: CARD_RULES[troop] for troop in sorted(ELITE_TROOPS)}
+"""The rule of each elite troop, named when one stands at the stone or completes their side."""
+
+
+class DuplicateClaim(PositionError):
+    """The same stone claimed twice in one step."""
+
+
+__all__ = [
+    "ELITE_TROOP_RULES",
+    "MODE_RULES",
+    "REASON_RULES",
+    "DuplicateClaim",
+    "Reason",
+    "Verdict",
+]
