@@ -26,10 +26,11 @@ VALUE_WORDS = {str(value): value for value in VALUES}
 
 class Colour(IntEnum):
     """The six Clan colours, named as in the licensed digital edition.
+    For example:
 
-    >>> from engine import Colour
-    >>> Colour.BLUE, Colour.BLUE.label
-    (<Colour.BLUE: 1>, 'blue')
+        >>> from engine import Colour
+        >>> Colour.BLUE, Colour.BLUE.label
+        (<Colour.BLUE: 1>, 'blue')
     """
 
     RED = 0
@@ -60,13 +61,14 @@ COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
 
 class CardError(ValueError):
     """A card that does not exist or is written in a way we cannot read.
+    For example:
 
-    >>> from engine import CardError, parse_card
-    >>> try:
-    ...     parse_card("red 10")
-    ... except CardError as error:
-    ...     print(error)
-    'red 10': unknown value '10'; values run from 1 to 9
+        >>> from engine import CardError, parse_card
+        >>> try:
+        ...     parse_card("red 10")
+        ... except CardError as error:
+        ...     print(error)
+        'red 10': unknown value '10'; values run from 1 to 9
     """
 
 
@@ -94,10 +96,11 @@ def foreign_letter(text: str) -> str:
 
 def make_card(colour: Colour | int, value: int) -> Card:
     """The card of this colour and value (1 to 9).
+    For example:
 
-    >>> from engine import Colour, card_name, make_card
-    >>> card_name(make_card(Colour.RED, 7))
-    'red 7'
+        >>> from engine import Colour, card_name, make_card
+        >>> card_name(make_card(Colour.RED, 7))
+        'red 7'
     """
     if value not in VALUES:
         raise CardError(f"no Clan card has value {value!r}: values run from 1 to 9")
@@ -108,20 +111,22 @@ def make_card(colour: Colour | int, value: int) -> Card:
 
 def card_colour(card: Card) -> Colour:
     """The colour of a card.
+    For example:
 
-    >>> from engine import card_colour, parse_card
-    >>> card_colour(parse_card("blue 3"))
-    <Colour.BLUE: 1>
+        >>> from engine import card_colour, parse_card
+        >>> card_colour(parse_card("blue 3"))
+        <Colour.BLUE: 1>
     """
     return Colour(card // 9)
 
 
 def card_value(card: Card) -> int:
     """The value of a card, 1 to 9.
+    For example:
 
-    >>> from engine import card_value, parse_card
-    >>> card_value(parse_card("blue 3"))
-    3
+        >>> from engine import card_value, parse_card
+        >>> card_value(parse_card("blue 3"))
+        3
     """
     return card % 9 + 1
 
@@ -131,9 +136,9 @@ def card_name(card: Card) -> str:
 
     Both Jokers are ``joker``: they are the same card twice.
 
-    >>> from engine import Tactic, card_name, parse_card
-    >>> card_name(parse_card("Red  7")), card_name(Tactic.SECOND_JOKER)
-    ('red 7', 'joker')
+        >>> from engine import Tactic, card_name, parse_card
+        >>> card_name(parse_card("Red  7")), card_name(Tactic.SECOND_JOKER)
+        ('red 7', 'joker')
     """
     if card in range(len(CARDS)):
         return f"{COLOUR_NAMES[card // 9]} {card % 9 + 1}"
@@ -156,9 +161,9 @@ def parse_card(text: str) -> Card:
     ``second joker`` (:data:`~engine.cards.tactics.SECOND_JOKER_NAME`) the second, named apart.
     Raises :class:`CardError`, naming the text, for anything else.
 
-    >>> from engine import parse_card
-    >>> parse_card("red 7"), parse_card("spy"), parse_card("second joker")
-    (6, <Tactic.SPY: 56>, <Tactic.SECOND_JOKER: 55>)
+        >>> from engine import parse_card
+        >>> parse_card("red 7"), parse_card("spy"), parse_card("second joker")
+        (6, <Tactic.SPY: 56>, <Tactic.SECOND_JOKER: 55>)
     """
     words = text.split()
     tactic = _TACTICS_BY_NAME.get(" ".join(words).lower())
@@ -190,10 +195,11 @@ def parse_card(text: str) -> Card:
 
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Read cards separated by commas, ``"red 7, red 8"``; an empty text is no cards.
+    For example:
 
-    >>> from engine import parse_cards
-    >>> parse_cards("red 7, red 8, joker"), parse_cards("")
-    ((6, 7, <Tactic.JOKER: 54>), ())
+        >>> from engine import parse_cards
+        >>> parse_cards("red 7, red 8, joker"), parse_cards("")
+        ((6, 7, <Tactic.JOKER: 54>), ())
     """
     return tuple(parse_card(part) for part in text.split(",")) if text.strip() else ()
 
@@ -255,13 +261,14 @@ def cards_in(mask: int) -> Iterator[Card]:
 
 class CardSet:
     """An immutable set of cards backed by a bitmask, like python-chess's ``SquareSet``.
+    For example:
 
-    >>> from engine import CardSet, parse_card, parse_cards
-    >>> cards = CardSet(parse_cards("red 8, red 7"))
-    >>> cards, len(cards), parse_card("red 7") in cards
-    (CardSet(parse_cards('red 7, red 8')), 2, True)
-    >>> (cards | CardSet(parse_cards("blue 1"))).names()
-    ['red 7', 'red 8', 'blue 1']
+        >>> from engine import CardSet, parse_card, parse_cards
+        >>> cards = CardSet(parse_cards("red 8, red 7"))
+        >>> cards, len(cards), parse_card("red 7") in cards
+        (CardSet(parse_cards('red 7, red 8')), 2, True)
+        >>> (cards | CardSet(parse_cards("blue 1"))).names()
+        ['red 7', 'red 8', 'blue 1']
     """
 
     __slots__ = ("mask",)

@@ -18,10 +18,11 @@ from engine.proof.rulings import RULINGS, Rulings
 
 class Phase(IdentityEnum):
     """Where the current player is in their turn.
+    For example:
 
-    >>> from engine import Game, Phase
-    >>> Game.named("base", seed=1).new_initial_state().phase, Phase.DRAW.value
-    (<Phase.PLAY: 'play'>, 'draw')
+        >>> from engine import Game, Phase
+        >>> Game.named("base", seed=1).new_initial_state().phase, Phase.DRAW.value
+        (<Phase.PLAY: 'play'>, 'draw')
     """
 
     PLAY = "play"
@@ -34,10 +35,11 @@ class Phase(IdentityEnum):
 
 class Termination(IdentityEnum):
     """How a game ended: a victory on the border, or the stalemate award and what it gave.
+    For example:
 
-    >>> from engine import Termination
-    >>> Termination.THREE_ADJACENT_STONES, Termination.THREE_ADJACENT_STONES.value
-    (<Termination.THREE_ADJACENT_STONES: 'three adjacent stones'>, 'three adjacent stones')
+        >>> from engine import Termination
+        >>> Termination.THREE_ADJACENT_STONES, Termination.THREE_ADJACENT_STONES.value
+        (<Termination.THREE_ADJACENT_STONES: 'three adjacent stones'>, 'three adjacent stones')
     """
 
     FIVE_STONES = "five stones"
@@ -60,11 +62,12 @@ class Termination(IdentityEnum):
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended and who won (None for a draw). ``str`` gives the reason in words.
+    For example:
 
-    >>> from engine import Outcome, Player, Termination
-    >>> outcome = Outcome(Termination.FIVE_STONES, Player.B)
-    >>> str(outcome), outcome.winner, outcome.is_victory
-    ('five stones', <Player.B: 1>, True)
+        >>> from engine import Outcome, Player, Termination
+        >>> outcome = Outcome(Termination.FIVE_STONES, Player.B)
+        >>> str(outcome), outcome.winner, outcome.is_victory
+        ('five stones', <Player.B: 1>, True)
     """
 
     termination: Termination
@@ -93,11 +96,12 @@ class GameSettings:
 @dataclass(frozen=True)
 class PlayerView:
     """What one player can see: the table and their hand as a :class:`Position`, and the counts.
+    For example:
 
-    >>> from engine import Game, Player
-    >>> view = Game.named("tactics", seed=44).new_initial_state().view(Player.A)
-    >>> len(view.position.hand), view.their_hand_size, view.deck_sizes
-    (7, 7, {<Deck.CLAN: 'clan'>: 40, <Deck.TACTICS: 'tactics'>: 10})
+        >>> from engine import Game, Player
+        >>> view = Game.named("tactics", seed=44).new_initial_state().view(Player.A)
+        >>> len(view.position.hand), view.their_hand_size, view.deck_sizes
+        (7, 7, {<Deck.CLAN: 'clan'>: 40, <Deck.TACTICS: 'tactics'>: 10})
     """
 
     position: Position
@@ -111,13 +115,14 @@ class PlayerView:
 @dataclass(frozen=True)
 class Event:
     """One thing that happened, in order: a move a player chose, or a step the rules forced.
+    For example:
 
-    >>> from engine import Event, Game
-    >>> state = Game.named("base", seed=1).new_initial_state()
-    >>> state.apply_text("red 9 on 9")
-    Play(card=8, stone=9)
-    >>> state.events[-1]  # the draw that ends the turn, which the rules make
-    Event(turn=1, player=<Player.A: 0>, text='draw clan', forced=True)
+        >>> from engine import Event, Game
+        >>> state = Game.named("base", seed=1).new_initial_state()
+        >>> state.apply_text("red 9 on 9")
+        Play(card=8, stone=9)
+        >>> state.events[-1]  # the draw that ends the turn, which the rules make
+        Event(turn=1, player=<Player.A: 0>, text='draw clan', forced=True)
     """
 
     turn: int

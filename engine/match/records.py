@@ -14,11 +14,12 @@ from engine.proof.pieces import Player
 
 def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
     """The state after playing ``moves`` (notation or objects) from ``game``'s deal.
+    For example:
 
-    >>> from engine import Game, replay
-    >>> state = replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"])
-    >>> state.current_player, [str(move) for move in state.moves]
-    (<Player.A: 0>, ['red 9 on 9', 'yellow 4 on 1'])
+        >>> from engine import Game, replay
+        >>> state = replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"])
+        >>> state.current_player, [str(move) for move in state.moves]
+        (<Player.A: 0>, ['red 9 on 9', 'yellow 4 on 1'])
     """
     state = game.new_initial_state()
     for move in moves:
@@ -31,11 +32,12 @@ def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
 
 def random_move(state: GameState, rng: random.Random) -> Move:
     """A legal move chosen with ``rng``; a claim step claims everything provable.
+    For example:
 
-    >>> import random
-    >>> from engine import Game, random_move
-    >>> random_move(Game.named("base", seed=1).new_initial_state(), random.Random(1))
-    Play(card=8, stone=9)
+        >>> import random
+        >>> from engine import Game, random_move
+        >>> random_move(Game.named("base", seed=1).new_initial_state(), random.Random(1))
+        Play(card=8, stone=9)
     """
     if state.phase is Phase.CLAIM:
         return Claim(state.provable_stones())
@@ -44,12 +46,13 @@ def random_move(state: GameState, rng: random.Random) -> Move:
 
 def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -> GameState:
     """Play ``game`` to the end with random legal moves drawn from ``rng``.
+    For example:
 
-    >>> import random
-    >>> from engine import Game, play_random_game
-    >>> finished = play_random_game(Game.named("base", seed=1), random.Random(1))
-    >>> finished.is_over, finished.outcome
-    (True, Outcome(termination=<Termination.FIVE_STONES: 'five stones'>, winner=<Player.A: 0>))
+        >>> import random
+        >>> from engine import Game, play_random_game
+        >>> finished = play_random_game(Game.named("base", seed=1), random.Random(1))
+        >>> finished.is_over, finished.outcome
+        (True, Outcome(termination=<Termination.FIVE_STONES: 'five stones'>, winner=<Player.A: 0>))
     """
     state = game.new_initial_state()
     for _ in range(max_moves):
@@ -61,12 +64,14 @@ def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -
 
 def result_text(state: GameState) -> str:
     """How the game stands, in words: ``A wins (five stones)``, a draw, or still playing.
+    For example:
 
-    >>> import random
-    >>> from engine import Game, play_random_game, result_text
-    >>> game = Game.named("base", seed=1)
-    >>> result_text(game.new_initial_state()), result_text(play_random_game(game, random.Random(1)))
-    ('still playing', 'A wins (five stones)')
+        >>> import random
+        >>> from engine import Game, play_random_game, result_text
+        >>> game = Game.named("base", seed=1)
+        >>> finished = play_random_game(game, random.Random(1))
+        >>> result_text(game.new_initial_state()), result_text(finished)
+        ('still playing', 'A wins (five stones)')
     """
     if not state.is_over:
         return "still playing"
@@ -80,9 +85,9 @@ def length_text(state: GameState) -> str:
     the moves the players chose, as the record lists them (a step the rules make for a player
     is no move), in the turns begun.
 
-    >>> from engine import Game, length_text, replay
-    >>> length_text(replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"]))
-    '2 moves in 2 turns'
+        >>> from engine import Game, length_text, replay
+        >>> length_text(replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"]))
+        '2 moves in 2 turns'
     """
     moves, turns = len(state.moves), len({event.turn for event in state.events})
     return f"{moves} move{'' if moves == 1 else 's'} in {turns} turn{'' if turns == 1 else 's'}"
@@ -91,11 +96,12 @@ def length_text(state: GameState) -> str:
 @dataclass(frozen=True)
 class GameRecord:
     """A game as text records it: its parameters, the moves chosen, and the result it claims.
+    For example:
 
-    >>> from engine import GameRecord, parse_record
-    >>> record = parse_record("variant: base\\nseed: 1\\nfirst: A\\nexpert: no\\n1. A red 9 on 9")
-    >>> isinstance(record, GameRecord), record.game.seed, record.moves, record.result
-    (True, 1, ('red 9 on 9',), None)
+        >>> from engine import GameRecord, parse_record
+        >>> record = parse_record("variant: base\\nseed: 1\\nfirst: A\\n1. A red 9 on 9")
+        >>> isinstance(record, GameRecord), record.game.seed, record.moves, record.result
+        (True, 1, ('red 9 on 9',), None)
     """
 
     game: Game
@@ -106,16 +112,17 @@ class GameRecord:
 
 def record_text(state: GameState) -> str:
     """The game as text: its parameters, one line per turn of the moves chosen, the result.
+    For example:
 
-    >>> from engine import Game, record_text, replay
-    >>> print(record_text(replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"])))
-    variant: base
-    seed: 1
-    first: A
-    expert: no
-    1. A red 9 on 9
-    2. B yellow 4 on 1
-    <BLANKLINE>
+        >>> from engine import Game, record_text, replay
+        >>> print(record_text(replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"])))
+        variant: base
+        seed: 1
+        first: A
+        expert: no
+        1. A red 9 on 9
+        2. B yellow 4 on 1
+        <BLANKLINE>
     """
     game = state.game
     lines = [
@@ -140,13 +147,14 @@ RECORD_KEYS = ("variant", "seed", "first", "expert", "result")
 
 def parse_record(text: str) -> GameRecord:
     """Read :func:`record_text`'s output back. Each move is ``A red 5 on 3`` or just the move.
+    For example:
 
-    >>> import random
-    >>> from engine import Game, parse_record, play_random_game, record_text, replay
-    >>> finished = play_random_game(Game.named("base", seed=1), random.Random(1))
-    >>> record = parse_record(record_text(finished))
-    >>> replay(record.game, record.moves).winner == finished.winner, record.result
-    (True, 'A wins (five stones)')
+        >>> import random
+        >>> from engine import Game, parse_record, play_random_game, record_text, replay
+        >>> finished = play_random_game(Game.named("base", seed=1), random.Random(1))
+        >>> record = parse_record(record_text(finished))
+        >>> replay(record.game, record.moves).winner == finished.winner, record.result
+        (True, 'A wins (five stones)')
     """
     header: dict[str, str] = {}
     moves: list[str] = []

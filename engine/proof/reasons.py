@@ -16,10 +16,11 @@ from engine.proof.pieces import PositionError
 
 class Verdict(IdentityEnum):
     """The engine's answer to a claim.
+    For example:
 
-    >>> from engine import Verdict
-    >>> Verdict.REFUSED, Verdict.REFUSED.value
-    (<Verdict.REFUSED: 'refused'>, 'refused')
+        >>> from engine import Verdict
+        >>> Verdict.REFUSED, Verdict.REFUSED.value
+        (<Verdict.REFUSED: 'refused'>, 'refused')
     """
 
     GRANTED = "granted"
@@ -33,10 +34,11 @@ class Verdict(IdentityEnum):
 
 class Reason(IdentityEnum):
     """Why a claim was granted or refused.
+    For example:
 
-    >>> from engine import Reason
-    >>> Reason.TIE_WON.value, Reason.TIE_WON.verdict
-    ('tie won on completion order', <Verdict.GRANTED: 'granted'>)
+        >>> from engine import Reason
+        >>> Reason.TIE_WON.value, Reason.TIE_WON.verdict
+        ('tie won on completion order', <Verdict.GRANTED: 'granted'>)
     """
 
     STONE_CLAIMED = "stone already claimed"
@@ -87,11 +89,12 @@ ELITE_TROOP_RULES: dict[Card, str] = {troop: CARD_RULES[troop] for troop in sort
 
 class DuplicateClaim(PositionError):
     """The same stone claimed twice in one step.
+    For example:
 
-    >>> from engine import DuplicateClaim, Position, claim_verdicts
-    >>> try: claim_verdicts(Position(), [2, 2])
-    ... except DuplicateClaim as error: print(error)
-    stone 2 is claimed twice in the same step
+        >>> from engine import DuplicateClaim, Position, claim_verdicts
+        >>> try: claim_verdicts(Position(), [2, 2])
+        ... except DuplicateClaim as error: print(error)
+        stone 2 is claimed twice in the same step
     """
 
 
