@@ -75,3 +75,14 @@ def test_every_public_name_has_an_example() -> None:
         and not re.search(rf"\b{name}\b", shown)
     ]
     assert not lacking, f"public names without an example in their docstring: {lacking}"
+
+
+def test_every_example_is_shown_as_code() -> None:
+    """The Engine reference page renders docstrings as Markdown, which shows an indented block as
+    code but reads a ``>>>`` line at the docstring's margin as three nested block quotes."""
+    at_the_margin = [
+        test.name
+        for test in EXAMPLES
+        if re.search(r"^>>>", inspect.cleandoc(test.docstring or ""), flags=re.MULTILINE)
+    ]
+    assert not at_the_margin, f"examples to indent under a line of prose: {at_the_margin}"
