@@ -13,6 +13,33 @@ values' helper under them all. Everything outside the engine imports the names l
 Importing it loads what judging a position needs (cards, formations, positions, the claim proof);
 the game, its moves, records and matches load the first time one of their names is asked for, so
 that a process that only judges positions starts faster.
+
+Every class and function named here shows its use in its docstring. The constants, and the two
+names for types (``Card``, an ``int``, and ``Move``, any move), show theirs here:
+
+    >>> from engine import CARDS, COLOUR_NAMES, STONES, Card, card_name, parse_card
+    >>> len(CARDS), card_name(CARDS[0]), card_name(CARDS[-1]), list(STONES) == list(range(1, 10))
+    (54, 'red 1', 'pink 9', True)
+    >>> COLOUR_NAMES
+    ('red', 'blue', 'green', 'yellow', 'purple', 'pink')
+    >>> Card is int, parse_card("red 7")  # a Clan card is colour * 9 + (value - 1)
+    (True, 6)
+    >>> from engine import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, SECOND_JOKER_NAME, TACTICS_MASK
+    >>> sorted(COMBAT_MODE_CARDS), JOKERS[1] == parse_card(SECOND_JOKER_NAME)
+    ([<Tactic.BLIND_MANS_BLUFF: 58>, <Tactic.MUD_FIGHT: 59>], True)
+    >>> len(ELITE_TROOPS), TACTICS_MASK.bit_count()
+    (4, 10)
+    >>> from engine import CARD_RULES, CLAIM_RULES, RULING_IDS, RULINGS, VARIANTS, Reason, Tactic
+    >>> CARD_RULES[Tactic.MUD_FIGHT], CLAIM_RULES[Reason.WITNESS]
+    ('tactics.mud-fight', 'claim.prove-incomplete-side')
+    >>> RULINGS.tie_break, RULING_IDS["tie_break"]
+    (<TieBreak.COMPLETED_FIRST: 'the side completed first'>, 'formations.tie-break')
+    >>> sorted(VARIANTS), VARIANTS["tactics"].hand_size
+    (['base', 'tactics'], 7)
+    >>> from engine import Claim, Game, Move
+    >>> state = Game.named("base", seed=1).new_initial_state()
+    >>> all(isinstance(move, Move) for move in state.legal_moves()), isinstance(Claim(), Move)
+    (True, True)
 """
 
 from __future__ import annotations

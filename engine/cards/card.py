@@ -25,7 +25,13 @@ VALUE_WORDS = {str(value): value for value in VALUES}
 
 
 class Colour(IntEnum):
-    """The six Clan colours, named as in the licensed digital edition."""
+    """The six Clan colours, named as in the licensed digital edition.
+    For example:
+
+        >>> from engine import Colour
+        >>> Colour.BLUE, Colour.BLUE.label
+        (<Colour.BLUE: 1>, 'blue')
+    """
 
     RED = 0
     BLUE = 1
@@ -54,7 +60,16 @@ COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
 
 
 class CardError(ValueError):
-    """A card that does not exist or is written in a way we cannot read."""
+    """A card that does not exist or is written in a way we cannot read.
+    For example:
+
+        >>> from engine import CardError, parse_card
+        >>> try:
+        ...     parse_card("red 10")
+        ... except CardError as error:
+        ...     print(error)
+        'red 10': unknown value '10'; values run from 1 to 9
+    """
 
 
 ECHO_LIMIT = 60
@@ -80,7 +95,13 @@ def foreign_letter(text: str) -> str:
 
 
 def make_card(colour: Colour | int, value: int) -> Card:
-    """The card of this colour and value (1 to 9)."""
+    """The card of this colour and value (1 to 9).
+    For example:
+
+        >>> from engine import Colour, card_name, make_card
+        >>> card_name(make_card(Colour.RED, 7))
+        'red 7'
+    """
     if value not in VALUES:
         raise CardError(f"no Clan card has value {value!r}: values run from 1 to 9")
     if colour not in range(len(Colour)):
@@ -89,12 +110,24 @@ def make_card(colour: Colour | int, value: int) -> Card:
 
 
 def card_colour(card: Card) -> Colour:
-    """The colour of a card."""
+    """The colour of a card.
+    For example:
+
+        >>> from engine import card_colour, parse_card
+        >>> card_colour(parse_card("blue 3"))
+        <Colour.BLUE: 1>
+    """
     return Colour(card // 9)
 
 
 def card_value(card: Card) -> int:
-    """The value of a card, 1 to 9."""
+    """The value of a card, 1 to 9.
+    For example:
+
+        >>> from engine import card_value, parse_card
+        >>> card_value(parse_card("blue 3"))
+        3
+    """
     return card % 9 + 1
 
 
@@ -102,6 +135,10 @@ def card_name(card: Card) -> str:
     """The card as an editor writes it: ``red 7``, ``spy``. Inverse of :func:`parse_card`.
 
     Both Jokers are ``joker``: they are the same card twice.
+
+        >>> from engine import Tactic, card_name, parse_card
+        >>> card_name(parse_card("Red  7")), card_name(Tactic.SECOND_JOKER)
+        ('red 7', 'joker')
     """
     if card in range(len(CARDS)):
         return f"{COLOUR_NAMES[card // 9]} {card % 9 + 1}"
@@ -123,6 +160,10 @@ def parse_card(text: str) -> Card:
     first Joker (whoever reads a list of cards numbers a second ``joker`` as the second one), and
     ``second joker`` (:data:`~engine.cards.tactics.SECOND_JOKER_NAME`) the second, named apart.
     Raises :class:`CardError`, naming the text, for anything else.
+
+        >>> from engine import parse_card
+        >>> parse_card("red 7"), parse_card("spy"), parse_card("second joker")
+        (6, <Tactic.SPY: 56>, <Tactic.SECOND_JOKER: 55>)
     """
     words = text.split()
     tactic = _TACTICS_BY_NAME.get(" ".join(words).lower())
@@ -153,7 +194,13 @@ def parse_card(text: str) -> Card:
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read cards separated by commas, ``"red 7, red 8"``; an empty text is no cards."""
+    """Read cards separated by commas, ``"red 7, red 8"``; an empty text is no cards.
+    For example:
+
+        >>> from engine import parse_cards
+        >>> parse_cards("red 7, red 8, joker"), parse_cards("")
+        ((6, 7, <Tactic.JOKER: 54>), ())
+    """
     return tuple(parse_card(part) for part in text.split(",")) if text.strip() else ()
 
 
@@ -213,7 +260,16 @@ def cards_in(mask: int) -> Iterator[Card]:
 
 
 class CardSet:
-    """An immutable set of cards backed by a bitmask, like python-chess's ``SquareSet``."""
+    """An immutable set of cards backed by a bitmask, like python-chess's ``SquareSet``.
+    For example:
+
+        >>> from engine import CardSet, parse_card, parse_cards
+        >>> cards = CardSet(parse_cards("red 8, red 7"))
+        >>> cards, len(cards), parse_card("red 7") in cards
+        (CardSet(parse_cards('red 7, red 8')), 2, True)
+        >>> (cards | CardSet(parse_cards("blue 1"))).names()
+        ['red 7', 'red 8', 'blue 1']
+    """
 
     __slots__ = ("mask",)
 

@@ -33,6 +33,13 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
 
     Elite troops on the side take the identities that make it strongest, as their owner would
     choose at the claim.
+
+        >>> from engine import parse_cards, strength
+        >>> strength(parse_cards("red 7, red 8, red 9"))  # a colour run
+        280
+        >>> strength(parse_cards("red 9, blue 9, pink 9"))  # weaker: three of a kind
+        219
+
     """
     blind = bool(modes) and CombatMode.BLIND_MANS_BLUFF in modes
     return _side_strength(cards if type(cards) is tuple else tuple(cards), blind)
@@ -50,7 +57,14 @@ def _side_strength(cards: tuple[Card, ...], blind: bool) -> int:
 
 
 def forget_strengths() -> None:
-    """Forget the remembered strengths of sides, so that a timing starts cold."""
+    """Forget the remembered strengths of sides, so that a timing starts cold.
+    For example:
+
+        >>> from engine import forget_strengths, parse_cards, strength
+        >>> forget_strengths()
+        >>> strength(parse_cards("red 7, red 8, red 9"))  # worked out afresh
+        280
+    """
     _side_strength.cache_clear()
 
 
@@ -76,6 +90,10 @@ def describe(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> str:
     """A complete side in words, lowest value first: ``colour run red 7, red 8, red 9 (total 24)``
 
     (only the total under Blind-Man's Bluff).
+
+        >>> from engine import describe, parse_cards
+        >>> describe(parse_cards("red 9, joker, red 7"))
+        'colour run red 7, joker as red 8, red 9 (total 24)'
     """
     stands_for = identities(cards, modes)
     shown = [stands_for.get(card, card) for card in cards]
@@ -104,7 +122,14 @@ def _counted(label: str) -> str:
 
 
 class Completion(FrozenValue):
-    """A way to complete a side: the cards added and the strength of the finished side."""
+    """A way to complete a side: the cards added and the strength of the finished side.
+    For example:
+
+        >>> from engine import CardSet, parse_cards, strongest_completion
+        >>> pool = CardSet(parse_cards("red 9, blue 1")).mask
+        >>> strongest_completion(parse_cards("red 7, red 8"), pool).added
+        (8,)
+    """
 
     _fields = ("added", "strength")
     __slots__ = _fields
@@ -133,7 +158,15 @@ def strongest_completion(
     elite troop, placed or added, takes the identity best for the owner. Returns None when no
     completion is stronger than ``beating`` (or the side cannot be completed at all); with the
     default ``beating`` it returns the best completion.
+
+        >>> from engine import CardSet, parse_cards, strongest_completion
+        >>> pool = CardSet(parse_cards("red 6, red 9, blue 1")).mask
+        >>> strongest_completion(parse_cards("red 7, red 8"), pool)
+        Completion(added=parse_cards('red 9'), strength=280)
+        >>> print(strongest_completion(parse_cards("red 7, red 8"), pool, beating=280))
+        None
     """
+
     size = side_capacity(modes)
     missing = size - len(placed)
     if missing < 0:

@@ -27,7 +27,13 @@ HIGHEST_TOTAL = 36
 
 
 class CombatMode(IdentityEnum):
-    """The two Tactic cards that change how a single stone is fought."""
+    """The two Tactic cards that change how a single stone is fought.
+    For example:
+
+        >>> from engine import CombatMode
+        >>> CombatMode.MUD_FIGHT, CombatMode.MUD_FIGHT.value
+        (<CombatMode.MUD_FIGHT: 'mud fight'>, 'mud fight')
+    """
 
     MUD_FIGHT = "mud fight"
     BLIND_MANS_BLUFF = "blind-man's bluff"
@@ -39,7 +45,13 @@ class CombatMode(IdentityEnum):
 
 
 class Formation(IntEnum):
-    """The five formations, weakest first so that a stronger formation is a larger int."""
+    """The five formations, weakest first so that a stronger formation is a larger int.
+    For example:
+
+        >>> from engine import Formation
+        >>> Formation.SAME_VALUE, Formation.SAME_VALUE.label(4), Formation.RUN < Formation.COLOUR
+        (<Formation.SAME_VALUE: 3>, 'four of a kind', True)
+    """
 
     SUM = 0
     RUN = 1
@@ -55,12 +67,26 @@ class Formation(IntEnum):
 
 
 def side_capacity(modes: Collection[CombatMode]) -> int:
-    """How many cards complete a side: 3, or 4 under Mud Fight."""
+    """How many cards complete a side: 3, or 4 under Mud Fight.
+    For example:
+
+        >>> from engine import CombatMode, side_capacity
+        >>> side_capacity(()), side_capacity({CombatMode.MUD_FIGHT})
+        (3, 4)
+    """
     return 4 if modes and CombatMode.MUD_FIGHT in modes else 3
 
 
 def formation_of(cards: Sequence[Card]) -> Formation:
-    """The formation a complete side makes. The order of play does not matter; runs never wrap."""
+    """The formation a complete side makes. The order of play does not matter; runs never wrap.
+    For example:
+
+        >>> from engine import formation_of, parse_cards
+        >>> formation_of(parse_cards("red 9, red 7, red 8"))
+        <Formation.COLOUR_RUN: 4>
+
+    """
+
     values = sorted([card % 9 for card in cards])
     low, high = values[0], values[-1]
     colour = cards[0] // 9

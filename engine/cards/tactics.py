@@ -11,7 +11,13 @@ from enum import IntEnum
 
 
 class Tactic(IntEnum):
-    """The Tactic cards, numbered after the Clan cards so that one bitmask holds every card."""
+    """The Tactic cards, numbered after the Clan cards so that one bitmask holds every card.
+    For example:
+
+        >>> from engine import Tactic
+        >>> Tactic.MUD_FIGHT, Tactic.MUD_FIGHT.label
+        (<Tactic.MUD_FIGHT: 59>, 'mud fight')
+    """
 
     JOKER = 54
     SECOND_JOKER = 55

@@ -63,7 +63,13 @@ from engine.proof.rulings import RULINGS, Rulings
 @dataclass(frozen=True)
 class Game(GameSettings):
     """The parameters of a game: the variant, expert timing, who starts, the shuffle's seed, and
-    the rulings it is played by (:data:`engine.proof.rulings.RULINGS` unless a test flips one)."""
+    the rulings it is played by (:data:`engine.proof.rulings.RULINGS` unless a test flips one).
+
+        >>> from engine import Game
+        >>> game = Game.named("tactics", seed=44)  # the same seed deals the same cards
+        >>> game, game.new_initial_state().current_player
+        (Game.named('tactics', expert=False, first_player=Player.A, seed=44), <Player.A: 0>)
+    """
 
     @classmethod
     def named(
@@ -107,7 +113,18 @@ class Game(GameSettings):
 
 
 class GameState(PlayState):
-    """The true state of a game: every card's place, whose turn, which step. Mutated by apply."""
+    """The true state of a game: every card's place, whose turn, which step. Mutated by apply.
+    For example:
+
+        >>> from engine import Game, GameState
+        >>> state = Game.named("base", seed=1).new_initial_state()
+        >>> isinstance(state, GameState), len(state.legal_moves()), str(state.legal_moves()[0])
+        (True, 54, 'red 9 on 1')
+        >>> state.apply_text("red 9 on 9")  # reads the notation, checks and applies the move
+        Play(card=8, stone=9)
+        >>> state.current_player, state.phase, state.is_over, state.winner
+        (<Player.B: 1>, <Phase.PLAY: 'play'>, False, None)
+    """
 
     __slots__ = ()
 

@@ -16,7 +16,13 @@ from engine.frozen import IdentityEnum
 
 
 class Deck(IdentityEnum):
-    """The two decks: the Clan deck, and in the tactics variant the Tactic deck."""
+    """The two decks: the Clan deck, and in the tactics variant the Tactic deck.
+    For example:
+
+        >>> from engine import Deck
+        >>> Deck.TACTICS, Deck.TACTICS.value
+        (<Deck.TACTICS: 'tactics'>, 'tactics')
+    """
 
     CLAN = "clan"
     TACTICS = "tactics"
@@ -28,7 +34,15 @@ class Deck(IdentityEnum):
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow here. ``rule`` is the id of the rule it breaks."""
+    """A move the rules do not allow here. ``rule`` is the id of the rule it breaks.
+    For example:
+
+        >>> from engine import Game, IllegalMove
+        >>> state = Game.named("base", seed=1).new_initial_state()
+        >>> try: state.apply_text("claim 3")
+        ... except IllegalMove as error: print(error.rule, error)
+        turn.order claim 3: no claim in the play step (turn.order)
+    """
 
     def __init__(self, move: object, problem: str, rule: str) -> None:
         super().__init__(f"{move}: {problem} ({rule})")
@@ -36,7 +50,14 @@ class IllegalMove(ValueError):
 
 
 class MoveSyntaxError(ValueError):
-    """Move text that cannot be read."""
+    """Move text that cannot be read.
+    For example:
+
+        >>> from engine import Game, MoveSyntaxError
+        >>> try: Game.named("base", seed=1).new_initial_state().apply_text("red 5 to 3")
+        ... except MoveSyntaxError as error: print(error)
+        'red 5 to 3' is not a move: write 'red 5 on 3', 'claim 3', 'draw clan', 'pass', ...
+    """
 
 
 def _name(card: Card) -> str:
@@ -46,7 +67,13 @@ def _name(card: Card) -> str:
 
 @dataclass(frozen=True)
 class Play:
-    """Play a card: a Clan card or elite troop onto your side, a combat mode onto the stone."""
+    """Play a card: a Clan card or elite troop onto your side, a combat mode onto the stone.
+    For example:
+
+        >>> from engine import Play, parse_card
+        >>> str(Play(parse_card("red 5"), 3)), str(Play(parse_card("mud fight"), 3))
+        ('red 5 on 3', 'mud fight on 3')
+    """
 
     card: Card
     stone: int
@@ -57,7 +84,13 @@ class Play:
 
 @dataclass(frozen=True)
 class Pass:
-    """Play no card this turn."""
+    """Play no card this turn.
+    For example:
+
+        >>> from engine import Pass
+        >>> str(Pass())
+        'pass'
+    """
 
     def __str__(self) -> str:
         return "pass"
@@ -65,7 +98,13 @@ class Pass:
 
 @dataclass(frozen=True)
 class Claim:
-    """Claim these stones, all in the same step (none at all is a choice too)."""
+    """Claim these stones, all in the same step (none at all is a choice too).
+    For example:
+
+        >>> from engine import Claim
+        >>> str(Claim((2, 5))), str(Claim())
+        ('claim 2, 5', 'claim nothing')
+    """
 
     stones: tuple[int, ...] = ()
 
@@ -78,7 +117,13 @@ class Claim:
 
 @dataclass(frozen=True)
 class Draw:
-    """Draw the top card of a deck: at the end of the turn, or for a Recruiter."""
+    """Draw the top card of a deck: at the end of the turn, or for a Recruiter.
+    For example:
+
+        >>> from engine import Deck, Draw
+        >>> str(Draw(Deck.TACTICS))
+        'draw tactics'
+    """
 
     deck: Deck
 
@@ -88,7 +133,13 @@ class Draw:
 
 @dataclass(frozen=True)
 class Recruit:
-    """Play the Recruiter: draw up to three cards, then put two back under their decks."""
+    """Play the Recruiter: draw up to three cards, then put two back under their decks.
+    For example:
+
+        >>> from engine import Recruit
+        >>> str(Recruit())
+        'recruiter'
+    """
 
     def __str__(self) -> str:
         return "recruiter"
@@ -96,7 +147,13 @@ class Recruit:
 
 @dataclass(frozen=True)
 class Return:
-    """Put a card from hand at the bottom of its deck (the second half of a Recruiter)."""
+    """Put a card from hand at the bottom of its deck (the second half of a Recruiter).
+    For example:
+
+        >>> from engine import Return, parse_card
+        >>> str(Return(parse_card("red 5")))
+        'return red 5'
+    """
 
     card: Card
 
@@ -106,7 +163,14 @@ class Return:
 
 @dataclass(frozen=True)
 class Strategist:
-    """Move one of your own cards from a stone to another stone, or discard it (``to`` None)."""
+    """Move one of your own cards from a stone to another stone, or discard it (``to`` None).
+    For example:
+
+        >>> from engine import Strategist, parse_card
+        >>> red_5 = parse_card("red 5")
+        >>> str(Strategist(red_5, 3, 4)), str(Strategist(red_5, 3, None))
+        ('strategist: red 5 from 3 to 4', 'strategist: red 5 from 3 to discards')
+    """
 
     card: Card
     source: int
@@ -119,7 +183,13 @@ class Strategist:
 
 @dataclass(frozen=True)
 class Banshee:
-    """Discard a card from your opponent's side of a stone."""
+    """Discard a card from your opponent's side of a stone.
+    For example:
+
+        >>> from engine import Banshee, parse_card
+        >>> str(Banshee(parse_card("red 5"), 3))
+        'banshee: red 5 at 3'
+    """
 
     card: Card
     stone: int
@@ -130,7 +200,14 @@ class Banshee:
 
 @dataclass(frozen=True)
 class Traitor:
-    """Take a Clan card from your opponent's side of a stone onto your side of a stone."""
+    """Take a Clan card from your opponent's side of a stone onto your side of a stone.
+    For example:
+
+        >>> from engine import Game, Traitor
+        >>> state = Game.named("tactics", seed=44).new_initial_state()
+        >>> state.parse_move("traitor: red 5 from 3 to 4") == Traitor(card=4, source=3, to=4)
+        True
+    """
 
     card: Card
     source: int
@@ -146,7 +223,12 @@ Move = Play | Pass | Claim | Draw | Recruit | Return | Strategist | Banshee | Tr
 
 def stones_named(move: Move) -> tuple[int, ...]:
     """The stones ``move`` names: where a card goes, where one is taken from, what is claimed.
-    A draw, a pass, and the Recruiter's or a returned card's moves name none."""
+    A draw, a pass, and the Recruiter's or a returned card's moves name none.
+
+        >>> from engine import Pass, Traitor, parse_card, stones_named
+        >>> stones_named(Traitor(parse_card("red 5"), 3, 4)), stones_named(Pass())
+        ((3, 4), ())
+    """
     if isinstance(move, (Play, Banshee)):
         return (move.stone,)
     if isinstance(move, (Traitor, Strategist)):

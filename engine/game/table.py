@@ -28,7 +28,13 @@ from engine.proof.reachable import (
 
 
 class TableFact(IdentityEnum):
-    """A fact of a table that the board cannot show, which a :class:`TableError` is about."""
+    """A fact of a table that the board cannot show, which a :class:`TableError` is about.
+    For example:
+
+        >>> from engine import TableFact
+        >>> TableFact.IDLE_TURNS, TableFact.IDLE_TURNS.value
+        (<TableFact.IDLE_TURNS: 'the idle turns before this one'>, 'the idle turns before this one')
+    """
 
     COMPLETION_ORDER = "who completed each complete stone first"
     STEP = "the step of the turn"
@@ -42,7 +48,15 @@ class TableError(PositionError):
     """A table that cannot be a game: a card missing or in two places, a fact of the turn unsaid
     or impossible. ``fact`` names the fact at fault, if one is, and ``missing`` says the table
     must state it (the board cannot show it); ``stone`` and ``part`` the place on the board, as
-    for a position."""
+    for a position.
+
+        >>> from engine import CARDS, Game, GameState, Position, TableError
+        >>> seen = Position.from_stones({}, hand=CARDS[:6])
+        >>> table = dict(their_hand=CARDS[6:12], clan_deck=CARDS[12:], idle_turns=-1)
+        >>> try: GameState.from_table(Game.named("base"), seen, **table)
+        ... except TableError as error: print(error.fact, error)
+        TableFact.IDLE_TURNS there cannot be -1 idle turns
+    """
 
     def __init__(
         self,

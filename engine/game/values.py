@@ -17,7 +17,13 @@ from engine.proof.rulings import RULINGS, Rulings
 
 
 class Phase(IdentityEnum):
-    """Where the current player is in their turn."""
+    """Where the current player is in their turn.
+    For example:
+
+        >>> from engine import Game, Phase
+        >>> Game.named("base", seed=1).new_initial_state().phase, Phase.DRAW.value
+        (<Phase.PLAY: 'play'>, 'draw')
+    """
 
     PLAY = "play"
     CLAIM = "claim"
@@ -28,7 +34,13 @@ class Phase(IdentityEnum):
 
 
 class Termination(IdentityEnum):
-    """How a game ended: a victory on the border, or the stalemate award and what it gave."""
+    """How a game ended: a victory on the border, or the stalemate award and what it gave.
+    For example:
+
+        >>> from engine import Termination
+        >>> Termination.THREE_ADJACENT_STONES, Termination.THREE_ADJACENT_STONES.value
+        (<Termination.THREE_ADJACENT_STONES: 'three adjacent stones'>, 'three adjacent stones')
+    """
 
     FIVE_STONES = "five stones"
     THREE_ADJACENT_STONES = "three adjacent stones"
@@ -49,7 +61,14 @@ class Termination(IdentityEnum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended and who won (None for a draw). ``str`` gives the reason in words."""
+    """How a game ended and who won (None for a draw). ``str`` gives the reason in words.
+    For example:
+
+        >>> from engine import Outcome, Player, Termination
+        >>> outcome = Outcome(Termination.FIVE_STONES, Player.B)
+        >>> str(outcome), outcome.winner, outcome.is_victory
+        ('five stones', <Player.B: 1>, True)
+    """
 
     termination: Termination
     winner: Player | None = None
@@ -76,7 +95,14 @@ class GameSettings:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """What one player can see: the table and their hand as a :class:`Position`, and the counts."""
+    """What one player can see: the table and their hand as a :class:`Position`, and the counts.
+    For example:
+
+        >>> from engine import Game, Player
+        >>> view = Game.named("tactics", seed=44).new_initial_state().view(Player.A)
+        >>> len(view.position.hand), view.their_hand_size, view.deck_sizes
+        (7, 7, {<Deck.CLAN: 'clan'>: 40, <Deck.TACTICS: 'tactics'>: 10})
+    """
 
     position: Position
     deck_sizes: dict[Deck, int]
@@ -88,7 +114,16 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened, in order: a move a player chose, or a step the rules forced."""
+    """One thing that happened, in order: a move a player chose, or a step the rules forced.
+    For example:
+
+        >>> from engine import Event, Game
+        >>> state = Game.named("base", seed=1).new_initial_state()
+        >>> state.apply_text("red 9 on 9")
+        Play(card=8, stone=9)
+        >>> state.events[-1]  # the draw that ends the turn, which the rules make
+        Event(turn=1, player=<Player.A: 0>, text='draw clan', forced=True)
+    """
 
     turn: int
     player: Player

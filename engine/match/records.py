@@ -13,7 +13,14 @@ from engine.proof.pieces import Player
 
 
 def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
-    """The state after playing ``moves`` (notation or objects) from ``game``'s deal."""
+    """The state after playing ``moves`` (notation or objects) from ``game``'s deal.
+    For example:
+
+        >>> from engine import Game, replay
+        >>> state = replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"])
+        >>> state.current_player, [str(move) for move in state.moves]
+        (<Player.A: 0>, ['red 9 on 9', 'yellow 4 on 1'])
+    """
     state = game.new_initial_state()
     for move in moves:
         if isinstance(move, str):
@@ -24,14 +31,29 @@ def replay(game: Game, moves: Iterable[str | Move]) -> GameState:
 
 
 def random_move(state: GameState, rng: random.Random) -> Move:
-    """A legal move chosen with ``rng``; a claim step claims everything provable."""
+    """A legal move chosen with ``rng``; a claim step claims everything provable.
+    For example:
+
+        >>> import random
+        >>> from engine import Game, random_move
+        >>> random_move(Game.named("base", seed=1).new_initial_state(), random.Random(1))
+        Play(card=8, stone=9)
+    """
     if state.phase is Phase.CLAIM:
         return Claim(state.provable_stones())
     return rng.choice(state.legal_moves())
 
 
 def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -> GameState:
-    """Play ``game`` to the end with random legal moves drawn from ``rng``."""
+    """Play ``game`` to the end with random legal moves drawn from ``rng``.
+    For example:
+
+        >>> import random
+        >>> from engine import Game, play_random_game
+        >>> finished = play_random_game(Game.named("base", seed=1), random.Random(1))
+        >>> finished.is_over, finished.outcome
+        (True, Outcome(termination=<Termination.FIVE_STONES: 'five stones'>, winner=<Player.A: 0>))
+    """
     state = game.new_initial_state()
     for _ in range(max_moves):
         if state.is_over:
@@ -41,7 +63,16 @@ def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -
 
 
 def result_text(state: GameState) -> str:
-    """How the game stands, in words: ``A wins (five stones)``, a draw, or still playing."""
+    """How the game stands, in words: ``A wins (five stones)``, a draw, or still playing.
+    For example:
+
+        >>> import random
+        >>> from engine import Game, play_random_game, result_text
+        >>> game = Game.named("base", seed=1)
+        >>> finished = play_random_game(game, random.Random(1))
+        >>> result_text(game.new_initial_state()), result_text(finished)
+        ('still playing', 'A wins (five stones)')
+    """
     if not state.is_over:
         return "still playing"
     if state.winner is None:
@@ -52,14 +83,26 @@ def result_text(state: GameState) -> str:
 def length_text(state: GameState) -> str:
     """How long a game has run, counted one way wherever it is told (the Play page, ``replay``):
     the moves the players chose, as the record lists them (a step the rules make for a player
-    is no move), in the turns begun."""
+    is no move), in the turns begun.
+
+        >>> from engine import Game, length_text, replay
+        >>> length_text(replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"]))
+        '2 moves in 2 turns'
+    """
     moves, turns = len(state.moves), len({event.turn for event in state.events})
     return f"{moves} move{'' if moves == 1 else 's'} in {turns} turn{'' if turns == 1 else 's'}"
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game as text records it: its parameters, the moves chosen, and the result it claims."""
+    """A game as text records it: its parameters, the moves chosen, and the result it claims.
+    For example:
+
+        >>> from engine import GameRecord, parse_record
+        >>> record = parse_record("variant: base\\nseed: 1\\nfirst: A\\n1. A red 9 on 9")
+        >>> isinstance(record, GameRecord), record.game.seed, record.moves, record.result
+        (True, 1, ('red 9 on 9',), None)
+    """
 
     game: Game
     moves: tuple[str, ...]
@@ -68,7 +111,19 @@ class GameRecord:
 
 
 def record_text(state: GameState) -> str:
-    """The game as text: its parameters, one line per turn of the moves chosen, the result."""
+    """The game as text: its parameters, one line per turn of the moves chosen, the result.
+    For example:
+
+        >>> from engine import Game, record_text, replay
+        >>> print(record_text(replay(Game.named("base", seed=1), ["red 9 on 9", "yellow 4 on 1"])))
+        variant: base
+        seed: 1
+        first: A
+        expert: no
+        1. A red 9 on 9
+        2. B yellow 4 on 1
+        <BLANKLINE>
+    """
     game = state.game
     lines = [
         f"variant: {game.variant.name}",
@@ -91,7 +146,16 @@ RECORD_KEYS = ("variant", "seed", "first", "expert", "result")
 
 
 def parse_record(text: str) -> GameRecord:
-    """Read :func:`record_text`'s output back. Each move is ``A red 5 on 3`` or just the move."""
+    """Read :func:`record_text`'s output back. Each move is ``A red 5 on 3`` or just the move.
+    For example:
+
+        >>> import random
+        >>> from engine import Game, parse_record, play_random_game, record_text, replay
+        >>> finished = play_random_game(Game.named("base", seed=1), random.Random(1))
+        >>> record = parse_record(record_text(finished))
+        >>> replay(record.game, record.moves).winner == finished.winner, record.result
+        (True, 'A wins (five stones)')
+    """
     header: dict[str, str] = {}
     moves: list[str] = []
     move_lines: list[int] = []

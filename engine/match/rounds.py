@@ -19,7 +19,13 @@ WIN_POINTS = 5
 
 @dataclass(frozen=True)
 class RoundResult:
-    """One finished round: who started, who won (None for a draw), and the points scored."""
+    """One finished round: who started, who won (None for a draw), and the points scored.
+    For example:
+
+        >>> from engine import Match, Player
+        >>> Match(rounds=3).record_result(starter=Player.A, winner=None, stones=(4, 4))
+        RoundResult(starter=<Player.A: 0>, winner=None, stones=(4, 4), points=(4, 4))
+    """
 
     starter: Player
     winner: Player | None
@@ -31,7 +37,12 @@ def round_points(
     winner: Player | None, stones: tuple[int, int], rulings: Rulings = RULINGS
 ) -> tuple[int, int]:
     """The points of a round: 5 to the winner, a stone a point to the loser; for a drawn round,
-    what ``rulings`` give."""
+    what ``rulings`` give.
+
+        >>> from engine import Player, round_points
+        >>> round_points(Player.B, stones=(2, 3)), round_points(None, stones=(4, 4))
+        ((2, 5), (4, 4))
+    """
     if winner is None:
         return stones if rulings.drawn_round_points is DrawnRoundPoints.STONES_HELD else (0, 0)
     points = [stones[0], stones[1]]
@@ -41,7 +52,20 @@ def round_points(
 
 @dataclass
 class Match:
-    """A match of ``rounds`` rounds: play each :meth:`next_round`, then :meth:`record` it."""
+    """A match of ``rounds`` rounds: play each :meth:`next_round`, then :meth:`record` it.
+    For example:
+
+        >>> import random
+        >>> from engine import Match, random_move
+        >>> match = Match(rounds=1, seed=3)
+        >>> state, rng = match.next_round(), random.Random(3)
+        >>> while not state.is_over:
+        ...     state.apply(random_move(state, rng))
+        >>> match.record(state)
+        RoundResult(starter=<Player.A: 0>, winner=<Player.A: 0>, stones=(4, 4), points=(5, 4))
+        >>> match.scores, match.is_over, match.winner
+        ((5, 4), True, <Player.A: 0>)
+    """
 
     rounds: int
     variant: Variant = field(default_factory=Variant)

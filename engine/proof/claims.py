@@ -44,6 +44,14 @@ class ClaimVerdict(FrozenValue):
     a refusal by :attr:`Reason.WITNESS` its cards are the ``witness``. ``witness_in_hand`` lists
     the witness cards that sit in the claimant's own hand. ``rulings`` are those it was judged
     by. The explanation in words is built only when asked for, so judging stays cheap.
+
+        >>> from engine import ClaimVerdict, Position, StoneState, claim_verdict, parse_cards
+        >>> sides = (parse_cards("red 6, red 7, red 8"), parse_cards("blue 1, green 2, pink 4"))
+        >>> verdict = claim_verdict(Position.from_stones({5: StoneState(sides=sides)}), 5)
+        >>> isinstance(verdict, ClaimVerdict), verdict.verdict, verdict.reason
+        (True, <Verdict.GRANTED: 'granted'>, <Reason.STRONGER_FORMATION: 'stronger formation'>)
+        >>> verdict.explanation
+        'your colour run red 6, red 7, red 8 (total 21) beats their sum blue 1, ... outranks a sum'
     """
 
     _fields = (
@@ -245,7 +253,17 @@ def _tie_winners_turn(verdict: ClaimVerdict) -> str:
 
 
 def claim_verdict(position: Position, stone: int, rulings: Rulings = RULINGS) -> ClaimVerdict:
-    """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``, by ``rulings``."""
+    """Judge the viewer's claim on ``stone`` (1 to 9) in ``position``, by ``rulings``.
+    For example:
+
+        >>> from engine import Position, StoneState, card_name, claim_verdict, parse_cards
+        >>> sides = (parse_cards("red 6, red 7, red 8"), parse_cards("blue 7, blue 8"))
+        >>> stones, hand = {5: StoneState(sides=sides)}, parse_cards("blue 9")
+        >>> position = Position.from_stones(stones, hand=hand)
+        >>> verdict = claim_verdict(position, 5)
+        >>> verdict.granted, verdict.reason, [card_name(card) for card in verdict.witness]
+        (False, <Reason.WITNESS: 'a completion out of sight beats it'>, ['blue 9'])
+    """
     state = position.stone(check_stone(stone))
     claimant = position.viewer
     unseen = position.out_of_sight_mask()
@@ -315,6 +333,10 @@ def elite_troops_for(
     Every unseen Joker, Spy and Shield-Bearer counts (the tactic limit proves nothing, since later
     play can lift it), but a player gets at most one Joker in the whole game. ``unseen`` replaces
     the position's cards out of sight (a misreading may count fewer).
+
+        >>> from engine import Player, Position, elite_troops_for
+        >>> elite_troops_for(Position.from_stones({}, variant="tactics"), Player.B)
+        (<Tactic.JOKER: 54>, <Tactic.SPY: 56>, <Tactic.SHIELD_BEARER: 57>)
     """
     unseen = position.out_of_sight_mask() if unseen is None else unseen
     return unseen_elite_troops(unseen, position.has_played_joker(player))
@@ -334,7 +356,15 @@ def unseen_elite_troops(unseen: int, joker_played: bool) -> tuple[Card, ...]:
 def claim_verdicts(
     position: Position, stones: Iterable[int], rulings: Rulings = RULINGS
 ) -> tuple[ClaimVerdict, ...]:
-    """Judge several stones claimed in the same step, each on its own, by ``rulings``."""
+    """Judge several stones claimed in the same step, each on its own, by ``rulings``.
+    For example:
+
+        >>> from engine import Position, StoneState, claim_verdicts, parse_cards
+        >>> sides = (parse_cards("red 6, red 7, red 8"), parse_cards("blue 1, green 2, pink 4"))
+        >>> verdicts = claim_verdicts(Position.from_stones({5: StoneState(sides=sides)}), [5, 6])
+        >>> [(verdict.stone, verdict.granted) for verdict in verdicts]
+        [(5, True), (6, False)]
+    """
     stones = tuple(stones)
     for index, stone in enumerate(stones):
         if stone in stones[:index]:

@@ -27,7 +27,13 @@ STONES = range(1, 10)
 
 
 class Player(IntEnum):
-    """The two players. In a position, ``A`` is usually the viewer, the one who claims."""
+    """The two players. In a position, ``A`` is usually the viewer, the one who claims.
+    For example:
+
+        >>> from engine import Player
+        >>> Player.A, Player.A.other
+        (<Player.A: 0>, <Player.B: 1>)
+    """
 
     A = 0
     B = 1
@@ -57,6 +63,11 @@ class PositionError(ValueError):
     stone, of :class:`StoneState` (``"modes"``, ``"completed_first"``, ``"claimed_by"``,
     ``"sides"``, where :class:`SideOverCapacity` also names the player), or ``"card"`` for an
     error about one card, which it names.
+
+        >>> from engine import Player, Position, PositionError, StoneState
+        >>> try: Position.from_stones({3: StoneState(completed_first=Player.A)})
+        ... except PositionError as error: print(type(error).__name__, error.stone, error.part)
+        MisplacedCompletionOrder 3 completed_first
     """
 
     def __init__(self, message: str, *, stone: int | None = None, part: str | None = None) -> None:
@@ -66,7 +77,14 @@ class PositionError(ValueError):
 
 
 class DuplicateCard(PositionError):
-    """The same card in two places (or twice in one)."""
+    """The same card in two places (or twice in one).
+    For example:
+
+        >>> from engine import DuplicateCard, Position, StoneState, parse_cards
+        >>> try: Position.from_stones({1: StoneState(sides=(parse_cards("red 7"),) * 2)})
+        ... except DuplicateCard as error: print(error)
+        red 7 appears twice
+    """
 
     def __init__(self, card: Card) -> None:
         super().__init__(f"{card_name(card)} appears twice", part="card")
@@ -74,7 +92,15 @@ class DuplicateCard(PositionError):
 
 
 class SideOverCapacity(PositionError):
-    """More cards on a side of a stone than the stone allows."""
+    """More cards on a side of a stone than the stone allows.
+    For example:
+
+        >>> from engine import Position, SideOverCapacity, StoneState, parse_cards
+        >>> four = parse_cards("red 1, red 2, red 3, red 4")
+        >>> try: Position.from_stones({1: StoneState(sides=((), four))})
+        ... except SideOverCapacity as error: print(repr(error.player), error)
+        <Player.B: 1> stone 1: 4 cards on their side, but a side holds 3 here
+    """
 
     def __init__(
         self, stone: int, player: Player, count: int, capacity: int, viewer: Player = Player.A
@@ -89,7 +115,15 @@ class SideOverCapacity(PositionError):
 
 
 class MissingCompletionOrder(PositionError):
-    """Two complete sides tie, and nobody said which was completed first."""
+    """Two complete sides tie, and nobody said which was completed first.
+    For example:
+
+        >>> from engine import MissingCompletionOrder, Position, StoneState, parse_cards
+        >>> sides = (parse_cards("red 1, red 2, red 3"), parse_cards("blue 1, blue 2, blue 3"))
+        >>> try: Position.from_stones({1: StoneState(sides=sides)})
+        ... except MissingCompletionOrder as error: print(error)
+        stone 1: both sides are complete and tie, so it must say who completed first
+    """
 
     def __init__(self, stone: int) -> None:
         super().__init__(
@@ -99,7 +133,14 @@ class MissingCompletionOrder(PositionError):
 
 
 class MisplacedCompletionOrder(PositionError):
-    """A completion order given for a stone where a side is still incomplete."""
+    """A completion order given for a stone where a side is still incomplete.
+    For example:
+
+        >>> from engine import MisplacedCompletionOrder, Player, Position, StoneState
+        >>> try: Position.from_stones({1: StoneState(completed_first=Player.A)})
+        ... except MisplacedCompletionOrder as error: print(error)
+        stone 1: who completed first only applies when both sides are complete
+    """
 
     def __init__(self, stone: int) -> None:
         super().__init__(
@@ -110,11 +151,25 @@ class MisplacedCompletionOrder(PositionError):
 
 
 class VariantError(PositionError):
-    """Something the chosen variant does not have, such as a combat mode in the base game."""
+    """Something the chosen variant does not have, such as a combat mode in the base game.
+    For example:
+
+        >>> from engine import VariantError, variant_named
+        >>> try: variant_named("chess")
+        ... except VariantError as error: print(error)
+        unknown variant 'chess'; the variants are base, tactics
+    """
 
 
 class MisplacedCard(PositionError):
-    """A Tactic card where it cannot be: in the base game, on a side it cannot lie on, and so on."""
+    """A Tactic card where it cannot be: in the base game, on a side it cannot lie on, and so on.
+    For example:
+
+        >>> from engine import MisplacedCard, Position, parse_cards
+        >>> try: Position.from_stones({}, hand=parse_cards("spy"))
+        ... except MisplacedCard as error: print(error)
+        spy: Tactic cards only exist in the tactics variant
+    """
 
     def __init__(self, card: Card, problem: str) -> None:
         super().__init__(f"{card_name(card)}: {problem}", part="card")
@@ -122,11 +177,26 @@ class MisplacedCard(PositionError):
 
 
 class HandTooLarge(PositionError):
-    """A hand larger than the variant's hand size."""
+    """A hand larger than the variant's hand size.
+    For example:
+
+        >>> from engine import HandTooLarge, Position, parse_cards
+        >>> seven = parse_cards("red 1, red 2, red 3, red 4, red 5, red 6, red 7")
+        >>> try: Position.from_stones({}, hand=seven)
+        ... except HandTooLarge as error: print(error.part, error)
+        hand a hand of 7 cards, but a hand in the base game holds at most 6
+    """
 
 
 class StoneNumberError(PositionError):
-    """A stone number outside 1 to 9."""
+    """A stone number outside 1 to 9.
+    For example:
+
+        >>> from engine import Position, StoneNumberError, StoneState
+        >>> try: Position.from_stones({10: StoneState()})
+        ... except StoneNumberError as error: print(error)
+        no stone 10: stones are numbered 1 to 9
+    """
 
     def __init__(self, stone: object) -> None:
         super().__init__(f"no stone {stone!r}: stones are numbered 1 to 9")
@@ -141,7 +211,12 @@ def check_stone(stone: int) -> int:
 
 class Variant:
     """The rules in force. Variants subclass this and override its small hooks: the hand size,
-    the Tactic cards in the game, and the rule that says when a player may pass."""
+    the Tactic cards in the game, and the rule that says when a player may pass.
+
+        >>> from engine import Variant, variant_named
+        >>> isinstance(variant_named("base"), Variant), variant_named("base").hand_size
+        (True, 6)
+    """
 
     name = "base"
     hand_size = 6
@@ -182,7 +257,13 @@ def _card_mask(tactic_cards: tuple[Card, ...]) -> int:
 
 
 class TacticsVariant(Variant):
-    """The tactics variant: 7-card hands, combat modes on stones, face-up discards."""
+    """The tactics variant: 7-card hands, combat modes on stones, face-up discards.
+    For example:
+
+        >>> from engine import TacticsVariant
+        >>> TacticsVariant().hand_size, len(TacticsVariant().cards)
+        (7, 64)
+    """
 
     name = "tactics"
     hand_size = 7
@@ -198,7 +279,13 @@ VARIANTS: Mapping[str, Variant] = {
 
 
 def variant_named(name: str) -> Variant:
-    """The variant called ``name``, or :class:`VariantError` naming the choices."""
+    """The variant called ``name``, or :class:`VariantError` naming the choices.
+    For example:
+
+        >>> from engine import variant_named
+        >>> variant_named("tactics")
+        VARIANTS['tactics']
+    """
     try:
         return VARIANTS[name]
     except KeyError:
@@ -238,7 +325,13 @@ _NO_MODES: frozenset[CombatMode] = frozenset()
 
 
 class StoneState(FrozenValue):
-    """One stone: both sides in order of play, who completed first, combat modes, the owner."""
+    """One stone: both sides in order of play, who completed first, combat modes, the owner.
+    For example:
+
+        >>> from engine import Player, StoneState, parse_cards
+        >>> StoneState(sides=(parse_cards("red 7, red 8, red 9"), ())).is_complete(Player.A)
+        True
+    """
 
     _fields = ("sides", "completed_first", "modes", "claimed_by")
     __slots__ = _fields

@@ -47,6 +47,11 @@ class Position(FrozenValue):
     The constructor checks that the position can exist: every card in one place, no side over
     capacity, modes and discards only in the tactics variant, the hand within the hand size, and
     a completion order exactly where two complete sides tie.
+
+        >>> from engine import Position
+        >>> position = Position()  # the empty border, seen by A, in the base game
+        >>> len(position.stones), position.viewer, position.variant
+        (9, <Player.A: 0>, VARIANTS['base'])
     """
 
     _fields = ("stones", "discards", "hand", "viewer", "variant", "jokers_played")
@@ -349,7 +354,14 @@ class Position(FrozenValue):
         variant: Variant | str = "base",
         jokers_played: Iterable[Player] = (),
     ) -> Position:
-        """A position from the stones that hold anything, by number; the rest are empty."""
+        """A position from the stones that hold anything, by number; the rest are empty.
+        For example:
+
+            >>> from engine import Position, StoneState, parse_cards
+            >>> stone = StoneState(sides=(parse_cards("red 6, red 7"), parse_cards("blue 7")))
+            >>> Position.from_stones({5: stone}, hand=parse_cards("blue 9")).stone(5) == stone
+            True
+        """
         for number in stones:
             check_stone(number)
         return cls(

@@ -79,6 +79,14 @@ def reachability_problems(position: Position) -> list[PositionError]:
     a hand holds at most the hand size. A claimed stone must still be provable by its holder: a
     claimed stone never changes and cards only ever become face up, so a proof that fails now
     failed when the stone was claimed.
+
+        >>> from engine import Player, Position, StoneState, parse_cards, reachability_problems
+        >>> sides = (parse_cards("red 1, red 2, red 3"), parse_cards("blue 7, blue 8"))
+        >>> claimed = Position.from_stones({2: StoneState(sides=sides, claimed_by=Player.A)})
+        >>> reachability_problems(Position())
+        []
+        >>> [str(error) for error in reachability_problems(claimed)]
+        ['stone 2 is claimed by you, who could never have proved it: they could still add ...']
     """
     problems: list[PositionError] = []
     if len(position.hand) > position.variant.hand_size:

@@ -15,7 +15,13 @@ from engine.proof.pieces import PositionError
 
 
 class Verdict(IdentityEnum):
-    """The engine's answer to a claim."""
+    """The engine's answer to a claim.
+    For example:
+
+        >>> from engine import Verdict
+        >>> Verdict.REFUSED, Verdict.REFUSED.value
+        (<Verdict.REFUSED: 'refused'>, 'refused')
+    """
 
     GRANTED = "granted"
     REFUSED = "refused"
@@ -27,7 +33,13 @@ class Verdict(IdentityEnum):
 
 
 class Reason(IdentityEnum):
-    """Why a claim was granted or refused."""
+    """Why a claim was granted or refused.
+    For example:
+
+        >>> from engine import Reason
+        >>> Reason.TIE_WON.value, Reason.TIE_WON.verdict
+        ('tie won on completion order', <Verdict.GRANTED: 'granted'>)
+    """
 
     STONE_CLAIMED = "stone already claimed"
     INCOMPLETE_SIDE = "incomplete side"
@@ -76,7 +88,14 @@ ELITE_TROOP_RULES: dict[Card, str] = {troop: CARD_RULES[troop] for troop in sort
 
 
 class DuplicateClaim(PositionError):
-    """The same stone claimed twice in one step."""
+    """The same stone claimed twice in one step.
+    For example:
+
+        >>> from engine import DuplicateClaim, Position, claim_verdicts
+        >>> try: claim_verdicts(Position(), [2, 2])
+        ... except DuplicateClaim as error: print(error)
+        stone 2 is claimed twice in the same step
+    """
 
 
 __all__ = [

@@ -23,7 +23,13 @@ from engine.proof.pieces import Player
 
 
 class TieBreak(IdentityEnum):
-    """Who wins a tie of two complete sides (``formations.tie-break``)."""
+    """Who wins a tie of two complete sides (``formations.tie-break``).
+    For example:
+
+        >>> from engine import Player, TieBreak
+        >>> TieBreak.COMPLETED_LAST.value, TieBreak.COMPLETED_LAST.winner(completed_first=Player.A)
+        ('the side completed last', <Player.B: 1>)
+    """
 
     COMPLETED_FIRST = "the side completed first"
     COMPLETED_LAST = "the side completed last"
@@ -35,28 +41,52 @@ class TieBreak(IdentityEnum):
 
 class OpenSideTie(IdentityEnum):
     """A claim whose best completion out of sight only ties the claimant's side, the opponent's
-    side still open (``claim.tie-against-incomplete``)."""
+    side still open (``claim.tie-against-incomplete``).
+
+        >>> from engine import RULINGS, OpenSideTie
+        >>> RULINGS.open_side_tie, OpenSideTie.REFUSED.value
+        (<OpenSideTie.GRANTED: 'granted'>, 'refused')
+    """
 
     GRANTED = "granted"
     REFUSED = "refused"
 
 
 class DrawnRoundPoints(IdentityEnum):
-    """What each player scores for a drawn round of a match (``rounds.drawn-round``)."""
+    """What each player scores for a drawn round of a match (``rounds.drawn-round``).
+    For example:
+
+        >>> from engine import RULINGS, DrawnRoundPoints
+        >>> RULINGS.drawn_round_points, DrawnRoundPoints.NOTHING.value
+        (<DrawnRoundPoints.STONES_HELD: 'a point per stone held'>, 'nothing')
+    """
 
     STONES_HELD = "a point per stone held"
     NOTHING = "nothing"
 
 
 class DrawnRoundStarter(IdentityEnum):
-    """Who starts the round after a drawn one (``rounds.drawn-round-starter``)."""
+    """Who starts the round after a drawn one (``rounds.drawn-round-starter``).
+    For example:
+
+        >>> from engine import DrawnRoundStarter
+        >>> DrawnRoundStarter.SAME_PLAYER.value
+        'the player who started the drawn round'
+    """
 
     OTHER_PLAYER = "the player who did not start the drawn round"
     SAME_PLAYER = "the player who started the drawn round"
 
 
 class Rulings(FrozenValue):
-    """One value for each ruling the engine applies where a choice exists."""
+    """One value for each ruling the engine applies where a choice exists.
+    For example:
+
+        >>> from engine import RULINGS, TieBreak
+        >>> flipped = RULINGS.flipped("tie_break")
+        >>> flipped.tie_break is TieBreak.COMPLETED_LAST, flipped.contradictions()
+        (True, ('formations.tie-break gives a tie to the side completed last, ...',))
+    """
 
     _fields = (
         "tie_break",

@@ -17,7 +17,14 @@ from engine.cards.formations import Formation, formation_of
 
 
 def formation_counts(placed: Sequence[Card] = (), size: int = 3) -> Counter[Formation]:
-    """How many ways of completing ``placed`` to ``size`` cards end in each formation."""
+    """How many ways of completing ``placed`` to ``size`` cards end in each formation.
+    For example:
+
+        >>> from engine import Formation, formation_counts, parse_cards
+        >>> counts = formation_counts(parse_cards("red 8, red 9"))  # the third card, of 52
+        >>> counts[Formation.COLOUR_RUN], counts[Formation.SAME_VALUE], sum(counts.values())
+        (1, 0, 52)
+    """
     if size not in (3, 4):
         raise ValueError(f"a side holds 3 cards, or 4 under Mud Fight, not {size}")
     if len(placed) > size or len(set(placed)) != len(placed):

@@ -70,7 +70,15 @@ def _weakest_card(hand: Sequence[Card]) -> Card:
 
 
 def choose_move(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> Move:
-    """One of ``legal``, chosen from ``view`` alone with ``rng``."""
+    """One of ``legal``, chosen from ``view`` alone with ``rng``.
+    For example:
+
+        >>> import random
+        >>> from engine import Game, choose_move
+        >>> state = Game.named("base", seed=1).new_initial_state()
+        >>> choose_move(state.view(state.current_player), state.legal_moves(), random.Random(1))
+        Play(card=8, stone=2)
+    """
     if not legal:
         raise ValueError("no legal move to choose from")
     if view.phase is Phase.CLAIM:
