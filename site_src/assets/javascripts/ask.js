@@ -453,7 +453,7 @@ async function askBoard(focusField = false) {
     showPublished(answer.report, false, asked);
   } else if (answer.field === "claims" && !answer.line) {
     $("ask-answer").hidden = true;
-    setVerdicts([], "Tick \u201cClaim stone\u201d on a stone, and the engine answers.");
+    setVerdicts([], "Press \u201cclaim\u201d on a stone of the board, and the engine answers.");
   } else {
     $("ask-answer").hidden = true;
     showProblem(answer, "Your board", focusField);
