@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from engine import Verdict
 from oracle.catalogue import Catalogue, Kept, build_catalogue, verified_catalogue
@@ -17,6 +19,28 @@ from oracle.verify.report import CaseReport
 pytest_plugins = ["pytester", "browser_support"]
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The property tests run the same examples every run: each check is seeded (a test that is not
+# is derandomized), keeps no example database, and has no deadline, since an enumeration may take
+# a while. Two profiles: "quick", an editor's default, draws a quarter of the examples CI draws
+# (see :func:`examples`); "ci" (HYPOTHESIS_PROFILE=ci, set by .ci/gate) draws them all.
+settings.register_profile("quick", deadline=None, derandomize=True, database=None)
+settings.register_profile("ci", settings.get_profile("quick"))
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "quick")
+settings.load_profile(HYPOTHESIS_PROFILE)
+THOROUGH = HYPOTHESIS_PROFILE == "ci"
+"""Whether the property tests draw all their examples (CI), not the quick profile's share."""
+
+QUICK_SHARE = 4
+"""The quick profile draws one example in this many of those CI's draws."""
+
+
+def examples(thorough: int) -> int:
+    """How many examples a property test of the default run draws: ``thorough`` under the CI
+    profile (``HYPOTHESIS_PROFILE=ci``), a :data:`QUICK_SHARE`-th of it (at least 1) under the
+    quick one. The long soaks (``-m slow``) draw their own counts under either."""
+    return thorough if THOROUGH else max(1, thorough // QUICK_SHARE)
+
 
 FIXTURE = Path(__file__).resolve().parent / "catalogue"
 """The developers' own catalogue: a frozen copy of some of the project's cases and of its rules

@@ -20,7 +20,6 @@ from collections.abc import Callable, Collection, Sequence
 from math import comb
 from typing import TypeVar
 
-from hypothesis import settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -42,12 +41,6 @@ from engine import (
 from engine.cards.card import cards_repr, mask_of
 from engine.cards.tactics import JOKERS
 from engine.proof.pieces import STONES, variant_named
-
-# The property tests run the same examples every run: each check is seeded (a test that is not
-# is derandomized), keeps no example database, and has no deadline, since an enumeration may take
-# a while. Set here, not in conftest.py, so that only the tests using hypothesis import it.
-settings.register_profile("oracle", deadline=None, derandomize=True, database=None)
-settings.load_profile("oracle")
 
 T = TypeVar("T")
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import yaml
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle.casefile.editing import _PLAIN_WORDS, _YAML_WORDS, edited_text, yaml_scalar
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(st.from_regex(_PLAIN_WORDS, fullmatch=True))
 def test_the_quick_plain_check_only_passes_text_yaml_reads_back(value: str) -> None:
     """The shortcut that spares the YAML parser is never wrong: what it lets through plain,
@@ -24,7 +25,7 @@ PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Cf", "Zl", "Zp", "C
 """Text an editor can type: no control characters or line separators (the loader refuses them)."""
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.text(alphabet=PRINTABLE, max_size=40))
 def test_every_text_is_written_as_ayaml_scalar_that_reads_back(value: str) -> None:
     written = yaml_scalar(value)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import hypothesis
 import pytest
-from conftest import FIXTURE
+from conftest import FIXTURE, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import choose_move, dealt_games
@@ -284,14 +284,14 @@ def test_a_table_seen_by_the_second_player_is_their_turn() -> None:
 # ------------------------------------------------------------------------------------- soak
 
 
-def soak(game: Game, seed: int, examples: int) -> int:
-    """Play ``examples`` games of ``game``'s kind, each dealt from a drawn seed and played by
+def soak(game: Game, seed: int, count: int) -> int:
+    """Play ``count`` games of ``game``'s kind, each dealt from a drawn seed and played by
     moves hypothesis chooses, checking every invariant after every move; return the moves
     played. A failing game shrinks to a short one."""
     played: list[int] = []
 
     @hypothesis.seed(seed)
-    @settings(max_examples=examples)
+    @settings(max_examples=count)
     @given(dealt_games(game), st.data())
     def play(dealt: Game, data: st.DataObject) -> None:
         state = dealt.new_initial_state()
@@ -419,17 +419,17 @@ def test_the_stones_with_room_kept_between_asks_are_the_ones_found_afresh() -> N
 
 @pytest.mark.parametrize("game", GAMES, ids=repr)
 def test_soak_random_games(game: Game) -> None:
-    # 15 games, and a few more that hypothesis cuts short (when a mutation of a game it has
-    # played asks for more moves than that game had), whose moves are checked all the same; the
-    # long soak (-m slow, run by CI) plays 6,000.
-    assert soak(game, seed=0, examples=15) > 0
+    # 15 games under the CI profile (3 under the quick one), and a few more that hypothesis
+    # cuts short (when a mutation of a game it has played asks for more moves than that game
+    # had), whose moves are checked all the same; the long soak (-m slow, run by CI) plays 6,000.
+    assert soak(game, seed=0, count=examples(15)) > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=repr)
 def test_soak_random_games_long(game: Game) -> None:
     # 1,500 games a configuration: 6,000 whole games a CI run, each move checked.
-    assert soak(game, seed=1000, examples=1500) > 0
+    assert soak(game, seed=1000, count=1500) > 0
 
 
 def test_notation_of_a_tactic_card_play() -> None:

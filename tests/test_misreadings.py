@@ -6,7 +6,7 @@ from pathlib import Path
 
 import hypothesis
 import pytest
-from conftest import kept_for_the_run
+from conftest import THOROUGH, examples, kept_for_the_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import claim_positions, tactics_claim_positions
@@ -23,13 +23,13 @@ def matrix(published: tuple[CaseReport, ...]) -> tuple[MatrixRow, ...]:
     return misreading_matrix(published)
 
 
-def judge_against_the_proof(seed: int, examples: int) -> int:
+def judge_against_the_proof(seed: int, count: int) -> int:
     """Claim positions, base and tactics, judged by the slow reference and by the proof: they
     must agree. Returns how many the reference judged (it leaves some undecided)."""
     judged: list[Position] = []
 
     @hypothesis.seed(seed)
-    @settings(max_examples=examples)
+    @settings(max_examples=count)
     @given(st.one_of(claim_positions(), tactics_claim_positions()))
     def judge(sample: tuple[Position, int]) -> None:
         position, stone = sample
@@ -44,7 +44,8 @@ def judge_against_the_proof(seed: int, examples: int) -> int:
 
 
 def test_the_slow_judge_reads_the_rules_as_the_proof_does() -> None:
-    assert judge_against_the_proof(11, 200) > 160
+    # The reference leaves about one in five undecided, in both profiles' samples.
+    assert judge_against_the_proof(11, examples(200)) > (160 if THOROUGH else 30)
 
 
 @pytest.mark.slow
@@ -152,7 +153,8 @@ def test_the_judges_memos_are_let_go_once_a_matrix_is_made(
         judged.append(len(misreadings._STANDINGS) + len(misreadings._MEMOS))
         real()
 
-    claims = tuple(report for report in published if report.case.claims)[:12]
+    # Six claim cases fill the memos as well as the whole matrix does, at a fraction of its cost.
+    claims = tuple(report for report in published if report.case.claims)[:6]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("oracle.misreadings.matrix.forget_judgements", forget)
         first = misreading_matrix(claims, MisreadingCache(tmp_path / "first"))

@@ -264,6 +264,7 @@ class GameState(PlayState):
         other._played_this_turn = self._played_this_turn
         other._could_claim_this_turn = self._could_claim_this_turn
         other._dealt = self._dealt
+        other._face_up = self._face_up
         other._version = self._version
         other._legal = self._legal
         other._provable = dict(self._provable)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from engine.cards.card import Card, card_name
 from engine.game.moves import Deck
 from engine.game.play_state import PlayState
-from engine.proof.pieces import MODE_CARDS, DuplicateCard, Player, who, whose
+from engine.proof.pieces import MODE_CARDS, DuplicateCard, Player, face_up_mask, who, whose
 from engine.proof.position import Position
 from engine.proof.reachable import elite_troops_on_side, joker_problem, tactic_cards_face_up
 
@@ -31,6 +31,8 @@ def invariant_problems(state: PlayState) -> list[str]:
     for card, count in counted.items():
         if count != 1:
             problems.append(f"{card_name(card)} is in {count} places")
+    if state.face_up != face_up_mask(state.stones, state.discards):
+        problems.append("the cards the game counts as face up are not the ones on the table")
     tactics_problem = tactics_played_problem(state, state.current_player)
     if tactics_problem is not None:
         problems.append(tactics_problem)

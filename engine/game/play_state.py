@@ -75,6 +75,7 @@ class PlayState:
     __slots__ = (
         "_could_claim_this_turn",
         "_dealt",
+        "_face_up",
         "_idle_turns",
         "_legal",
         "_played_this_turn",
@@ -129,6 +130,7 @@ class PlayState:
         self._played_this_turn = False
         self._could_claim_this_turn = False
         self._dealt = False
+        self._face_up = 0
         self._version = 0
         self._legal: tuple[_Key, tuple[Move, ...], set[int], dict[Move, Move]] | None = None
         self._provable: dict[_Key, tuple[int, ...]] = {}
@@ -265,7 +267,7 @@ class PlayState:
                 continue
             board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
             if unseen < 0 and len(stone.sides[player.other]) < capacity:
-                unseen = self.variant.card_mask & ~face_up_mask(self.stones, self.discards)
+                unseen = self.variant.card_mask & ~self._face_up
                 # The game records every Joker played (a test checks it agrees with the
                 # position's).
                 troops = unseen_elite_troops(unseen, player.other in self.jokers_played)
@@ -288,8 +290,28 @@ class PlayState:
 
     def changed(self) -> None:
         """Say that the state was changed by hand (a test rearranging hidden cards, say), not by
-        a move: the legal moves and provable stones kept for it are worked out again."""
+        a move: the legal moves, provable stones and cards face up kept for it are worked out
+        again."""
         self._version += 1
+        self._face_up = face_up_mask(self.stones, self.discards)
+
+    @property
+    def face_up(self) -> int:
+        """The cards face up (a mask): on the sides, the combat modes on their stones, the
+        discards. Kept by each move rather than read from the table: a card once face up stays
+        face up (a side's card leaves it only for another side or the discards), so each card
+        laid, each combat mode played and each card discarded adds its bit, and nothing takes
+        one away. An invariant checks it against the table."""
+        return self._face_up
+
+    def show(self, card: Card) -> None:
+        """Count ``card`` face up from now on: a combat mode laid on its stone."""
+        self._face_up |= 1 << card
+
+    def discard(self, card: Card) -> None:
+        """Put ``card`` on the discards, face up."""
+        self.discards.append(card)
+        self._face_up |= 1 << card
 
     def room_key(self, player: Player) -> tuple[int, int, Player]:
         """What the stones with room on ``player``'s side depend on, besides the rule judging
@@ -308,6 +330,7 @@ class PlayState:
         """Lay ``card`` on ``player``'s side of stone ``number``, keeping the game's clock."""
         stone = self.stones[number - 1]
         stone.sides[player].append(card)
+        self._face_up |= 1 << card
         self.clock += 1
         if len(stone.sides[player]) == stone.capacity:
             stone.completed_at[player] = self.clock

@@ -84,6 +84,7 @@ def set_up(
     state.discards = list(position.discards)
     state.tactics_played = list(tactics_played)
     _lay_stones(state, position)
+    state.changed()  # the cards face up, from the board as laid
     state.jokers_played = {p for p in Player if position.has_played_joker(p)}
     state.phase = phase or (Phase.CLAIM if state.game.expert else Phase.PLAY)
     if state.phase not in (Phase.PLAY, Phase.CLAIM, Phase.DRAW):

@@ -117,6 +117,7 @@ class CombatModes(TacticKind):
         assert isinstance(move, Play)
         stone = state.stones[move.stone - 1]
         stone.modes.add(MODE_OF_CARD[Tactic(move.card)])
+        state.show(move.card)
         stone.refit()  # Mud Fight: a side of three is incomplete again
 
 
@@ -132,7 +133,7 @@ class Recruiter(TacticKind):
         return  # nothing beyond what every Tactic card must keep
 
     def carry_out(self, state: PlayState, move: Move) -> None:
-        state.discards.append(Tactic.RECRUITER)
+        state.discard(Tactic.RECRUITER)
         state.start_recruiting()
 
 
@@ -170,10 +171,10 @@ class StrategistCard(TacticKind):
         me = state.current_player
         state.remove(move.source, me, move.card)
         if move.to is None:
-            state.discards.append(move.card)
+            state.discard(move.card)
         else:
             state.add(move.to, me, move.card)
-        state.discards.append(Tactic.STRATEGIST)
+        state.discard(Tactic.STRATEGIST)
 
 
 class BansheeCard(TacticKind):
@@ -200,8 +201,8 @@ class BansheeCard(TacticKind):
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Banshee)
         state.remove(move.stone, state.current_player.other, move.card)
-        state.discards.append(move.card)
-        state.discards.append(Tactic.BANSHEE)
+        state.discard(move.card)
+        state.discard(Tactic.BANSHEE)
 
 
 class TraitorCard(TacticKind):
@@ -237,7 +238,7 @@ class TraitorCard(TacticKind):
         me = state.current_player
         state.remove(move.source, me.other, move.card)
         state.add(move.to, me, move.card)
-        state.discards.append(Tactic.TRAITOR)
+        state.discard(Tactic.TRAITOR)
 
 
 KINDS: tuple[TacticKind, ...] = (
