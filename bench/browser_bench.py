@@ -149,9 +149,15 @@ def main() -> None:
             context = browser()
             page = context.new_page()
             cold = ready(page, f"{base}/ask.html")
+            # The snapshot's cache is named when opened, before its entry is written: wait for
+            # the entry, or the browser closes first and the next start finds nothing to restore.
             page.wait_for_function(
                 "async () => (await navigator.serviceWorker.ready).active.state === 'activated'"
-                " && (await caches.keys()).some((name) => name.startsWith('oracle-snapshot-'))"
+                " && (await Promise.all((await caches.keys())"
+                ".filter((name) => name.startsWith('oracle-snapshot-'))"
+                ".map(async (name) => (await (await caches.open(name)).keys()).length)))"
+                ".some((entries) => entries > 0)",
+                timeout=120_000,
             )
             context.close()
             cached = []
