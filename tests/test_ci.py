@@ -26,9 +26,13 @@ def _workflow() -> dict[str, Any]:
 
 
 def test_ci_run_installs_then_calls_the_gate() -> None:
+    """.ci/run installs, runs the README's test command itself, then the rest of the gate."""
     commands = _commands((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
-    assert commands[-1] in (f"exec bash {GATE}", f"exec {GATE}", f"bash {GATE}", GATE)
-    assert not any("pytest" in line or "make " in line for line in commands)
+    assert commands[-1] == f"exec bash {GATE} --after-make-test"
+    assert "if ! make test; then" in commands
+    assert not any("pytest" in line for line in commands)
+    gate = (ROOT / GATE).read_text(encoding="utf-8")
+    assert '"${1:-}" != "--after-make-test" ] && ! make test' in gate
     assert (ROOT / GATE).stat().st_mode & 0o111, f"{GATE} must be executable"
 
 
