@@ -58,14 +58,20 @@ def save_json(path: Path, data: object) -> None:
     """Write ``data`` to ``path`` atomically, and remove the files of the same kind that older
     code wrote and nobody has written for a week (another checkout may still use a recent one);
     without a writable cache, do nothing."""
+    save_bytes(path, json.dumps(data, sort_keys=True).encode())
+
+
+def save_bytes(path: Path, content: bytes) -> None:
+    """:func:`save_json` for any content: written whole, the stale files of its kind (the name up
+    to its last ``-``, with the same suffix) removed, nothing done without a writable cache."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
-            json.dump(data, f, sort_keys=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False, suffix=".tmp") as f:
+            f.write(content)
         os.replace(f.name, path)
         kind = path.name.rsplit("-", 1)[0]
         now = time.time()
-        for other in path.parent.glob(f"{kind}-*.json"):
+        for other in path.parent.glob(f"{kind}-*{path.suffix}"):
             if other != path and now - other.stat().st_mtime > STALE_AFTER:
                 other.unlink()
     except OSError:

@@ -29,12 +29,14 @@ APP = EngineApp(
     bundle="assets/engine/oracle-engine-0123456789ab.zip",
     digest="0123456789ab",
     pyodide_version="9.9.9",
+    snapshot="assets/engine/oracle-engine-0123456789ab.pyodide-9.9.9.snapshot",
 )
 
 
 def test_the_content_named_files_are_the_runtime_and_the_archive() -> None:
     named = content_named(APP)
-    assert named == (*(f"assets/pyodide-9.9.9/{name}" for name in PYODIDE_FILES), APP.bundle)
+    runtime = (f"assets/pyodide-9.9.9/{name}" for name in PYODIDE_FILES)
+    assert named == (*runtime, APP.bundle, APP.snapshot)
     assert "0123456789ab" in cache_name(APP) and "9.9.9" in cache_name(APP)
 
 
@@ -53,6 +55,10 @@ def test_the_engine_files_module_names_the_files_from_its_own_place() -> None:
         'new URL("../../assets/engine/oracle-engine-0123456789ab.zip", import.meta.url)' in module
     )
     assert 'export const engine = "0123456789ab";' in module
+    assert (
+        'new URL("../../assets/engine/oracle-engine-0123456789ab.pyodide-9.9.9.snapshot",'
+        " import.meta.url)" in module
+    )
 
 
 def _served(path: str, status: str = "200 OK", headers: Iterable[tuple[str, str]] = ()) -> str:

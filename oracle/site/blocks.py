@@ -122,12 +122,14 @@ def generated_blocks(
 
 @dataclass(frozen=True)
 class EngineApp:
-    """Where a built site keeps the browser runtime and the engine archive, for the app pages."""
+    """Where a built site keeps the browser runtime, the engine archive and the snapshot of
+    Python with the engine imported (``oracle.site.snapshot``), for the app pages."""
 
     runtime: str
     bundle: str
     digest: str
     pyodide_version: str
+    snapshot: str
 
 
 APPS = {"ask": "ask.js", "play": "play.js"}

@@ -2,9 +2,10 @@
 worker that caches them, the module that tells every page where they are, and the caching
 headers ``make serve`` sends.
 
-Pyodide's folder is named after its version and the engine archive after a digest of its bytes,
-so a name never changes content: a browser may keep these files for good, and a new build is
-never served stale (it names new files). Everything else is revalidated on every visit.
+Pyodide's folder is named after its version, the engine archive after a digest of its bytes and
+the snapshot after both, so a name never changes content: a browser may keep these files for
+good, and a new build is never served stale (it names new files). Everything else is revalidated
+on every visit.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def content_named(engine_app: EngineApp) -> tuple[str, ...]:
-    """The site paths whose name says their content: the runtime's files and the archive."""
-    return (*(engine_app.runtime + name for name in PYODIDE_FILES), engine_app.bundle)
+    """The site paths whose name says their content: the runtime's files, the archive and the
+    snapshot (named by the runtime and the archive it is made from)."""
+    runtime = (engine_app.runtime + name for name in PYODIDE_FILES)
+    return (*runtime, engine_app.bundle, engine_app.snapshot)
 
 
 def cache_name(engine_app: EngineApp) -> str:
@@ -40,13 +43,18 @@ def cache_name(engine_app: EngineApp) -> str:
 
 
 def engine_files_module(engine_app: EngineApp) -> str:
-    """``engine-files.js``: the runtime, the archive and its digest, as URLs of this site."""
+    """``engine-files.js``: the runtime, the archive, its digest and the snapshot, as URLs of
+    this site."""
     depth = "../" * ENGINE_FILES.count("/")
     lines = [
         "// Made by the site build: where this build keeps the engine pages' runtime.",
         *(
             f"export const {name} = new URL({json.dumps(depth + path)}, import.meta.url).href;"
-            for name, path in (("runtime", engine_app.runtime), ("bundle", engine_app.bundle))
+            for name, path in (
+                ("runtime", engine_app.runtime),
+                ("bundle", engine_app.bundle),
+                ("snapshot", engine_app.snapshot),
+            )
         ),
         f"export const engine = {json.dumps(engine_app.digest)};",
         "// The most a case file may hold: a link to a board is never inflated past it.",

@@ -55,6 +55,7 @@ from oracle.site.serving import (
     restart_server,
     served_app,
 )
+from oracle.site.snapshot import engine_snapshot, snapshot_name
 
 DOWNLOADS = "downloads"
 
@@ -118,6 +119,7 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
         bundle=f"assets/engine/{archive.file_name}",
         digest=archive.digest,
         pyodide_version=version,
+        snapshot=f"assets/engine/{snapshot_name(version, archive)}",
     )
     try:
         runs = conformance(catalogue)
@@ -372,6 +374,11 @@ def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> N
         source = str(build.runtime / name)
         files.append(File.generated(config, engine_app.runtime + name, abs_src_path=source))
     files.append(File.generated(config, engine_app.bundle, content=build.archive.content))
+    try:
+        snapshot = engine_snapshot(build.runtime, engine_app.pyodide_version, build.archive)
+    except BundleError as error:
+        raise PluginError(f"the engine pages cannot be built ({build.label}): {error}") from None
+    files.append(File.generated(config, engine_app.snapshot, content=snapshot))
     for source_path, uri in build.fonts:
         files.append(File.generated(config, uri, abs_src_path=str(source_path)))
     templates = Path(config.docs_dir) / "_templates"

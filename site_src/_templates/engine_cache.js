@@ -1,4 +1,4 @@
-// The site's service worker: keeps the engine pages' runtime and engine archive in the browser
+// The site's service worker: keeps the engine pages' runtime, engine archive and snapshot in the browser
 // (the Cache API), fetched once, in the background, when any page of the site is first opened.
 // Only those files, whose names say their content, are answered from the cache; pages and every
 // other file go to the site as usual. A build with a new engine or runtime is a new cache name:

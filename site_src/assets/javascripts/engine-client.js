@@ -1,6 +1,6 @@
 // The page's side of the engine: connects to the engine's worker, shows how its start goes, and
 // offers ask(call, request) -> Promise of the engine's answer. No rule is decided here.
-import { bundle, engine, runtime } from "./engine-files.js";
+import { bundle, engine, runtime, snapshot } from "./engine-files.js";
 
 const WORKER = new URL("engine-worker.js", import.meta.url);
 
@@ -34,7 +34,7 @@ export function servedOverHttp() {
 export function warmEngine() {
   if (!servedOverHttp() || typeof SharedWorker !== "function") return;
   const { port, shared } = connect();
-  if (shared) port.postMessage({ start: true, runtime, bundle, warm: true });
+  if (shared) port.postMessage({ start: true, runtime, bundle, snapshot, warm: true });
 }
 
 export function startEngine() {
@@ -72,6 +72,8 @@ export function startEngine() {
       loading.dataset.seconds = seconds.toFixed(3);
       loading.dataset.kept = String(Boolean(message.kept));
       loading.dataset.restored = String(Boolean(message.restored));
+      if (message.restored) loading.dataset.restoredFrom = message.restored; // "site" or "browser"
+      if (message.unused) loading.dataset.snapshotUnused = message.unused; // why Python started afresh
       loading.dataset.timings = JSON.stringify(message.timings);
       readyResolve();
     } else if (message.failed) {
@@ -87,7 +89,7 @@ export function startEngine() {
     // This page's session (its game) ends with the page; the engine stays for the next one.
     addEventListener("pagehide", (event) => { if (!event.persisted) port.postMessage({ bye: true }); });
   }
-  port.postMessage({ start: true, runtime, bundle });
+  port.postMessage({ start: true, runtime, bundle, snapshot });
   const ask = (call, request) => ready.then(() => new Promise((resolve, reject) => {
     const id = next++;
     pending.set(id, { resolve, reject });

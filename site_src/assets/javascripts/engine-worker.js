@@ -3,11 +3,12 @@
 // outlives a move from one page to the next, so Python starts once; where the browser has no
 // shared workers, each page starts a worker of its own, with the same code.
 //
-// A page (a port) sends {start, runtime, bundle}, then {id, call, request}; it gets progress
-// messages, {ready} (saying whether the engine was running already, or restored from a
-// snapshot) or {failed}, then {id, answer} or {id, error}. Each page has a session of its
-// own (its game), over the one engine. {start, warm: true} only starts the engine, for a page
-// that expects the reader to open Ask or Play next; {bye} ends a page's session.
+// A page (a port) sends {start, runtime, bundle, snapshot}, then {id, call, request}; it gets
+// progress messages, {ready} (saying whether the engine was running already, and whether it was
+// restored from the site's snapshot or the browser's inflated copy of it) or {failed}, then
+// {id, answer} or {id, error}. Each page has a session of its own (its game), over the one engine.
+// {start, warm: true} only starts the engine, for a page that expects the reader to open Ask or
+// Play next; {bye} ends a page's session.
 let booting = null; // the one start of the engine: a promise of its session maker
 const watching = new Set(); // the ports to tell how the start goes
 let lastProgress = null;
@@ -21,44 +22,66 @@ function problem(error) {
   return String(error && error.message ? error.message : error);
 }
 
-// Python's memory once the engine is imported (a "snapshot", about 40 MB), kept in the browser
-// under the names of the runtime (its folder names Pyodide's version) and of the engine archive:
-// the next start with both the same restores it instead of starting Python and importing the
-// engine again, and a new runtime or a new engine never gets another's memory. Pyodide marks
-// this part of its interface experimental, so any trouble with a snapshot drops it and starts
-// Python the ordinary way.
-function snapshotPlace(runtime, bundle) {
-  const last = (url) => new URL(url).pathname.split("/").filter(Boolean).pop();
-  return { cache: `oracle-snapshot-${last(runtime)}-${last(bundle)}`, key: `${bundle}.snapshot` };
+// Python's memory with the engine imported (a "snapshot", about 38 MB, 9 MB compressed), made by
+// the site build with this very runtime and archive and named after both: restoring it skips
+// starting Python and importing the engine. Pyodide marks this part of its interface
+// experimental, so any trouble with the snapshot (missing, damaged, refused) starts Python the
+// ordinary way instead, with the same engine. Its bytes come as a promise, which Pyodide awaits
+// only once its own files are in, so that the downloads and the inflating overlap; no snapshot
+// (none published, or the request failed) is null. Once inflated and restored, the snapshot is
+// kept as it is in the browser, under its own name, so that later starts skip the inflating.
+const KEPT_PREFIX = "oracle-snapshot-";
+
+function keptPlace(url) {
+  return `${KEPT_PREFIX}${new URL(url).pathname.split("/").pop()}`;
 }
 
-async function keptSnapshot(runtime, bundle) {
-  if (typeof caches === "undefined") return null;
+async function keptSnapshot(url) {
   try {
-    const place = snapshotPlace(runtime, bundle);
-    const response = await (await caches.open(place.cache)).match(place.key);
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+    if (typeof caches === "undefined") return null;
+    const response = await (await caches.open(keptPlace(url))).match(url);
+    return response ? { bytes: response.arrayBuffer().then((b) => new Uint8Array(b)), kept: true } : null;
   } catch {
     return null;
   }
 }
 
-async function keepSnapshot(runtime, bundle, snapshot) {
+async function keepSnapshot(url, bytes) {
   if (typeof caches === "undefined") return;
-  const place = snapshotPlace(runtime, bundle);
-  for (const name of await caches.keys()) {
-    if (name.startsWith("oracle-snapshot-") && name !== place.cache) await caches.delete(name);
+  for (const name of await caches.keys()) { // another build's snapshot
+    if (name.startsWith(KEPT_PREFIX) && name !== keptPlace(url)) await caches.delete(name);
   }
-  if (snapshot) await (await caches.open(place.cache)).put(place.key, new Response(snapshot));
+  if (bytes) await (await caches.open(keptPlace(url))).put(url, new Response(bytes));
+  else await caches.delete(keptPlace(url));
+}
+
+async function siteSnapshot(url) {
+  const kept = await keptSnapshot(url);
+  if (kept) return kept;
+  let response;
+  try {
+    response = await fetch(url);
+  } catch {
+    return null;
+  }
+  if (!response.ok) return null;
+  const bytes = (async () => {
+    const content = new Uint8Array(await response.arrayBuffer());
+    if (content[0] !== 0x1f || content[1] !== 0x8b) return content; // a server inflated it
+    const inflated = new Blob([content]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(inflated).arrayBuffer());
+  })();
+  return { bytes, kept: false };
 }
 
 // Pyodide's module owns its memory and starts it small; a snapshot needs it as large as it was.
-async function withMemoryFor(bytes, load) {
+async function withMemoryFor(snapshotBytes, load) {
   const original = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     const result = await original.call(WebAssembly, source, imports);
     const memory = result.instance.exports.memory;
-    const missing = Math.ceil((bytes - memory.buffer.byteLength) / 65536);
+    const { byteLength } = await snapshotBytes;
+    const missing = Math.ceil((byteLength - memory.buffer.byteLength) / 65536);
     if (missing > 0) memory.grow(missing);
     return result;
   };
@@ -69,51 +92,61 @@ async function withMemoryFor(bytes, load) {
   }
 }
 
-async function startPython(loadPyodide, runtime, bundle, snapshot) {
+const RULES_INDEX = "/oracle-site/oracle_site/rules-index.yaml";
+
+// Python with the engine imported and a session maker (which holds the rules index): restored
+// from the snapshot, whose files are unpacked again (it holds only Python's memory), or else
+// started the ordinary way.
+async function startPython(loadPyodide, runtime, archive, snapshot) {
   const options = { indexURL: runtime, packages: [], fullStdLib: false };
+  let unused = snapshot ? null : "no snapshot was published";
+  const unpack = (pyodide) => pyodide.unpackArchive(archive, "zip", { extractDir: "/oracle-site" });
   if (snapshot) {
     try {
-      const pyodide = await withMemoryFor(snapshot.byteLength, () => loadPyodide({ ...options, _loadSnapshot: snapshot }));
-      // A snapshot that does not hold the engine fails here, and Python starts the usual way.
-      pyodide.runPython("import oracle.browser.pages");
-      return { pyodide, restored: true };
-    } catch {
-      await keepSnapshot(runtime, bundle, null).catch(() => {}); // a snapshot that fails is not used again
+      const load = () => loadPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+      const pyodide = await withMemoryFor(snapshot.bytes, load);
+      unpack(pyodide);
+      pyodide.runPython("import random; random.seed()"); // every reader's own, not the build's
+      const sessionMaker = pyodide.globals.get("oracle_session_maker");
+      if (sessionMaker) return { pyodide, sessionMaker, restored: true };
+      unused = "the snapshot holds no session maker";
+    } catch (error) {
+      unused = problem(error); // and started below the ordinary way
     }
   }
-  return { pyodide: await loadPyodide({ ...options, _makeSnapshot: true }), restored: false };
+  const pyodide = await loadPyodide(options);
+  unpack(pyodide);
+  pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site')");
+  const pages = pyodide.pyimport("oracle.browser.pages");
+  const sessionMaker = pages.session_maker(RULES_INDEX);
+  pages.destroy();
+  return { pyodide, sessionMaker, restored: false, unused };
 }
 
-async function start(runtime, bundle) {
+async function start(runtime, bundle, snapshotUrl) {
   const began = performance.now();
   const timings = {};
   const lap = (name) => { timings[name] = Math.round(performance.now() - began); };
   tell({ progress: 1, text: "Starting Python…" });
   const [{ loadPyodide }, snapshot, archive] = await Promise.all([
     import(new URL("pyodide.mjs", runtime).href),
-    keptSnapshot(runtime, bundle),
+    snapshotUrl ? siteSnapshot(snapshotUrl) : null,
     fetch(bundle).then((response) => {
       if (!response.ok) throw new Error(`the engine archive did not load (${response.status})`);
       return response.arrayBuffer();
     }),
   ]);
-  const { pyodide, restored } = await startPython(loadPyodide, runtime, bundle, snapshot);
-  lap("python");
-  tell({ progress: 2, text: "Unpacking the rules engine…" });
-  // The files go to the file system even after a snapshot, which holds only Python's memory.
-  pyodide.unpackArchive(new Uint8Array(archive), "zip", { extractDir: "/oracle-site" });
-  lap("archive");
-  tell({ progress: 3, text: "Loading the rules engine…" });
-  if (!restored) {
-    pyodide.runPython("import sys; sys.path.insert(0, '/oracle-site'); import oracle.browser.pages");
-    const made = pyodide.makeMemorySnapshot();
-    keepSnapshot(runtime, bundle, made).catch(() => {}); // without it, the next start imports again
+  lap("fetched");
+  if (snapshot) snapshot.bytes.then(() => lap("snapshot"), () => {});
+  tell({ progress: 2, text: "Loading the rules engine…" });
+  const { sessionMaker, restored, unused } = await startPython(loadPyodide, runtime, new Uint8Array(archive), snapshot);
+  if (snapshot && restored !== snapshot.kept) {
+    // restored from the site's copy: keep it inflated; a kept copy that failed: drop it
+    snapshot.bytes.then((bytes) => keepSnapshot(snapshotUrl, restored ? bytes : null)).catch(() => {});
   }
-  const sessionMaker = pyodide.pyimport("oracle.browser.pages").session_maker;
-  const session = sessionMaker("/oracle-site/oracle_site/rules-index.yaml");
-  sessionMaker.destroy();
   lap("engine");
-  return { session, timings, restored };
+  const from = restored ? (snapshot.kept ? "browser" : "site") : null;
+  return { session: sessionMaker, timings, restored: from, unused };
 }
 
 function serve(port) {
@@ -122,13 +155,14 @@ function serve(port) {
     const message = event.data;
     if (message.start) {
       const kept = booting !== null;
-      if (!booting) booting = start(message.runtime, message.bundle);
+      if (!booting) booting = start(message.runtime, message.bundle, message.snapshot);
       watching.add(port);
       if (lastProgress) port.postMessage(lastProgress);
       try {
         const engine = await booting;
         if (!message.warm) session = engine.session();
-        port.postMessage({ ready: true, kept, restored: engine.restored, timings: engine.timings });
+        const { restored, unused, timings } = engine;
+        port.postMessage({ ready: true, kept, restored, unused, timings });
       } catch (error) {
         booting = null; // the next page to ask tries again
         port.postMessage({ failed: problem(error) });
