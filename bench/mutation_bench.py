@@ -18,6 +18,12 @@ them, so the catalogue's rate leaves them out and the suite's counts them.
     .venv/bin/python bench/mutation_bench.py [--mutants 40] [--seed 1] [--files claims formations]
     .venv/bin/python bench/mutation_bench.py --catalogue-only --mutants 300 --jobs 2
     .venv/bin/python bench/mutation_bench.py --coverage --mutants 0
+    .venv/bin/python bench/mutation_bench.py --hand --jobs 2
+
+``--hand`` judges, by the catalogue alone, the mutants written by hand in
+``bench/hand_mutants.yaml``: slips of bit positions (a colour's shift, a value's end) that the
+AST mutator cannot make. Each one was once missed, and a case now catches it; the run fails when
+one survives or no longer applies to the code, so the list is a regression record.
 
 ``--catalogue-only`` runs the catalogue alone (about three seconds a mutant on two cores) and
 lists every mutant it misses, the list an editor works from when writing cases that guard a
@@ -77,6 +83,7 @@ SUITE = ("tests", "cases", "-m", "not slow and not browser", "-n", "auto")
 LedgerKey = tuple[str, str, str, str, int]
 """file, function, line of code, change, occurrence: one mutant, wherever its line moves."""
 LEDGER = Path(__file__).resolve().parent / "equivalent_mutants.yaml"
+HAND_MUTANTS = Path(__file__).resolve().parent / "hand_mutants.yaml"
 EQUIVALENT, OUT_OF_REACH = "equivalent", "out-of-reach"
 """The ledger's two kinds: a mutant nobody can tell apart, and one only a caller of the engine's
 own functions can (no case file reaches it: an argument no loader passes, a message the oracle
@@ -108,6 +115,19 @@ class Mutant:
     where: str
     code: str
     occurrence: int = 1
+
+
+@dataclass(frozen=True)
+class HandMutant:
+    """A mutant written by hand: ``before`` replaced by ``after`` in the one line of ``where``
+    that reads ``code``; ``slip`` says what mistake it stands for."""
+
+    module: str
+    where: str
+    code: str
+    before: str
+    after: str
+    slip: str
 
 
 @dataclass(frozen=True)
@@ -195,6 +215,39 @@ def mutate(source: str, index: int, kind: str) -> str:
                 if isinstance(value, list) and target in value:
                     value[value.index(target)] = ast.Pass()
     return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def read_hand_mutants(path: Path | None = None) -> list[HandMutant]:
+    """The mutants of ``bench/hand_mutants.yaml``: file, function (``in``), the line as written,
+    the text replaced (``from``) and its replacement (``to``), and the slip it stands for."""
+    entries = yaml.safe_load((path or HAND_MUTANTS).read_text(encoding="utf-8")) or []
+    return [
+        HandMutant(
+            entry["file"],
+            entry["in"],
+            entry["line"],
+            entry["from"],
+            entry["to"],
+            " ".join(str(entry["slip"]).split()),
+        )
+        for entry in entries
+    ]
+
+
+def apply_hand_mutant(source: str, mutant: HandMutant) -> str | None:
+    """``source`` with the hand mutant applied, or None when it no longer applies: the function
+    holds no single line reading ``code``, or that line holds ``before`` other than once."""
+    lines = source.splitlines(keepends=True)
+    enclosing = _enclosing(ast.parse(source))
+    found = [
+        number
+        for number, line in enumerate(lines, 1)
+        if line.strip() == mutant.code and enclosing.get(number) == mutant.where
+    ]
+    if len(found) != 1 or lines[found[0] - 1].count(mutant.before) != 1:
+        return None
+    lines[found[0] - 1] = lines[found[0] - 1].replace(mutant.before, mutant.after)
+    return "".join(lines)
 
 
 def _enclosing(tree: ast.AST) -> dict[int, str]:
@@ -328,13 +381,69 @@ def main() -> None:
     parser.add_argument(
         "--all", action="store_true", help="judge every mutant rather than a sample"
     )
+    parser.add_argument(
+        "--hand",
+        action="store_true",
+        help=f"judge only the mutants of {HAND_MUTANTS.name}, by the catalogue alone",
+    )
     args = parser.parse_args()
     started = time.monotonic()
+    if args.hand:
+        survivors = run_hand_mutants(args.jobs, args.timeout)
+        print(f"time: {time.monotonic() - started:.0f} s")
+        raise SystemExit(1 if survivors else 0)
     if args.coverage:
         print_coverage(catalogue_coverage())
     if args.all or args.mutants > 0:
         run_mutants(args)
     print(f"time: {time.monotonic() - started:.0f} s")
+
+
+def _judge_by_hand(copies: queue.Queue[Path], mutant: HandMutant, timeout: float) -> bool | None:
+    """Whether the catalogue catches the hand mutant, in a free copy; None if it no longer
+    applies to the code."""
+    copy = copies.get()
+    path = copy / "engine" / f"{mutant.module}.py"
+    original = path.read_text(encoding="utf-8")
+    mutated = apply_hand_mutant(original, mutant)
+    try:
+        if mutated is None:
+            return None
+        path.write_text(mutated, encoding="utf-8")
+        return caught(copy, ["cases"], timeout)
+    finally:
+        path.write_text(original, encoding="utf-8")
+        copies.put(copy)
+
+
+def run_hand_mutants(jobs: int, timeout: float) -> int:
+    """Judge every hand mutant by the catalogue alone and print each; the number that survive
+    or no longer apply."""
+    every = read_hand_mutants()
+    outcomes: dict[int, bool | None] = {}
+    with tempfile.TemporaryDirectory(prefix="oracle-mutants-") as folder:
+        copies: queue.Queue[Path] = queue.Queue()
+        for job in range(max(1, jobs)):
+            copy = Path(folder) / f"copy-{job}"
+            copy.mkdir()
+            copy_project(copy)
+            copies.put(copy)
+        with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+            futures = {
+                pool.submit(_judge_by_hand, copies, mutant, timeout): number
+                for number, mutant in enumerate(every)
+            }
+            for future in concurrent.futures.as_completed(futures):
+                outcomes[futures[future]] = future.result()
+    labels = {True: "caught", False: "MISSED", None: "STALE (no longer applies)"}
+    for number, mutant in enumerate(every):
+        print(
+            f"{labels[outcomes[number]]:8s} engine/{mutant.module}.py in {mutant.where}:"
+            f" {mutant.before} -> {mutant.after} ({mutant.slip})"
+        )
+    survivors = sum(outcome is not True for outcome in outcomes.values())
+    print(f"\n{len(every) - survivors}/{len(every)} hand mutants caught by the catalogue alone")
+    return survivors
 
 
 def run_mutants(args: argparse.Namespace) -> None:

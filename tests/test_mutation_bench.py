@@ -132,3 +132,26 @@ def test_the_catalogue_rate_leaves_out_mutants_out_of_reach_and_the_suite_rate_c
     printed = capsys.readouterr().out
     assert "caught by the catalogue alone: 1/2 non-equivalent within a case file's reach" in printed
     assert "caught by the whole suite:     2/3 non-equivalent" in printed
+
+
+def test_every_hand_mutant_still_applies_to_the_engine(bench: ModuleType) -> None:
+    stale = [
+        mutant
+        for mutant in bench.read_hand_mutants()
+        if bench.apply_hand_mutant(
+            (ROOT / "engine" / f"{mutant.module}.py").read_text(encoding="utf-8"), mutant
+        )
+        is None
+    ]
+    assert not stale, f"{bench.HAND_MUTANTS.name} names lines the engine no longer has: {stale}"
+
+
+def test_a_hand_mutant_changes_only_its_own_line_of_its_own_function(bench: ModuleType) -> None:
+    source = SOURCE.replace("return True\n", "return a >> 9 > b\n")
+    mutant = bench.HandMutant("claims", "Side.larger", "return a >> 9 > b", ">> 9", ">> 8", "x")
+    assert bench.apply_hand_mutant(source, mutant) is None  # the line is there twice
+    once = source.replace("return a >> 9 > b\n", "return True\n", 1)
+    mutated = bench.apply_hand_mutant(once, mutant)
+    assert mutated == once.replace(">> 9", ">> 8")
+    elsewhere = bench.HandMutant("claims", "Side.__repr__", "return a >> 9 > b", ">> 9", "", "x")
+    assert bench.apply_hand_mutant(once, elsewhere) is None
