@@ -12,6 +12,7 @@ every cell of the grid of early claims).
 
 from __future__ import annotations
 
+import datetime
 import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -23,7 +24,7 @@ from engine import Rulings
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import CaseCollection, ReadCases, load_cases
 from oracle.casefile.model import Case, RulesIndex
-from oracle.casefile.rules import load_rules_index, unknown_moved
+from oracle.casefile.rules import rules_index_of_text, rules_index_text, unknown_moved
 from oracle.casefile.schema import EDITOR_SCHEMA, stale_editor_schema
 from oracle.casefile.source import SourceError, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
@@ -195,15 +196,30 @@ class Catalogue:
 
 
 class Kept:
-    """What catalogues built with it keep of each other's work: the cases read (by their text)
-    and each case replayed (by the case the loader first read), so that a catalogue built again
-    (several commands, a test session, a copy of the project) reads and replays only what
-    changed. A catalogue made without one keeps its own; whoever patches the engine makes a
-    new one."""
+    """What catalogues built with it keep of each other's work: the rules index and the cases
+    read (by their text) and each case replayed (by the case the loader first read), so that a
+    catalogue built again (several commands, a test session, a copy of the project) reads and
+    replays only what changed. A catalogue made without one keeps its own; whoever patches the
+    engine makes a new one."""
 
     def __init__(self) -> None:
         self.read = ReadCases()
         self.replayed: dict[int, tuple[Case, CaseReport]] = {}
+        self.rules: dict[tuple[Path, str, datetime.date], RulesIndex] = {}
+        """Each rules index read, by its path, its text and the day (a history's dates are
+        real days up to today)."""
+
+    def rules_index(self, path: Path) -> RulesIndex:
+        """The rules index at ``path`` (:func:`load_rules_index`), read again only when its
+        text changed."""
+        text = rules_index_text(path)
+        key = (path, text, datetime.date.today())
+        index = self.rules.get(key)
+        if index is None:
+            if len(self.rules) >= ReadCases.LIMIT:
+                self.rules.clear()
+            index = self.rules[key] = rules_index_of_text(text, path, key[2])
+        return index
 
     def report_of(self, case: Case) -> CaseReport:
         """``case`` replayed, once for every case the loader read from the same text."""
@@ -225,7 +241,7 @@ def build_catalogue(
     whole: list[Problem] = []
     index_error: SourceError | None = None
     try:
-        rules = load_rules_index(root / RULES_INDEX)
+        rules = kept.rules_index(root / RULES_INDEX)
     except SourceError as error:  # the cases are still read, to say what else is wrong
         whole += [Problem(line) for line in error.lines_from(root)]
         rules, index_error = RulesIndex(root / RULES_INDEX, ()), error

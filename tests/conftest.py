@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from hypothesis import settings
 
 from engine import Verdict
 from oracle.catalogue import Catalogue, Kept, build_catalogue, verified_catalogue
+from oracle.cli import main
 from oracle.verify.report import CaseReport
 
 pytest_plugins = ["pytester", "browser_support"]
@@ -128,6 +129,13 @@ def kept_for_the_run() -> Kept:
     read and replayed once a run. A test that patches the engine builds its catalogue without
     it, and so replays with the patch."""
     return Kept()
+
+
+def run_main(argv: Sequence[str]) -> int:
+    """The command line (:func:`oracle.cli.main`) run in the test's process, its catalogues
+    sharing the run's reads and replays (:func:`kept_for_the_run`) with every other catalogue
+    of the run. A test that patches the engine calls :func:`oracle.cli.main` itself."""
+    return main(list(argv), kept_for_the_run())
 
 
 @functools.cache

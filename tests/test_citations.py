@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import run_main
 from reader_support import copy_look_project
 
 from oracle.casefile.model import RuleEntry
-from oracle.cli import main
 from oracle.site.render import render_citation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +27,7 @@ def look(tmp_path: Path) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    status = main(list(argv))
+    status = run_main(argv)
     captured = capsys.readouterr()
     return status, captured.out + captured.err
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import run_main
 
 from oracle.casefile.questions import exported_kinds
 from oracle.catalogue import Catalogue, CatalogueError
-from oracle.cli import main
 from oracle.conformance.adapter import adapter_engine
 from oracle.conformance.engines import CommandEngine, FunctionEngine
 from oracle.conformance.export import (
@@ -334,10 +334,10 @@ def test_the_command_line_exports_and_runs_an_engine_with_a_selection(
 ) -> None:
     monkeypatch.chdir(project_copy)
     exported = tmp_path / "catalogue.jsonl"
-    assert main(["export", "--format", "jsonl", "-o", str(exported)]) == 0
+    assert run_main(["export", "--format", "jsonl", "-o", str(exported)]) == 0
     capsys.readouterr()
     junit = tmp_path / "results.xml"
-    status = main(
+    status = run_main(
         [
             "conform",
             "--catalogue",
@@ -355,12 +355,12 @@ def test_the_command_line_exports_and_runs_an_engine_with_a_selection(
     assert out.splitlines()[-1].startswith("conformance: ")
     assert " 0 fail" in out.splitlines()[-1]
     assert ElementTree.parse(junit).getroot().get("failures") == "0"
-    status = main(
+    status = run_main(
         ["conform", "-q", "-k", "claims", "--", *ADAPTER, "--misreading", "runs-wrap-around"]
     )
     out = capsys.readouterr().out
     assert status == 1 and "fail: claims." in out
-    assert main(["conform", "--", ""][:2]) == 2
+    assert run_main(["conform", "--", ""][:2]) == 2
     assert "give the engine after --" in capsys.readouterr().err
 
 
@@ -369,7 +369,7 @@ def test_a_broken_export_file_is_refused_with_its_reason(
 ) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(textwrap.dedent('{"format": "something else", "cases": []}'), encoding="utf-8")
-    assert main(["conform", "--catalogue", str(bad), "--", *ADAPTER]) == 2
+    assert run_main(["conform", "--catalogue", str(bad), "--", *ADAPTER]) == 2
     assert "not a schotten-totten-oracle-catalogue export" in capsys.readouterr().err
 
 
@@ -465,7 +465,7 @@ def test_conform_fails_a_run_in_which_no_case_passes(
         "    print(json.dumps({'id': r['id'], 'unsupported': asked}), flush=True)\n",
         encoding="utf-8",
     )
-    assert main(["conform", "-k", "deal", "--", sys.executable, str(nothing)]) == 1
+    assert run_main(["conform", "-k", "deal", "--", sys.executable, str(nothing)]) == 1
     assert "no case passed" in capsys.readouterr().out
 
 
@@ -550,7 +550,7 @@ def test_a_timeout_that_can_never_fire_is_refused(
     value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exited:
-        main(["conform", "--timeout", value, "--", "true"])
+        run_main(["conform", "--timeout", value, "--", "true"])
     assert exited.value.code == 2
     assert "--timeout" in capsys.readouterr().err
 
@@ -567,7 +567,7 @@ def test_a_malformed_or_endless_catalogue_file_is_one_line(
     os.mkfifo(fifo)
     for path, words in ((broken, "case record 1"), (fifo, "not a regular file")):
         started = time.monotonic()
-        assert main(["conform", "--catalogue", str(path), "--", "true"]) == 2
+        assert run_main(["conform", "--catalogue", str(path), "--", "true"]) == 2
         assert time.monotonic() - started < 5
         err = capsys.readouterr().err.strip()
         assert words in err and len(err.splitlines()) == 1, err
@@ -678,13 +678,13 @@ def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answe
 ) -> None:
     monkeypatch.chdir(project_copy)
     exported = tmp_path / "catalogue.json"
-    assert main(["export", "-o", str(exported)]) == 0
+    assert run_main(["export", "-o", str(exported)]) == 0
     version = json.loads(exported.read_text())["catalogue"]
     assert re.fullmatch(r"sha256:[0-9a-f]{16}", version)
     report = tmp_path / "results.json"
     arguments = ["conform", "-q", "--catalogue", str(exported), "-k", "two-stones-at-once"]
     misread = [*ADAPTER, "--misreading", "hand-is-proof"]
-    assert main([*arguments, "--json", str(report), "--", *misread]) in (0, 1)
+    assert run_main([*arguments, "--json", str(report), "--", *misread]) in (0, 1)
     capsys.readouterr()
     document = json.loads(report.read_text())
     assert document["catalogue"] == version and document["summary"]["cases"] == 1
@@ -695,11 +695,11 @@ def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answe
     for question in by_name.values():
         assert question["expected"] in ("granted", "refused") and "actual" in question
     # Written again over its own report; never over a file it did not write.
-    assert main([*arguments, "--json", str(report), "--", *ADAPTER]) == 0
+    assert run_main([*arguments, "--json", str(report), "--", *ADAPTER]) == 0
     assert json.loads(report.read_text())["cases"][0]["result"] == "pass"
     foreign = tmp_path / "notes.json"
     foreign.write_text('{"mine": true}\n')
-    assert main([*arguments, "--json", str(foreign), "--", *ADAPTER]) == 2
+    assert run_main([*arguments, "--json", str(foreign), "--", *ADAPTER]) == 2
     assert foreign.read_text() == '{"mine": true}\n'
     assert "notes.json" in capsys.readouterr().err
 
@@ -725,7 +725,8 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     misread = [*ADAPTER, "--misreading", "runs-wrap-around"]
     report = results / "wrapping-engine.json"
     arguments = ["conform", "-q", "-k", "claims", "--json", str(report)]
-    assert main([*arguments, *submit, "https://example.org/engine?a=1&b=2", "--", *misread]) == 1
+    address = "https://example.org/engine?a=1&b=2"
+    assert run_main([*arguments, *submit, address, "--", *misread]) == 1
     document = json.loads(report.read_text())
     assert document["submitted"]["name"] == hostile and document["submitted"]["version"] == "2.0"
     stale = dict(document, catalogue="sha256:0000000000000000")
@@ -733,9 +734,9 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     (results / "old-engine.json").write_text(json.dumps(stale))
     capsys.readouterr()
     # All three flags or none, with --json; a link goes to http(s) only.
-    assert main([*arguments, "--engine-name", "x", "--", *ADAPTER]) == 2
+    assert run_main([*arguments, "--engine-name", "x", "--", *ADAPTER]) == 2
     assert "go together" in capsys.readouterr().err
-    assert main([*arguments, *submit, "javascript:alert(1)", "--", *ADAPTER]) == 2
+    assert run_main([*arguments, *submit, "javascript:alert(1)", "--", *ADAPTER]) == 2
     assert "link" in capsys.readouterr().err
 
     published, unreadable = load_results(tmp_path)

@@ -11,11 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE, ROOT, kept_for_the_run
+from conftest import FIXTURE, ROOT, kept_for_the_run, run_main
 
 from engine import Formation
 from oracle.catalogue import COVERAGE, CatalogueError, build_catalogue, verified_catalogue
-from oracle.cli import main
 from oracle.coverage import KEYS
 from oracle.judges.misreadings import MISREADINGS
 from oracle.misreadings.matrix import Outcome
@@ -181,7 +180,7 @@ def test_check_the_plugin_and_the_build_each_report_what_is_not_covered(
     expected = (
         "cases/claims/03-last-three-on-the-table.yaml:2: case 'last-three-on-the-table': row 3"
     )
-    assert main(["check", "--root", str(root)]) == 1
+    assert run_main(["check", "--root", str(root)]) == 1
     assert expected in capsys.readouterr().out
     with pytest.raises(CatalogueError) as raised:
         verified_catalogue(root, kept=kept_for_the_run())  # what the site build stops with
@@ -339,7 +338,7 @@ def test_a_misreading_caught_by_too_few_cases_is_named(tmp_path: Path) -> None:
     every-misreading-caught."""
     root = project(tmp_path, "cases-per-misreading: 1\n")
     assert coverage_lines(root) == []
-    catalogue = build_catalogue(root)
+    catalogue = build_catalogue(root, kept=kept_for_the_run())
     counts = {
         name: sum(row.outcomes[name] is Outcome.FLIPS for row in catalogue.matrix)
         for name in MISREADINGS

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE, needs_the_runtime
+from conftest import FIXTURE, needs_the_runtime, run_main
 
 from engine import (
     Game,
@@ -38,7 +38,6 @@ from engine.tools.opponent import choose_move
 from oracle.browser import pages as browser
 from oracle.casefile.loader import load_case_file
 from oracle.casefile.rules import load_rules_index
-from oracle.cli import main
 from oracle.site.bundle import RULES_INDEX_IN_ARCHIVE, BundleError, bundle, pyodide_folder
 from oracle.site.casepages import ask_fragment, case_text_of_fragment
 from oracle.verify.replay import verify_case
@@ -103,7 +102,7 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     shown = [(v["stone"], v["verdict"]) for v in answer["report"]["verdicts"]]
     assert verdicts(report) == shown
     monkeypatch.chdir(project_copy)
-    assert main(["check"]) == 0, capsys.readouterr().out
+    assert run_main(["check"]) == 0, capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -158,10 +157,10 @@ def test_a_board_with_its_words_is_copied_as_a_finished_case_check_publishes_onc
     assert not any(rule.startswith("tactics.") for rule in case.rules)
     monkeypatch.chdir(project_copy)
     # The reader's words are read once more against the verdicts, and confirmed.
-    assert main(["check"]) == 1
+    assert run_main(["check"]) == 1
     assert "then run schotten-oracle pin --reviewed" in capsys.readouterr().out
-    assert main(["pin", "--reviewed", str(case_file)]) == 0
-    assert main(["check"]) == 0, capsys.readouterr().out
+    assert run_main(["pin", "--reviewed", str(case_file)]) == 0
+    assert run_main(["check"]) == 0, capsys.readouterr().out
     # The reader's words come back into the form when the case is read again.
     again = SESSION.ask_text({"text": text})
     assert again["form"]["situation"] == form["situation"]
@@ -295,7 +294,7 @@ def test_a_game_through_the_page_ends_and_its_record_replays_to_the_same_winner(
     view = play_to_the_end(seed, variant, expert, you_first)
     record = tmp_path / "game.txt"
     record.write_text(view["record"], encoding="utf-8")
-    assert main(["replay", str(record)]) == 0
+    assert run_main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     result = view["result"]
     # Said in the reader's words; the moves and turns counted as replay counts them.

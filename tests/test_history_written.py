@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import kept_for_the_run, run_main
 
 from oracle.catalogue import build_catalogue
-from oracle.cli import main
 from oracle.site.render import render_changes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ def look(tmp_path: Path) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    status = main(list(argv))
+    status = run_main(argv)
     captured = capsys.readouterr()
     return status, captured.out + captured.err
 
@@ -126,7 +126,7 @@ def test_what_changed_shows_each_moved_answer_old_and_new(
         ]
         == 0
     )
-    catalogue = build_catalogue(look)
+    catalogue = build_catalogue(look, kept=kept_for_the_run())
     page = render_changes(catalogue.rules, TEMPLATES, catalogue.published, "changes.md")
     assert "(claims&#46;5&#58; granted &#45;&#62; refused)" in page
     assert "[Your own side must be complete](rulings.md#claim-own-side-complete)" in page

@@ -31,7 +31,7 @@ from browser_support import (
     shared_build,
     skip_without_a_browser,
 )
-from conftest import FIXTURE, publishable_case_files
+from conftest import FIXTURE, publishable_case_files, run_main
 
 from engine import Game, MoveSyntaxError
 from oracle.casefile.errors import CaseError
@@ -39,7 +39,6 @@ from oracle.casefile.loader import load_case
 from oracle.casefile.questions import QUESTION_KINDS
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
-from oracle.cli import main
 from oracle.verify.replay import verify_case
 
 TRICKS = (
@@ -320,7 +319,7 @@ def hostile_site(
             encoding="utf-8",
         )
         # An editor has read each hostile case's prose for its answers, and confirms it.
-        assert main(["pin", "--root", str(root), "--reviewed", "--all-held"]) == 0
+        assert run_main(["pin", "--root", str(root), "--reviewed", "--all-held"]) == 0
         return root
 
     site = shared_build(tmp_path_factory, "the hostile site", prepare)

@@ -11,14 +11,13 @@ from pathlib import Path
 
 import pytest
 from case_files import clean, confirmed, start_project, write_case
-from conftest import FIXTURE, kept_for_the_run
+from conftest import FIXTURE, kept_for_the_run, run_main
 
 from oracle.browser.pages import Session
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
 from oracle.casefile.model import Case
 from oracle.catalogue import Catalogue, build_catalogue
-from oracle.cli import main
 from oracle.conformance.export import catalogue_records
 from oracle.misreadings.matrix import misreading_matrix
 from oracle.site.casepages import answers
@@ -382,11 +381,11 @@ def test_their_table_shows_each_refusal(catalogue: Catalogue) -> None:
 def test_check_counts_them_and_ask_shows_the_written_board(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["check", "--root", str(FIXTURE)]) == 0
+    assert run_main(["check", "--root", str(FIXTURE)]) == 0
     out = capsys.readouterr().out
     assert "are boards the engine refuses as the case pins (impossible:)" in out
     path = FIXTURE / "cases" / "impossible-boards" / "18-a-full-hand-after-a-play.yaml"
-    assert main(["ask", str(path)]) == 0
+    assert run_main(["ask", str(path)]) == 0
     out = capsys.readouterr().out
     assert "the board as the case writes it" in out
     assert "3      red 2, red 3  blue 8" in out
@@ -412,15 +411,15 @@ def test_new_starts_an_impossible_board_as_a_draft_that_ask_judges(
     monkeypatch.chdir(project_copy)
     folder = project_copy / "cases" / "impossible-boards"
     number = max(int(path.name[:2]) for path in folder.glob("*.yaml")) + 1
-    assert main(["new", "impossible-boards", "five-cards-high", "--impossible"]) == 0
+    assert run_main(["new", "impossible-boards", "five-cards-high", "--impossible"]) == 0
     case = folder / f"{number:02d}-five-cards-high.yaml"
     assert "impossible: true" in case.read_text()
     capsys.readouterr()
-    assert main(["ask", str(case)]) == 0
+    assert run_main(["ask", str(case)]) == 0
     out = capsys.readouterr().out
     assert "refused: stone 1: 4 cards on your side, but a side holds 3 here" in out
     assert "draft: copy the refusal into impossible:" in out
-    status = main(["new", "impossible-boards", "both", "--impossible", "--from-seed", "3"])
+    status = run_main(["new", "impossible-boards", "both", "--impossible", "--from-seed", "3"])
     assert status == 2 and "choose one" in capsys.readouterr().err
 
 

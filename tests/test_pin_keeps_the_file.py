@@ -7,8 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from oracle.cli import main
+from conftest import run_main
 
 LOOK = Path(__file__).resolve().parent / "look"
 
@@ -23,7 +22,7 @@ def test_pin_keeps_a_crlf_files_line_endings(
     assert b"\r" not in original and b"expect: refused" in original
     drifted = original.replace(b"expect: refused", b"expect: granted").replace(b"\n", b"\r\n")
     case.write_bytes(drifted)
-    assert main(["check", "--root", str(tmp_path)]) == 1  # read, and found drifted
-    assert main(["pin", "--root", str(tmp_path), str(case)]) == 0, capsys.readouterr()
+    assert run_main(["check", "--root", str(tmp_path)]) == 1  # read, and found drifted
+    assert run_main(["pin", "--root", str(tmp_path), str(case)]) == 0, capsys.readouterr()
     assert case.read_bytes() == original.replace(b"\n", b"\r\n")
-    assert main(["check", "--root", str(tmp_path)]) == 0
+    assert run_main(["check", "--root", str(tmp_path)]) == 0

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import kept_for_the_run, run_main
 from test_hostile_text import free_text_fields
 
 from oracle.casefile.jsontext import strings
 from oracle.casefile.validation import load_schema
 from oracle.catalogue import build_catalogue
-from oracle.cli import main
 from oracle.conformance.export import catalogue_version, published_records
 from oracle.conformance.results import published_results, read_result
 
@@ -31,7 +31,7 @@ TODAY = datetime.date(2026, 12, 5)
 
 @pytest.fixture(scope="module")
 def records() -> tuple[dict[str, Any], ...]:
-    catalogue = build_catalogue(LOOK)
+    catalogue = build_catalogue(LOOK, kept=kept_for_the_run())
     return tuple(published_records(catalogue.published, catalogue.matrix))
 
 
@@ -210,7 +210,7 @@ def test_conform_replaces_only_the_same_engines_published_run(
     def conform(name: str, *force: str) -> int:
         who = ["--engine-name", name, "--engine-version", "3", "--engine-link", "https://x.org"]
         arguments = ["conform", "-q", "-k", "incomplete-side", "--json", str(published)]
-        return main([*arguments, *who, *force, "--", *adapter])
+        return run_main([*arguments, *who, *force, "--", *adapter])
 
     assert conform("Another engine") == 2
     assert "holds the published run of 'Example claims adapter'" in capsys.readouterr().err
@@ -249,7 +249,7 @@ def test_conform_writes_a_report_to_standard_output_for_dash(
         shutil.copytree(LOOK / name, project / name)
     monkeypatch.chdir(project)
     adapter = [sys.executable, "-m", "oracle.conformance.adapter"]
-    assert main(["conform", "-k", "incomplete-side", "--json", "-", "--", *adapter]) == 0
+    assert run_main(["conform", "-k", "incomplete-side", "--json", "-", "--", *adapter]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["summary"]["pass"] == 1
     assert "1 pass" in err and not (project / "-").exists()

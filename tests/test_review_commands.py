@@ -12,8 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from oracle.cli import main
+from conftest import run_main
 
 LOOK = Path(__file__).resolve().parent / "look"
 INCOMPLETE = Path("cases/claims/01-incomplete-side.yaml")
@@ -32,7 +31,7 @@ def look(tmp_path: Path) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
+    status = run_main(argv)
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from oracle.casefile.errors import CaseError
 from oracle.casefile.model import RuleChange, RuleEntry, RulesIndex
-from oracle.casefile.source import LocatedDocument, SourceError, read_yaml
+from oracle.casefile.source import LocatedDocument, SourceError, parse_yaml, read_text
 from oracle.casefile.validation import schema_problems
 
 
@@ -137,11 +137,23 @@ def load_rules_index(path: Path, today: datetime.date | None = None) -> RulesInd
     """Read the rules index, or raise :class:`CaseError` with its file and line, carrying every
     problem found (:meth:`SourceError.every`): one per rule at most. A history's dates are real
     days up to ``today`` (the machine's date, unless given)."""
+    return rules_index_of_text(rules_index_text(path), path, today)
+
+
+def rules_index_text(path: Path) -> str:
+    """The text of the rules index at ``path``, or :class:`CaseError` saying why it cannot be
+    read (as :func:`load_rules_index` would)."""
+    try:
+        return read_text(path, max_bytes=MAX_RULES_INDEX_BYTES, what="the rules index")
+    except SourceError as error:
+        raise CaseError(error.path, error.line, error.problem, error.others) from None
+
+
+def rules_index_of_text(text: str, path: Path, today: datetime.date | None = None) -> RulesIndex:
+    """The rules index of ``text``, read from ``path``, as :func:`load_rules_index` reads it."""
     texts: list[SourceError] = []
     try:
-        document = read_yaml(
-            path, max_bytes=MAX_RULES_INDEX_BYTES, what="the rules index", texts=texts
-        )
+        document = parse_yaml(text, path, texts=texts)
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem, error.others) from None
     found = schema_problems(document, "rules", group=2)

@@ -51,10 +51,19 @@ class MisreadingCache:
 
     def __init__(self, folder: Path | None = None) -> None:
         self.store = (folder or cache_folder()) / f"misreadings-{answers_digest()}.json"
-        self.answers: dict[str, Any] = load_json(self.store)
+        self._answers: dict[str, Any] | None = None
         self.unsaved = False
         self._requests: dict[int, tuple[Case, str]] = {}
         """Each case's request as the key writes it, by the case (asked once per reading)."""
+
+    @property
+    def answers(self) -> dict[str, Any]:
+        """The answers kept and worked out so far, read from the store when first asked for:
+        a catalogue that never asks a misreading (drift, pin, a case's own test) never reads
+        the file."""
+        if self._answers is None:
+            self._answers = load_json(self.store)
+        return self._answers
 
     def misread(
         self, case: Case, reading: Reading, answered: CaseReport | None = None
