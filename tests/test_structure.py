@@ -132,7 +132,7 @@ def test_only_the_state_uses_its_private_fields() -> None:
     private fields or calls its private methods, so what the state keeps worked out cannot go
     stale behind its back (issue 46)."""
     names = _private_names()
-    assert {"_version", "_derived", "_played_this_turn", "_step"} <= names
+    assert {"_version", "_derived", "_played_this_turn", "_steps"} <= names
     found = []
     for folder in ("engine", "oracle", "bench", "tests"):
         for path in sorted((ROOT / folder).rglob("*.py")):

@@ -67,6 +67,11 @@ def is_clan_card(card: Card) -> bool:
     return card < _CLAN_CARD_COUNT
 
 
+def clan_cards(cards: Iterable[Card]) -> list[Card]:
+    """The Clan cards among ``cards``, in order (:func:`is_clan_card` for each, in one pass)."""
+    return [card for card in cards if card < _CLAN_CARD_COUNT]
+
+
 _CLAN_CARD_COUNT = len(CARDS)
 
 COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)

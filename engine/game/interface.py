@@ -217,7 +217,9 @@ class GameState(PlayState):
         """Carry out ``step``, then every step the rules force after it: the only changes a
         game state sees, each between two changes of its version."""
         while step is not None:
-            self._step(step)
+            self._version += 1
+            step(self)
+            self._version += 1
             step = forced_step(self)
 
     def why_illegal(self, move: Move) -> IllegalMove | None:
@@ -280,12 +282,7 @@ class GameState(PlayState):
         """The legal moves, the identity of each (so that :meth:`apply` knows a move taken
         from the list without comparing it), and a table of them by value, filled the first time
         a move not taken from the list is asked for."""
-
-        def work_out() -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
-            listed = tuple(LegalMoves(self))
-            return listed, set(map(id, listed)), {}
-
-        return self.derived("legal moves", work_out)
+        return self.derived("legal moves", _listing, self)
 
     def _listed_move(self, move: Move) -> Move | None:
         """The listed move that is ``move``, or else the first equal to it (one read from
@@ -299,6 +296,11 @@ class GameState(PlayState):
             return by_move.get(move)
         except TypeError:  # a move holding a list, say: equal to no listed move
             return None
+
+
+def _listing(state: PlayState) -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
+    listed = tuple(LegalMoves(state))
+    return listed, set(map(id, listed)), {}
 
 
 __all__ = [

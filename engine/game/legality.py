@@ -8,7 +8,7 @@ own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of stat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, combinations
 
 from engine.cards.card import Card, card_name, is_clan_card
@@ -19,12 +19,11 @@ from engine.game.move_rules import (
     STONE_EXISTS,
     TACTIC_LIMIT,
     check_room,
+    clan_plays,
     may_pass,
     pass_rule,
-    stones_with_room,
 )
 from engine.game.moves import (
-    PLAYS,
     RUSE_OF_MOVE,
     Banshee,
     Claim,
@@ -43,7 +42,7 @@ from engine.game.moves import (
 from engine.game.play_state import Phase, PlayState
 from engine.game.tactic_cards import KIND_OF_CARD
 from engine.proof.claims import REASON_RULES, Verdict, claim_verdict
-from engine.proof.pieces import STONES, Player
+from engine.proof.pieces import STONES
 
 CLAIM_RULES = {
     reason: rules[0] for reason, rules in REASON_RULES.items() if reason.verdict is Verdict.REFUSED
@@ -118,7 +117,7 @@ class LegalMoves:
             return False
         return refusal(self._state, as_listed(self._state, move)) is None
 
-    def _groups(self) -> Iterator[list[Move]]:
+    def _groups(self) -> Iterator[Sequence[Move]]:
         """The moves, a group at a time, each group worked out only when it is reached."""
         state = self._state
         if state.phase is Phase.PLAY:
@@ -143,29 +142,25 @@ def legal_moves(state: PlayState) -> list[Move]:
     return list(LegalMoves(state))
 
 
-def _play_groups(state: PlayState) -> Iterator[list[Move]]:
+def _play_groups(state: PlayState) -> Iterator[Sequence[Move]]:
     """The play step's moves but the pass: each Clan card to each stone with room, then what
     each Tactic card in hand allows (:mod:`engine.game.tactic_cards`) within the tactic limit."""
+    yield clan_plays(state, state.current_player)
+    yield from _tactic_groups(state)
+
+
+def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
+    """What each Tactic card in hand allows, within the tactic limit, a card at a time."""
     me = state.current_player
-    hand = state.hands[me]
-    yield state.derived(("clan plays", me), _clan_plays, state, me)
     if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
-        for card in distinct(card for card in hand if not is_clan_card(card)):
+        for card in distinct(card for card in state.hands[me] if not is_clan_card(card)):
             yield list(KIND_OF_CARD[card].uses(state, card))
 
 
-def _clan_plays(state: PlayState, me: Player) -> list[Move]:
-    """Each Clan card in ``me``'s hand to each stone with room, kept for the step: asked once
-    whether there is a play, then listed."""
-    clan = [card for card in state.hands[me] if is_clan_card(card)]
-    room = stones_with_room(state, me) if clan else ()
-    return [PLAYS[card][target] for card in clan for target in room]
-
-
 def has_a_play(state: PlayState) -> bool:
-    """Whether the play step offers any move but a pass: the first card with a move ends the
-    search."""
-    return any(_play_groups(state))
+    """Whether the play step offers any move but a pass: the first group of
+    :class:`LegalMoves` with a move ends the search (most often the Clan cards' plays)."""
+    return bool(clan_plays(state, state.current_player)) or any(_tactic_groups(state))
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:

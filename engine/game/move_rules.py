@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, ParamSpec
 
-from engine.cards.card import Card, card_name, is_clan_card
+from engine.cards.card import Card, card_name, clan_cards, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
-from engine.game.moves import IllegalMove, Move
+from engine.game.moves import PLAYS, IllegalMove, Move, Play
 from engine.game.play_state import PlayState
 from engine.game.stone_in_play import StoneInPlay
 from engine.proof.pieces import STONES, Player
@@ -221,9 +221,20 @@ BANSHEE_TAKES_THEIRS = MoveRule("tactics.banshee", _on_the_side, _not_on_the_sid
 TRAITOR_TAKES_THEIRS = MoveRule("tactics.traitor", _on_the_side, _not_on_the_side)
 
 
+def clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
+    """Each Clan card in ``player``'s hand to each open stone where their side has room: the
+    plays the pass rule asks about, and the first of the legal moves, worked out once a step."""
+    return state.derived(("clan plays", player), _clan_plays, state, player)
+
+
+def _clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
+    clan = clan_cards(state.hands[player])
+    room = stones_with_room(state, player) if clan else ()
+    return tuple([PLAYS[card][target] for card in clan for target in room])
+
+
 def _no_clan_card_fits(state: PlayState, player: Player) -> bool:
-    hand = state.hands[player]
-    return not (any(map(is_clan_card, hand)) and stones_with_room(state, player))
+    return not clan_plays(state, player)
 
 
 def _a_clan_card_fits(state: PlayState, player: Player) -> str:
@@ -275,6 +286,7 @@ __all__ = [
     "MoveRule",
     "check_open",
     "check_room",
+    "clan_plays",
     "may_pass",
     "pass_rule",
     "someone_can_go_on",

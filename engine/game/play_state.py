@@ -18,7 +18,7 @@ which only the game's steps bump, one before and one after each step.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TypeVar, TypeVarTuple, cast
+from typing import TypeVar, TypeVarTuple
 
 from engine.cards.card import Card
 from engine.game.cards_in_play import CardsInPlay
@@ -30,6 +30,7 @@ from engine.proof.pieces import Player
 
 Derived = TypeVar("Derived")
 Facts = TypeVarTuple("Facts")
+_NOT_KEPT = object()
 
 
 class PlayState(CardsInPlay):
@@ -76,7 +77,7 @@ class PlayState(CardsInPlay):
         self._played_this_turn = self._could_claim_this_turn = False
         self._dealt = dealt
         self._version = self._derived_at = 0
-        self._derived = _DerivedValues()
+        self._derived: dict[Hashable, object] = {}
         self._refuted: Refutations = {}
 
     # ------------------------------------------------------------------ what anyone may ask
@@ -157,10 +158,11 @@ class PlayState(CardsInPlay):
         state's version changes: each step of a game changes it before and after, so nothing
         worked out during a step, or before it, is read after it."""
         if self._derived_at == self._version:
-            if key in self._derived:
-                return cast(Derived, self._derived[key])
+            kept = self._derived.get(key, _NOT_KEPT)
+            if kept is not _NOT_KEPT:
+                return kept  # type: ignore[return-value]  # kept by this method, as work_out gave it
         else:
-            self._derived, self._derived_at = _DerivedValues(), self._version
+            self._derived, self._derived_at = {}, self._version
         value = self._derived[key] = work_out(*facts)
         return value
 
@@ -170,12 +172,6 @@ class PlayState(CardsInPlay):
         again."""
         self._version += 1
         self.count_face_up()
-
-    def _step(self, step: Callable[[PlayState], None]) -> None:
-        """Carry out one step of the game, between two changes of version."""
-        self._version += 1
-        step(self)
-        self._version += 1
 
     def play_from_hand(self, card: Card) -> None:
         """The current player plays ``card`` from their hand (rather than passing)."""
@@ -223,15 +219,6 @@ class PlayState(CardsInPlay):
         self.turn += 1
         self._played_this_turn = self._could_claim_this_turn = False
         self.phase = Phase.CLAIM if self.game.expert else Phase.PLAY
-
-
-class _DerivedValues(dict[Hashable, object]):
-    """The values worked out from a state (:meth:`PlayState.derived`). A clone keeps those of
-    the state it copies, true of it too until either takes a step (each value is worked out
-    once and never changed)."""
-
-    def copy(self) -> _DerivedValues:
-        return _DerivedValues(self)
 
 
 __all__ = [
