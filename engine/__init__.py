@@ -56,6 +56,7 @@ from engine.cards.card import (
     card_colour,
     card_name,
     card_value,
+    is_clan_card,
     make_card,
     parse_card,
     parse_cards,
@@ -83,7 +84,6 @@ from engine.cards.tactics import (
 from engine.proof.claims import ClaimVerdict, claim_verdict, claim_verdicts, elite_troops_for
 from engine.proof.pieces import (
     STONES,
-    VARIANTS,
     DuplicateCard,
     HandTooLarge,
     MisplacedCard,
@@ -94,10 +94,7 @@ from engine.proof.pieces import (
     SideOverCapacity,
     StoneNumberError,
     StoneState,
-    TacticsVariant,
-    Variant,
     VariantError,
-    variant_named,
 )
 from engine.proof.position import Position
 from engine.proof.reasons import DuplicateClaim, Reason, Verdict
@@ -110,6 +107,7 @@ from engine.proof.rulings import (
     Rulings,
     TieBreak,
 )
+from engine.proof.variants import VARIANTS, TacticsVariant, Variant, variant_named
 
 TYPE_CHECKING = False  # typing is not imported at run time (see engine.frozen)
 if TYPE_CHECKING:
@@ -295,6 +293,7 @@ __all__ = [
     "forget_strengths",
     "formation_counts",
     "formation_of",
+    "is_clan_card",
     "length_text",
     "make_card",
     "parse_card",

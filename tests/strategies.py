@@ -40,7 +40,8 @@ from engine import (
 )
 from engine.cards.card import cards_repr, mask_of
 from engine.cards.tactics import JOKERS
-from engine.proof.pieces import STONES, variant_named
+from engine.proof.pieces import STONES
+from engine.proof.variants import variant_named
 
 T = TypeVar("T")
 

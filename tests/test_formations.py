@@ -117,7 +117,7 @@ def test_a_stone_outside_one_to_nine_and_modes_that_are_not_modes_are_refused() 
 
 def test_variants_are_equal_by_kind_and_so_are_positions_built_alike() -> None:
     from engine import Position, PositionError, StoneState, parse_cards
-    from engine.proof.pieces import variant_named
+    from engine.proof.variants import variant_named
 
     assert variant_named("base") == variant_named("base")
     assert variant_named("base") != variant_named("tactics")

@@ -4,6 +4,7 @@ every stage covers. The direction of imports and the absence of cycles are check
 
 from __future__ import annotations
 
+import ast
 import copy
 import importlib
 import json
@@ -17,6 +18,9 @@ from radon.visitors import Class, Function
 
 import engine
 import oracle
+from engine.game.cards_in_play import CardsInPlay
+from engine.game.interface import GameState
+from engine.game.play_state import PlayState
 from oracle.casefile.loader import load_cases
 from oracle.casefile.questions import CLAIMS, QUESTION_KINDS, AnswerShape, exported_kinds
 from oracle.catalogue import build_catalogue
@@ -57,6 +61,89 @@ def test_no_function_is_too_complex_and_no_module_too_long(path: Path) -> None:
         if function.complexity > MOST_COMPLEX
     ]
     assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
+
+
+LONGEST_ENGINE_MODULE = 400
+"""The most lines a module of the engine may have (a library others read: issue 46)."""
+
+LONGEST_ENGINE_CLASS = 200
+"""The most lines a class of the engine may have."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "engine").rglob("*.py")),
+    ids=lambda path: str(path.relative_to(ROOT)),
+)
+def test_no_engine_module_or_class_is_too_long(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    lines = source.count("\n")
+    assert lines <= LONGEST_ENGINE_MODULE, f"{path.name} has {lines} lines"
+    long_classes = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ClassDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > LONGEST_ENGINE_CLASS
+    ]
+    assert not long_classes, f"over {LONGEST_ENGINE_CLASS} lines: {long_classes}"
+
+
+STATE_CLASSES = (CardsInPlay, PlayState, GameState)
+"""The game state's classes: the only code that may use their private names."""
+
+CORRUPTING_ON_PURPOSE = {
+    ("tests/test_game.py", "test_the_consistency_checks_name_each_counter_that_cannot_be_true"),
+}
+"""The one exception, named in full: a test that breaks a state's private counters by hand to
+see the oracle's consistency checks name each."""
+
+
+def _private_names() -> set[str]:
+    """The private fields and methods of the game state's classes (not the dunder ones)."""
+    names: set[str] = set()
+    for kind in STATE_CLASSES:
+        for name in [*vars(kind), *vars(kind).get("__slots__", ())]:
+            if name.startswith("_") and not name.startswith("__"):
+                names.add(name)
+    return names
+
+
+def _private_uses(tree: ast.AST, names: set[str]) -> Iterator[tuple[int, str, str]]:
+    """Each ``something._name`` of ``names`` outside the state's classes: its line, the name,
+    and the function it is in."""
+    inside = {kind.__name__ for kind in STATE_CLASSES}
+
+    def visit(node: ast.AST, in_state: bool, function: str) -> Iterator[tuple[int, str, str]]:
+        if isinstance(node, ast.ClassDef):
+            in_state = in_state or node.name in inside
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not function:
+            function = node.name
+        if isinstance(node, ast.Attribute) and node.attr in names and not in_state:
+            yield node.lineno, node.attr, function
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, in_state, function)
+
+    yield from visit(tree, False, "")
+
+
+def test_only_the_state_uses_its_private_fields() -> None:
+    """One writer of the game state: no module but the state's own classes reads or writes its
+    private fields or calls its private methods, so what the state keeps worked out cannot go
+    stale behind its back (issue 46)."""
+    names = _private_names()
+    assert {"_version", "_derived", "_played_this_turn", "_steps"} <= names
+    found = []
+    for folder in ("engine", "oracle", "bench", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            relative = str(path.relative_to(ROOT))
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            found += [
+                f"{relative}:{line} {name} (in {function or 'the module'})"
+                for line, name, function in _private_uses(tree, names)
+                if (relative, function) not in CORRUPTING_ON_PURPOSE
+            ]
+    assert not found, found
 
 
 def test_every_stage_covers_every_kind_of_question() -> None:

@@ -55,6 +55,25 @@ ALL_CARDS_MASK = (1 << len(CARDS)) - 1
 EVERY_CARD_MASK = ALL_CARDS_MASK | TACTICS_MASK
 """The Clan cards and the ten Tactic cards."""
 
+
+def is_clan_card(card: Card) -> bool:
+    """Whether ``card`` is a Clan card rather than a Tactic card: the one test of it, for a
+    card that exists (``card_name`` tells a number that is no card).
+
+        >>> from engine import Tactic, is_clan_card, parse_card
+        >>> is_clan_card(parse_card("pink 9")), is_clan_card(Tactic.JOKER)
+        (True, False)
+    """
+    return card < _CLAN_CARD_COUNT
+
+
+def clan_cards(cards: Iterable[Card]) -> list[Card]:
+    """The Clan cards among ``cards``, in order (:func:`is_clan_card` for each, in one pass)."""
+    return [card for card in cards if card < _CLAN_CARD_COUNT]
+
+
+_CLAN_CARD_COUNT = len(CARDS)
+
 COLOUR_NAMES: tuple[str, ...] = tuple(colour.label for colour in Colour)
 """The colours as an editor writes them, in :class:`Colour` order: ``red``, ``blue``, ..."""
 

@@ -19,21 +19,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards.card import CARDS, Card
-from engine.cards.tactics import JOKERS
-from engine.game.legality import CLAIM_RULES, RULES_NAMED, card_refusal, legal_moves, refusal
+from engine.game.legality import (
+    CLAIM_RULES,
+    RULES_NAMED,
+    LegalMoves,
+    as_listed,
+    card_refusal,
+    refusal,
+)
 from engine.game.move_rules import may_pass, someone_can_go_on
 from engine.game.moves import (
-    Banshee,
     Claim,
     Deck,
     IllegalMove,
     Move,
-    Play,
-    Return,
-    Strategist,
-    Traitor,
-    held_card,
-    play_of,
     read_move,
 )
 from engine.game.play_state import (
@@ -54,10 +53,11 @@ from engine.game.table import (
     tactics_played_problem,
     turn_so_far,
 )
-from engine.game.turn_flow import carry_out, settle
-from engine.proof.pieces import Player, variant_named
+from engine.game.turn_flow import Step, carry_out, forced_step
+from engine.proof.pieces import Player
 from engine.proof.position import Position
 from engine.proof.rulings import RULINGS, Rulings
+from engine.proof.variants import variant_named
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,7 @@ class Game(GameSettings):
         for _ in range(self.variant.hand_size):
             for player in order:
                 hands[player].append(clan.pop())
-        state = GameState(self, hands, decks)
-        state._dealt = True
-        settle(state)
-        return state
+        return GameState(self, hands, decks, dealt=True)
 
     def __repr__(self) -> str:
         rulings = "" if self.rulings == RULINGS else f", rulings={self.rulings!r}"
@@ -127,6 +124,20 @@ class GameState(PlayState):
     """
 
     __slots__ = ()
+
+    def __init__(
+        self,
+        game: GameSettings,
+        hands: tuple[list[Card], list[Card]],
+        decks: dict[Deck, list[Card]],
+        *,
+        dealt: bool = False,
+    ) -> None:
+        """A state with these hands and decks; once ``dealt`` (by
+        :meth:`Game.new_initial_state`), at the first player's first decision."""
+        super().__init__(game, hands, decks, dealt=dealt)
+        if dealt:
+            self._steps(forced_step(self))
 
     @classmethod
     def from_table(
@@ -162,8 +173,9 @@ class GameState(PlayState):
         )
         state = cls(game, hands, decks)
         set_up(state, position, tactics_played, phase)
-        turn_so_far(state, played_this_turn, could_claim_this_turn, idle_turns)
-        settle(state)
+        facts = turn_so_far(state, played_this_turn, could_claim_this_turn, idle_turns)
+        state._played_this_turn, state._could_claim_this_turn, state._idle_turns = facts
+        state._steps(forced_step(state))  # the steps that leave the viewer no choice
         return state
 
     # ------------------------------------------------------------------ the fixed interface
@@ -183,27 +195,37 @@ class GameState(PlayState):
         in the place it is taken from, and a card number given as ``8.0`` is refused, not
         written onto the board as a float.
         """
-        asked = self._as_listed(move)
+        asked = as_listed(self, move)
         found = self._listed_move(asked)
         # 8.0 == 8, so equal is not enough: the notation tells a real card number from another.
         if found is None or (found is not asked and str(found) != str(asked)):
             raise self.why_illegal(move) or IllegalMove(
                 move, "it is not among the legal moves now", "turn.order"
             )
-        move = found
-        player = self.current_player
-        if isinstance(move, Claim):  # a claim step only waits for a choice when one is provable
-            self._could_claim_this_turn = True
-        self.moves.append(move)
-        self.events.append(Event(self.turn, player, str(move)))
-        carry_out(self, move)
-        settle(self)
-        self._legal = None
+        chosen, player = found, self.current_player
+
+        def step(state: PlayState) -> None:
+            if isinstance(chosen, Claim):  # a claim step waits for a choice when one is provable
+                self._could_claim_this_turn = True
+            self.moves.append(chosen)
+            self.events.append(Event(self.turn, player, str(chosen)))
+            carry_out(self, chosen)
+
+        self._steps(step)
+
+    def _steps(self, step: Step | None) -> None:
+        """Carry out ``step``, then every step the rules force after it: the only changes a
+        game state sees, each between two changes of its version."""
+        while step is not None:
+            self._version += 1
+            step(self)
+            self._version += 1
+            step = forced_step(self)
 
     def why_illegal(self, move: Move) -> IllegalMove | None:
         """The reason ``move`` is refused here, in words and a rule id; None if nothing forbids
         it. It explains refusals only: a test checks it agrees with :meth:`legal_moves`."""
-        return refusal(self, self._as_listed(move))
+        return refusal(self, as_listed(self, move))
 
     def why_unplayable(self, card: Card) -> IllegalMove | None:
         """Why ``card`` in the current player's hand can be played nowhere now, in the words of
@@ -242,36 +264,6 @@ class GameState(PlayState):
         """Why the Tactic counts cannot be true, in ``viewer``'s words, or None."""
         return tactics_played_problem(self, viewer)
 
-    def clone(self) -> GameState:
-        """An independent copy: every field is copied here by name (the slots make a field
-        left out fail at once)."""
-        other = GameState(self.game, (list(self.hands[0]), list(self.hands[1])), {})
-        other.stones = [stone.copy() for stone in self.stones]
-        other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
-        other.discards = list(self.discards)
-        other.tactics_played = list(self.tactics_played)
-        other.jokers_played = set(self.jokers_played)
-        other.current_player = self.current_player
-        other.phase = self.phase
-        other.turn = self.turn
-        other.clock = self.clock
-        other.outcome = self.outcome
-        other.moves = list(self.moves)
-        other.events = list(self.events)
-        other._recruits_left = self._recruits_left
-        other._returns_left = self._returns_left
-        other._idle_turns = self._idle_turns
-        other._played_this_turn = self._played_this_turn
-        other._could_claim_this_turn = self._could_claim_this_turn
-        other._dealt = self._dealt
-        other._face_up = self._face_up
-        other._version = self._version
-        other._legal = self._legal
-        other._provable = dict(self._provable)
-        other._refuted = dict(self._refuted)
-        other._rooms = self._rooms
-        return other
-
     def __repr__(self) -> str:
         if not self._dealt:
             return (
@@ -283,21 +275,19 @@ class GameState(PlayState):
     # ------------------------------------------------------------------ helpers
 
     def _listed(self) -> tuple[Move, ...]:
-        """The legal moves, in order, kept until the state changes (with the identity of each,
-        so that :meth:`apply` knows a move taken from the list without comparing it)."""
-        key = self._cache_key(self.current_player)
-        if self._legal is None or self._legal[0] != key:
-            listed = tuple(legal_moves(self))
-            self._legal = (key, listed, set(map(id, listed)), {})
-        return self._legal[1]
+        """The legal moves, in order, kept until the state changes."""
+        return self._legal()[0]
+
+    def _legal(self) -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
+        """The legal moves, the identity of each (so that :meth:`apply` knows a move taken
+        from the list without comparing it), and a table of them by value, filled the first time
+        a move not taken from the list is asked for."""
+        return self.derived("legal moves", _listing, self)
 
     def _listed_move(self, move: Move) -> Move | None:
         """The listed move that is ``move``, or else the first equal to it (one read from
-        notation, say), or None. The listed moves are put in a table by themselves only the
-        first time a move not taken from the list is asked for."""
-        self._listed()
-        assert self._legal is not None
-        _, listed, identities, by_move = self._legal
+        notation, say), or None."""
+        listed, identities, by_move = self._legal()
         if id(move) in identities:
             return move
         if not by_move:
@@ -307,24 +297,10 @@ class GameState(PlayState):
         except TypeError:  # a move holding a list, say: equal to no listed move
             return None
 
-    def _as_listed(self, move: Move) -> Move:
-        """``move`` as the list writes it: the two Jokers play alike, so a Joker names the one
-        actually in the place it is taken from (as ``joker`` in the notation does)."""
-        if not isinstance(move, Play | Return | Strategist | Banshee | Traitor):
-            return move
-        if move.card not in JOKERS:
-            return move
-        me = self.current_player
-        if isinstance(move, Play | Return):
-            card = held_card(move.card, self.hands[me])
-            return play_of(card, move.stone) if isinstance(move, Play) else Return(card)
-        if isinstance(move, Banshee):
-            return Banshee(held_card(move.card, self.side(move.stone, me.other)), move.stone)
-        if isinstance(move, Strategist):
-            card = held_card(move.card, self.side(move.source, me))
-            return Strategist(card, move.source, move.to)
-        card = held_card(move.card, self.side(move.source, me.other))
-        return Traitor(card, move.source, move.to)
+
+def _listing(state: PlayState) -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
+    listed = tuple(LegalMoves(state))
+    return listed, set(map(id, listed)), {}
 
 
 __all__ = [

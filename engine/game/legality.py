@@ -8,10 +8,10 @@ own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of stat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from itertools import combinations
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, combinations
 
-from engine.cards.card import CARDS, Card, card_name
+from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
 from engine.game.move_rules import (
     ROOM_FOR_A_CARD,
@@ -19,12 +19,11 @@ from engine.game.move_rules import (
     STONE_EXISTS,
     TACTIC_LIMIT,
     check_room,
+    clan_plays,
     may_pass,
     pass_rule,
-    stones_with_room,
 )
 from engine.game.moves import (
-    PLAYS,
     RUSE_OF_MOVE,
     Banshee,
     Claim,
@@ -37,6 +36,8 @@ from engine.game.moves import (
     Return,
     Strategist,
     Traitor,
+    held_card,
+    play_of,
 )
 from engine.game.play_state import Phase, PlayState
 from engine.game.tactic_cards import KIND_OF_CARD
@@ -81,49 +82,85 @@ RULES_NAMED = frozenset(
 # ------------------------------------------------------------------ listing
 
 
+class LegalMoves:
+    """The legal moves of a state as it is now, a lazy view over the move rules (as
+    python-chess's ``LegalMoveGenerator``): iterating it lists them in a fixed order, a group
+    of candidates at a time; ``bool`` stops at the first group that has one; ``move in`` asks
+    the rules' own checks (:func:`refusal`), listing nothing. A test checks on whole games
+    that ``in`` and the listing agree.
+
+        >>> from engine import Game, Pass
+        >>> from engine.game.legality import LegalMoves
+        >>> state = Game.named("base", seed=1).new_initial_state()
+        >>> legal = LegalMoves(state)
+        >>> bool(legal), legal.count(), Pass() in legal, state.legal_moves()[0] in legal
+        (True, 54, False, True)
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: PlayState) -> None:
+        self._state = state
+
+    def __iter__(self) -> Iterator[Move]:
+        return chain.from_iterable(self._groups())
+
+    def __bool__(self) -> bool:
+        return any(self._groups())
+
+    def count(self) -> int:
+        """How many legal moves there are (no ``len``: ``list(view)`` would ask it first)."""
+        return sum(map(len, self._groups()))
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move):
+            return False
+        return refusal(self._state, as_listed(self._state, move)) is None
+
+    def _groups(self) -> Iterator[Sequence[Move]]:
+        """The moves, a group at a time, each group worked out only when it is reached."""
+        state = self._state
+        if state.phase is Phase.PLAY:
+            yield from _play_groups(state)
+            if may_pass(state):
+                yield [Pass()]
+        elif state.phase is Phase.CLAIM:
+            provable = state.provable_stones()
+            yield [
+                Claim(stones)
+                for size in range(len(provable), -1, -1)
+                for stones in combinations(provable, size)
+            ]
+        elif state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
+            yield [Draw(deck) for deck in state.drawable()]
+        elif state.phase is Phase.RECRUITER_RETURN:
+            yield [Return(card) for card in distinct(state.hands[state.current_player])]
+
+
 def legal_moves(state: PlayState) -> list[Move]:
-    """Every move the current player may make now, in a fixed order."""
-    if state.phase is Phase.PLAY:
-        moves = plays(state)
-        if may_pass(state):
-            moves.append(Pass())
-        return moves
-    if state.phase is Phase.CLAIM:
-        provable = state.provable_stones()
-        return [
-            Claim(stones)
-            for size in range(len(provable), -1, -1)
-            for stones in combinations(provable, size)
-        ]
-    if state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
-        return [Draw(deck) for deck in state.drawable()]
-    if state.phase is Phase.RECRUITER_RETURN:
-        return [Return(card) for card in distinct(state.hands[state.current_player])]
-    return []
+    """Every move the current player may make now, in a fixed order (:class:`LegalMoves`)."""
+    return list(LegalMoves(state))
 
 
-def plays(state: PlayState) -> list[Move]:
-    """The play step's moves: each Clan card to each stone with room, then what each Tactic
-    card in hand allows (:mod:`engine.game.tactic_cards`) while within the tactic limit."""
+def _play_groups(state: PlayState) -> Iterator[Sequence[Move]]:
+    """The play step's moves but the pass: each Clan card to each stone with room, then what
+    each Tactic card in hand allows (:mod:`engine.game.tactic_cards`) within the tactic limit."""
+    yield clan_plays(state, state.current_player)
+    yield from _tactic_groups(state)
+
+
+def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
+    """What each Tactic card in hand allows, within the tactic limit, a card at a time."""
     me = state.current_player
-    room = stones_with_room(state, me)
-    hand = state.hands[me]
-    clan = len(CARDS)
-    moves: list[Move] = [PLAYS[card][target] for card in hand if card < clan for target in room]
-    if not state.variant.has_tactics or not TACTIC_LIMIT.holds(state, me):
-        return moves
-    for card in distinct(card for card in hand if card >= clan):
-        moves += KIND_OF_CARD[card].uses(state, card)
-    return moves
+    if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
+        for card in distinct(card for card in state.hands[me] if not is_clan_card(card)):
+            yield list(KIND_OF_CARD[card].uses(state, card))
 
 
 def has_a_play(state: PlayState) -> bool:
-    """Whether the play step offers any move but a pass: :func:`plays` is not empty. A Clan card
-    and a stone with room answer it without listing the plays."""
-    me = state.current_player
-    if any(card < len(CARDS) for card in state.hands[me]) and stones_with_room(state, me):
-        return True
-    return bool(plays(state))
+    """Whether the play step offers any move but a pass: the first group of
+    :class:`LegalMoves` with a move ends the search (most often the Clan cards' plays)."""
+    return bool(clan_plays(state, state.current_player)) or any(_tactic_groups(state))
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:
@@ -134,6 +171,26 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
         if not (card in JOKERS and any(other in JOKERS for other in kept)):
             kept.append(card)
     return kept
+
+
+def as_listed(state: PlayState, move: Move) -> Move:
+    """``move`` as the legal moves write it: the two Jokers play alike, so a Joker names the one
+    actually in the place it is taken from (as ``joker`` in the notation does)."""
+    if not isinstance(move, Play | Return | Strategist | Banshee | Traitor):
+        return move
+    if move.card not in JOKERS:
+        return move
+    me = state.current_player
+    if isinstance(move, Play | Return):
+        card = held_card(move.card, state.hands[me])
+        return play_of(card, move.stone) if isinstance(move, Play) else Return(card)
+    if isinstance(move, Banshee):
+        return Banshee(held_card(move.card, state.side(move.stone, me.other)), move.stone)
+    if isinstance(move, Strategist):
+        card = held_card(move.card, state.side(move.source, me))
+        return Strategist(card, move.source, move.to)
+    card = held_card(move.card, state.side(move.source, me.other))
+    return Traitor(card, move.source, move.to)
 
 
 # ------------------------------------------------------------------ explaining a refusal
@@ -239,9 +296,9 @@ def _check_card(state: PlayState, move: Move) -> None:
     card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
     if card not in state.hands[me]:
         raise IllegalMove(move, f"{card_name(card)} is not in your hand", "turn.play-card")
-    if card >= len(CARDS):
+    if not is_clan_card(card):
         TACTIC_LIMIT.check(move, state, me)
-    if card < len(CARDS):
+    if is_clan_card(card):
         assert isinstance(move, Play)
         check_room(state, move, move.stone, ROOM_FOR_A_CARD)
     elif isinstance(move, Play) and card not in ELITE_TROOPS | COMBAT_MODE_CARDS:
@@ -261,7 +318,7 @@ def card_refusal(state: PlayState, card: Card) -> IllegalMove | None:
         _check_play_step(state, name)
         if card not in state.hands[state.current_player]:
             raise IllegalMove(name, f"{name} is not in your hand", "turn.play-card")
-        if card < len(CARDS):
+        if is_clan_card(card):
             SOME_STONE_HAS_ROOM.check(name, state, state.current_player)
         else:
             TACTIC_LIMIT.check(name, state, state.current_player)
@@ -288,10 +345,11 @@ _CHECKS: dict[type, Callable[[PlayState, Move], None]] = {
 __all__ = [
     "CLAIM_RULES",
     "RULES_NAMED",
+    "LegalMoves",
+    "as_listed",
     "card_refusal",
     "distinct",
     "has_a_play",
     "legal_moves",
-    "plays",
     "refusal",
 ]

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, ParamSpec
 
-from engine.cards.card import CARDS, Card, card_name
+from engine.cards.card import Card, card_name, clan_cards, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
-from engine.game.moves import IllegalMove, Move
-from engine.game.play_state import PlayState, StoneInPlay
+from engine.game.moves import PLAYS, IllegalMove, Move, Play
+from engine.game.play_state import PlayState
+from engine.game.stone_in_play import StoneInPlay
 from engine.proof.pieces import STONES, Player
 
 Facts = ParamSpec("Facts")
@@ -115,19 +116,18 @@ def stones_with_room(
     """The open stones where ``player``'s side has room, as ``room`` judges it.
 
     A play step asks this three times (is there a play, which plays, may they pass), so the
-    answer is kept until the state changes (:meth:`~engine.game.play_state.PlayState.room_key`)."""
-    key = state.room_key(player)
-    kept = state._rooms
-    if kept is not None and kept[0] == key and kept[1] is room:
-        return kept[2]
-    holds = room.holds
-    found = tuple(
+    answer is kept until the state changes (:meth:`~engine.game.play_state.PlayState.derived`)."""
+    return state.derived((player, room.holds), _stones_with_room, state, player, room.holds)
+
+
+def _stones_with_room(
+    state: PlayState, player: Player, holds: Callable[[StoneInPlay, int, Player], bool]
+) -> tuple[int, ...]:
+    return tuple(
         number
         for number, stone in zip(STONES, state.stones, strict=True)
         if stone.claimed_by is None and holds(stone, number, player)
     )
-    state._rooms = (key, room, found)
-    return found
 
 
 def _some_room(state: PlayState, player: Player) -> bool:
@@ -144,9 +144,8 @@ TRAITOR_HAS_ROOM = MoveRule("tactics.traitor", _some_room, _no_room)
 
 
 def _cards_within_reach(state: PlayState, player: Player, clan_only: bool) -> bool:
-    clan = len(CARDS)
     return any(
-        card < clan or not clan_only
+        is_clan_card(card) or not clan_only
         for _, stone in state.open_stones()
         for card in stone.sides[player]
     )
@@ -191,15 +190,11 @@ NOT_A_COMBAT_MODE = MoveRule("tactics.ruse-targets", _not_a_combat_mode, _a_comb
 """A combat mode lies on the stone, not on a side: no ruse can move or remove it."""
 
 
-def _a_clan_card(card: Card) -> bool:
-    return card < len(CARDS)
-
-
 def _not_a_clan_card(card: Card) -> str:
     return "the Traitor takes Clan cards only"
 
 
-TRAITOR_TAKES_CLAN_CARDS = MoveRule("tactics.traitor", _a_clan_card, _not_a_clan_card)
+TRAITOR_TAKES_CLAN_CARDS = MoveRule("tactics.traitor", is_clan_card, _not_a_clan_card)
 
 
 def _another_stone(source: int, target: int | None) -> bool:
@@ -226,9 +221,20 @@ BANSHEE_TAKES_THEIRS = MoveRule("tactics.banshee", _on_the_side, _not_on_the_sid
 TRAITOR_TAKES_THEIRS = MoveRule("tactics.traitor", _on_the_side, _not_on_the_side)
 
 
+def clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
+    """Each Clan card in ``player``'s hand to each open stone where their side has room: the
+    plays the pass rule asks about, and the first of the legal moves, worked out once a step."""
+    return state.derived(("clan plays", player), _clan_plays, state, player)
+
+
+def _clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
+    clan = clan_cards(state.hands[player])
+    room = stones_with_room(state, player) if clan else ()
+    return tuple([PLAYS[card][target] for card in clan for target in room])
+
+
 def _no_clan_card_fits(state: PlayState, player: Player) -> bool:
-    hand = state.hands[player]
-    return not (any(card < len(CARDS) for card in hand) and stones_with_room(state, player))
+    return not clan_plays(state, player)
 
 
 def _a_clan_card_fits(state: PlayState, player: Player) -> str:
@@ -280,6 +286,7 @@ __all__ = [
     "MoveRule",
     "check_open",
     "check_room",
+    "clan_plays",
     "may_pass",
     "pass_rule",
     "someone_can_go_on",

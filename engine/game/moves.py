@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.cards.card import CARDS, Card, CardError, card_name, echoed, parse_card
+from engine.cards.card import Card, CardError, card_name, echoed, is_clan_card, parse_card
 from engine.cards.tactics import JOKERS, Tactic
 from engine.frozen import IdentityEnum
 
@@ -30,7 +30,7 @@ class Deck(IdentityEnum):
     @staticmethod
     def of(card: Card) -> Deck:
         """The deck a card belongs to (and returns to, under a Recruiter)."""
-        return Deck.CLAN if card < len(CARDS) else Deck.TACTICS
+        return Deck.CLAN if is_clan_card(card) else Deck.TACTICS
 
 
 class IllegalMove(ValueError):

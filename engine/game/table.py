@@ -9,7 +9,7 @@ that whoever wrote the table (a case file, a test) can point at it in its own te
 
 from __future__ import annotations
 
-from engine.cards.card import CARDS
+from engine.cards.card import is_clan_card
 from engine.cards.tactics import Tactic
 from engine.frozen import IdentityEnum
 from engine.game.invariants import (
@@ -133,20 +133,21 @@ def _lay_stones(state: PlayState, position: Position) -> None:
 
 def turn_so_far(
     state: PlayState, played: bool | None, could_claim: bool | None, idle: int | None
-) -> None:
-    """Set, check or derive the facts of the turn in progress that a table cannot show: whether
+) -> tuple[bool, bool, int]:
+    """Check or derive the facts of the turn in progress that a table cannot show: whether
     the player played (or passed), could claim, and how many idle turns came before."""
     expert = state.game.expert
     play_done = state.phase is Phase.DRAW or (state.phase is Phase.CLAIM and not expert)
     claim_done = state.phase is Phase.DRAW or (state.phase is Phase.PLAY and expert)
-    _played(state, played, play_done)
-    _hand_sizes(state, play_done)
-    _cards_laid(state, play_done)
-    _could_claim(state, could_claim, claim_done, play_done)
-    _idle_turns(state, idle, play_done)
+    played = _played(state, played, play_done)
+    _hand_sizes(state, play_done and played)
+    _cards_laid(state, play_done and played)
+    could_claim = _could_claim(state, could_claim, claim_done, play_done and played)
+    idle = _idle_turns(state, idle, play_done and played, could_claim)
+    return played, could_claim, idle
 
 
-def _hand_sizes(state: PlayState, play_done: bool) -> None:
+def _hand_sizes(state: PlayState, played_card: bool) -> None:
     """Every turn ends with a draw up to the hand size while a deck holds a card, and decks
     only shrink (but for a Recruiter, which puts cards back): so a hand below its size beside
     a deck to draw from cannot be, save yours by the card you have just played."""
@@ -156,7 +157,7 @@ def _hand_sizes(state: PlayState, play_done: bool) -> None:
     size = state.variant.hand_size
     decks = "the Clan deck holds" if not state.variant.has_tactics else "a deck holds"
     for player in (me, me.other):
-        least = size - (player is me and play_done and state._played_this_turn)
+        least = size - (player is me and played_card)
         held = len(state.hands[player])
         if held < least:
             after = " after the card you have just played" if least < size else ""
@@ -168,7 +169,7 @@ def _hand_sizes(state: PlayState, play_done: bool) -> None:
             )
 
 
-def _cards_laid(state: PlayState, play_done: bool) -> None:
+def _cards_laid(state: PlayState, played_card: bool) -> None:
     """In the base game cards never leave a side, so a player with room who holds a card never
     passed: they laid a card on every turn. Turns alternate, so the cards each player has laid
     can differ only as far as who started (and your play this turn) allows."""
@@ -176,7 +177,7 @@ def _cards_laid(state: PlayState, play_done: bool) -> None:
         return
     me = state.current_player
     laid = {p: sum(len(stone.sides[p]) for stone in state.stones) for p in Player}
-    this_turn = int(play_done and state._played_this_turn)
+    this_turn = int(played_card)
     never_passed = {p: bool(state.hands[p]) and bool(stones_with_room(state, p)) for p in Player}
     problem: str | None
     # Before this turn you have had as many turns as they, or one fewer if they started.
@@ -220,7 +221,7 @@ def _draws_problem(state: PlayState, laid: dict[Player, int]) -> str | None:
     return None
 
 
-def _played(state: PlayState, played: bool | None, play_done: bool) -> None:
+def _played(state: PlayState, played: bool | None, play_done: bool) -> bool:
     me = state.current_player
     if not play_done and played is not None:
         expert = " of the expert variant" if state.game.expert else ""
@@ -229,10 +230,10 @@ def _played(state: PlayState, played: bool | None, play_done: bool) -> None:
             " nothing to say about it",
             fact=TableFact.PASSED,
         )
-    state._played_this_turn = play_done if played is None else played
+    played = play_done if played is None else played
     recruited = state.variant.has_tactics and Tactic.RECRUITER in state.discards
     full = len(state.hands[me]) >= state.variant.hand_size
-    if play_done and state._played_this_turn and full and not recruited:
+    if play_done and played and full and not recruited:
         raise TableError(
             f"you have played a card this turn, so your hand holds at most"
             f" {state.variant.hand_size - 1} cards until the draw",
@@ -240,20 +241,21 @@ def _played(state: PlayState, played: bool | None, play_done: bool) -> None:
             missing=True,
             part="hand",
         )
-    if play_done and not state._played_this_turn and not may_pass(state, me):
+    if play_done and not played and not may_pass(state, me):
         raise TableError(
             "you cannot have passed: you hold a Clan card that has room on your side",
             fact=TableFact.PASSED,
         )
+    return played
 
 
 def _could_claim(
-    state: PlayState, could_claim: bool | None, claim_done: bool, play_done: bool
-) -> None:
+    state: PlayState, could_claim: bool | None, claim_done: bool, played_card: bool
+) -> bool:
     me = state.current_player
     # Under expert timing a card played after the claim step may have made a stone provable
     # since; the turn is not idle then, so the claim step no longer matters.
-    played_since_claim = state.game.expert and play_done and state._played_this_turn
+    played_since_claim = state.game.expert and played_card
     provable_now = bool(claim_done and not played_since_claim and state.provable_stones(me))
     if not claim_done:
         if could_claim is not None:
@@ -262,9 +264,10 @@ def _could_claim(
                 " there is nothing to say about it",
                 fact=TableFact.COULD_CLAIM,
             )
-    elif played_since_claim:
-        state._could_claim_this_turn = bool(could_claim)
-    elif could_claim is None:
+        return False
+    if played_since_claim:
+        return bool(could_claim)
+    if could_claim is None:
         if not provable_now and state.stones_held(me):
             raise TableError(
                 "this turn's claim step is over and the board does not show whether you could"
@@ -272,20 +275,19 @@ def _could_claim(
                 fact=TableFact.COULD_CLAIM,
                 missing=True,
             )
-        state._could_claim_this_turn = provable_now
-    else:
-        if provable_now and not could_claim:
-            raise TableError(
-                "the table says no stone was provable at this turn's claim step, but one is"
-                " provable now, so it was then too",
-                fact=TableFact.COULD_CLAIM,
-            )
-        state._could_claim_this_turn = could_claim
+        return provable_now
+    if provable_now and not could_claim:
+        raise TableError(
+            "the table says no stone was provable at this turn's claim step, but one is"
+            " provable now, so it was then too",
+            fact=TableFact.COULD_CLAIM,
+        )
+    return could_claim
 
 
-def _idle_turns(state: PlayState, idle: int | None, play_done: bool) -> None:
+def _idle_turns(state: PlayState, idle: int | None, played_card: bool, could_claim: bool) -> int:
     them = state.current_player.other
-    they_may_have_passed = may_have_passed(state, them, play_done and state._played_this_turn)
+    they_may_have_passed = may_have_passed(state, them, played_card)
     if idle is None:
         if they_may_have_passed:
             raise TableError(
@@ -308,14 +310,13 @@ def _idle_turns(state: PlayState, idle: int | None, play_done: bool) -> None:
             f" turn: {reason}",
             fact=TableFact.IDLE_TURNS,
         )
-    this_turn_counts = (play_done and state._played_this_turn) or state._could_claim_this_turn
-    if idle >= 2 and not this_turn_counts and not someone_can_go_on(state):
+    if idle >= 2 and not (played_card or could_claim) and not someone_can_go_on(state):
         raise TableError(
             f"after {idle} idle turns in a row with nobody able to go on, the game would"
             " already be over",
             fact=TableFact.IDLE_TURNS,
         )
-    state._idle_turns = idle
+    return idle
 
 
 def may_have_passed(state: PlayState, player: Player, after_a_play: bool) -> bool:
@@ -331,7 +332,7 @@ def may_have_passed(state: PlayState, player: Player, after_a_play: bool) -> boo
         return False
     if not state.variant.has_tactics:
         return may_pass(state, player)
-    clan_cards = sum(card < len(CARDS) for card in hand)
+    clan_cards = sum(map(is_clan_card, hand))
     return not stones_with_room(state, player) or clan_cards <= 1 or after_a_play
 
 

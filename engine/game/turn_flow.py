@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.cards.card import CARDS, Card
+from engine.cards.card import Card, is_clan_card
 from engine.cards.tactics import WILD_VALUES
 from engine.game.legality import has_a_play
 from engine.game.move_rules import someone_can_go_on
@@ -18,7 +18,6 @@ from engine.game.moves import (
     RUSE_OF_MOVE,
     Banshee,
     Claim,
-    Deck,
     Draw,
     Move,
     Pass,
@@ -33,11 +32,14 @@ from engine.game.tactic_cards import KIND_OF_CARD
 from engine.proof.pieces import Player
 from engine.proof.reachable import has_won
 
+Step = Callable[[PlayState], None]
+"""One step of a game: a move carried out, or a step the rules force. The state carries each out
+between two changes of its version (:meth:`engine.game.play_state.PlayState.derived`)."""
+
 
 def carry_out(state: PlayState, move: Move) -> None:
     """Carry out a legal move for the current player (the forced steps after it are
-    :func:`settle`'s)."""
-    state._version += 1
+    :func:`forced_step`'s)."""
     _CARRY_OUT[type(move)](state, move)
 
 
@@ -52,18 +54,14 @@ def _claim(state: PlayState, move: Move) -> None:
 
 def _draw(state: PlayState, move: Move) -> None:
     assert isinstance(move, Draw)
-    state.hands[state.current_player].append(state.decks[move.deck].pop())
-    if state.phase is Phase.RECRUITER_DRAW:
-        state._recruits_left -= 1
-    else:
+    state.draw(move.deck)
+    if state.phase is not Phase.RECRUITER_DRAW:
         end_turn(state)
 
 
 def _return(state: PlayState, move: Move) -> None:
     assert isinstance(move, Return)
-    state.hands[state.current_player].remove(move.card)
-    state.decks[Deck.of(move.card)].insert(0, move.card)
-    state._returns_left -= 1
+    state.return_card(move.card)
 
 
 def _pass(state: PlayState, move: Move) -> None:
@@ -72,10 +70,9 @@ def _pass(state: PlayState, move: Move) -> None:
 
 def _card(state: PlayState, move: Move) -> None:
     me = state.current_player
-    state._played_this_turn = True
     card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
-    state.hands[me].remove(card)
-    if card < len(CARDS):
+    state.play_from_hand(card)
+    if is_clan_card(card):
         assert isinstance(move, Play)
         state.add(move.stone, me, card)
     else:
@@ -111,23 +108,14 @@ def check_victory(state: PlayState, player: Player) -> bool:
 
 def end_turn(state: PlayState) -> None:
     """Count the turn idle or not, end the game if nobody can go on, else pass the turn."""
-    state._version += 1
-    if state._played_this_turn or state._could_claim_this_turn:
-        state._idle_turns = 0
+    if state.count_idle_turn() >= 2 and not someone_can_go_on(state):
+        stalemate(state)
     else:
-        state._idle_turns += 1
-        if state._idle_turns >= 2 and not someone_can_go_on(state):
-            stalemate(state)
-            return
-    state.current_player = state.current_player.other
-    state.turn += 1
-    state._played_this_turn = state._could_claim_this_turn = False
-    state.phase = Phase.CLAIM if state.game.expert else Phase.PLAY
+        state.pass_turn()
 
 
 def stalemate(state: PlayState) -> None:
     """Nobody can go on: award the open stones, then look for a winner."""
-    state._version += 1
     for number, stone in state.open_stones():
         complete = [len(stone.sides[p]) == stone.capacity for p in Player]
         if complete[0] != complete[1]:
@@ -158,72 +146,76 @@ def award_total(cards: Sequence[Card]) -> int:
 # ------------------------------------------------------------------ forced steps
 
 
-def settle(state: PlayState) -> None:
-    """Carry out every step that leaves the current player no choice."""
-    while state.phase is not Phase.OVER and _FORCED_STEP[state.phase](state):
-        pass
+def forced_step(state: PlayState) -> Step | None:
+    """The step the rules force now, when the current player has no choice; None when they
+    have one, or the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    return _FORCED_STEP[state.phase](state)
 
 
-def _recruiter_draw(state: PlayState) -> bool:
-    if state._recruits_left == 0 or not state.drawable():
-        state._recruits_left = 0
-        state._returns_left = min(state._returns_left, len(state.hands[state.current_player]))
-        state.phase = Phase.RECRUITER_RETURN
-        return True
-    if len(state.drawable()) == 1:
-        forced(state, Draw(state.drawable()[0]))
-        return True
-    return False
-
-
-def _recruiter_return(state: PlayState) -> bool:
-    if state._returns_left == 0:
-        state.after_play()
-        return True
-    return False
-
-
-def _claim_step(state: PlayState) -> bool:
-    if not state.provable_stones():
-        forced(state, Claim())
-        return True
-    return False
-
-
-def _draw_step(state: PlayState) -> bool:
-    me = state.current_player
+def _recruiter_draw(state: PlayState) -> Step | None:
     drawable = state.drawable()
-    if len(state.hands[me]) >= state.variant.hand_size or not drawable:
-        state.events.append(Event(state.turn, me, "no draw", forced=True))
-        end_turn(state)
-        return True
+    if state.recruits_left == 0 or not drawable:
+        return PlayState.stop_recruiting
     if len(drawable) == 1:
-        forced(state, Draw(drawable[0]))
-        return True
-    return False
+        return forced(Draw(drawable[0]))
+    return None
 
 
-def _play_step(state: PlayState) -> bool:
-    if not has_a_play(state):
-        forced(state, Pass())
-        return True
-    return False
+def _recruiter_return(state: PlayState) -> Step | None:
+    return PlayState.after_play if state.returns_left == 0 else None
 
 
-_FORCED_STEP: dict[Phase, Callable[[PlayState], bool]] = {
+def _claim_step(state: PlayState) -> Step | None:
+    return None if state.provable_stones() else forced(Claim())
+
+
+def _draw_step(state: PlayState) -> Step | None:
+    drawable = state.drawable()
+    if len(state.hands[state.current_player]) >= state.variant.hand_size or not drawable:
+        return _no_draw
+    if len(drawable) == 1:
+        return forced(Draw(drawable[0]))
+    return None
+
+
+def _no_draw(state: PlayState) -> None:
+    state.events.append(Event(state.turn, state.current_player, "no draw", forced=True))
+    end_turn(state)
+
+
+def _play_step(state: PlayState) -> Step | None:
+    return None if has_a_play(state) else forced(Pass())
+
+
+_FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
     Phase.RECRUITER_DRAW: _recruiter_draw,
     Phase.RECRUITER_RETURN: _recruiter_return,
     Phase.CLAIM: _claim_step,
     Phase.DRAW: _draw_step,
     Phase.PLAY: _play_step,
 }
-"""For each step, carry it out if it leaves no choice (True), or say it waits for one."""
+"""For each step, the step the rules force there, or None when it waits for a choice."""
 
 
-def forced(state: PlayState, move: Move) -> None:
-    """Carry out a step the rules force, logged as such."""
-    state.events.append(Event(state.turn, state.current_player, str(move), forced=True))
-    carry_out(state, move)
+def forced(move: Move) -> Step:
+    """The step carrying out ``move`` when the rules force it, logged as such."""
+
+    def step(state: PlayState) -> None:
+        state.events.append(Event(state.turn, state.current_player, str(move), forced=True))
+        carry_out(state, move)
+
+    return step
 
 
-__all__ = ["award_total", "carry_out", "check_victory", "end_turn", "forced", "settle", "stalemate"]
+__all__ = [
+    "Step",
+    "award_total",
+    "carry_out",
+    "check_victory",
+    "end_turn",
+    "forced",
+    "forced_step",
+    "stalemate",
+]

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 from engine.frozen import IdentityEnum
 from engine.game.moves import Deck
-from engine.proof.pieces import Player, Variant
+from engine.proof.pieces import Player
 from engine.proof.position import Position
 from engine.proof.rulings import RULINGS, Rulings
+from engine.proof.variants import Variant
 
 
 class Phase(IdentityEnum):

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.game.interface import Game, GameState
-from engine.proof.pieces import Player, Variant
+from engine.proof.pieces import Player
 from engine.proof.rulings import RULINGS, DrawnRoundPoints, DrawnRoundStarter, Rulings
+from engine.proof.variants import Variant
 
 WIN_POINTS = 5
 

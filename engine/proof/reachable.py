@@ -10,7 +10,7 @@ loader, :meth:`engine.game.interface.GameState.from_table`), not on every positi
 
 from __future__ import annotations
 
-from engine.cards.card import CARDS, card_name
+from engine.cards.card import card_name, is_clan_card
 from engine.cards.tactics import ELITE_TROOPS, JOKERS, TACTICS_MASK, Tactic
 from engine.proof.claims import claim_verdict
 from engine.proof.pieces import STONES, HandTooLarge, Player, PositionError, who, whose
@@ -177,7 +177,7 @@ def discard_problem(position: Position) -> PositionError | None:
     discards = position.discards
     banshees = discards.count(Tactic.BANSHEE)
     strategists = discards.count(Tactic.STRATEGIST)
-    taken = [card for card in discards if card < len(CARDS) or card in ELITE_TROOPS]
+    taken = [card for card in discards if is_clan_card(card) or card in ELITE_TROOPS]
     if len(taken) > banshees + strategists:
         names = ", ".join(card_name(card) for card in taken)
         ruses = " and ".join(

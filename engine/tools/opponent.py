@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine.cards.card import CARDS, Card, card_colour, card_value
+from engine.cards.card import Card, card_colour, card_value, is_clan_card
 from engine.cards.formations import RANK_WEIGHT, side_capacity, strength
 from engine.game.interface import Phase, PlayerView
 from engine.game.moves import Claim, Deck, Draw, Move, Pass, Play, Return
@@ -38,7 +38,7 @@ def provable_in_view(view: PlayerView) -> tuple[int, ...]:
 def _promise(cards: Sequence[Card]) -> float:
     """How well Clan cards on one unfinished side fit together: colour, run and value ties."""
     score = 0.0
-    clan = [card for card in cards if card < len(CARDS)]
+    clan = [card for card in cards if is_clan_card(card)]
     score += 2.5 * (len(cards) - len(clan))  # an elite troop fits whatever comes
     for first, second in combinations(clan, 2):
         same_colour = card_colour(first) == card_colour(second)
@@ -65,7 +65,7 @@ def _play_score(view: PlayerView, move: Play) -> float:
 
 
 def _weakest_card(hand: Sequence[Card]) -> Card:
-    clan = [card for card in hand if card < len(CARDS)]
+    clan = [card for card in hand if is_clan_card(card)]
     return min(clan, key=card_value) if clan else hand[0]
 
 
@@ -94,7 +94,7 @@ def choose_move(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> 
 
 def _choose_play(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> Move:
     """The Clan card that builds best, now and then a Tactic card or a pass."""
-    clan_plays = [m for m in legal if isinstance(m, Play) and m.card < len(CARDS)]
+    clan_plays = [m for m in legal if isinstance(m, Play) and is_clan_card(m.card)]
     tactics = [m for m in legal if not isinstance(m, Pass) and m not in clan_plays]
     if tactics and (not clan_plays or rng.random() < TACTIC_CHANCE):
         if Pass() in legal and rng.random() < 0.5:
@@ -108,7 +108,7 @@ def _choose_play(view: PlayerView, legal: Sequence[Move], rng: random.Random) ->
 def _choose_draw(view: PlayerView, legal: Sequence[Move], rng: random.Random) -> Move:
     """A Clan card while holding a Tactic card (or with no choice), else either deck."""
     draws = [m for m in legal if isinstance(m, Draw)]
-    holds_a_tactic = any(card >= len(CARDS) for card in view.position.hand)
+    holds_a_tactic = not all(map(is_clan_card, view.position.hand))
     if view.phase is Phase.DRAW and Draw(Deck.CLAN) in draws and (holds_a_tactic or len(draws) < 2):
         return Draw(Deck.CLAN)
     return rng.choice(list(legal))

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from engine import (
-    CARDS,
     COMBAT_MODE_CARDS,
     JOKERS,
     Card,
@@ -28,6 +27,7 @@ from engine import (
     TableFact,
     Tactic,
     card_name,
+    is_clan_card,
     parse_card,
     reachability_problems,
     variant_named,
@@ -178,8 +178,8 @@ def _table_facts(
     seen = position.on_table_mask() | CardSet(position.hand).mask  # combat modes included
     placed = seen | CardSet((*their_hand, *clan_top, *tactic_top)).mask
     unplaced = [card for card in position.variant.cards if not placed >> card & 1]
-    clan_deck = clan_top + tuple(card for card in unplaced if card < len(CARDS))
-    tactic_deck = tactic_top + tuple(card for card in unplaced if card >= len(CARDS))
+    clan_deck = clan_top + tuple(card for card in unplaced if is_clan_card(card))
+    tactic_deck = tactic_top + tuple(card for card in unplaced if not is_clan_card(card))
     played_raw = raw.get("tactics_played", {"you": 0, "them": 0})
     played = (played_raw["you"], played_raw["them"])
     step = Phase(raw.get("step", "claim" if raw.get("expert") else "play"))
@@ -219,8 +219,8 @@ def _check_table_cards(
             )
     decks = [(c, "clan_deck") for c in clan_top] + [(c, "tactic_deck") for c in tactic_top]
     for card, where in decks:
-        if (card < len(CARDS)) != (where == "clan_deck"):
-            deck = "clan" if card < len(CARDS) else "tactic"
+        if is_clan_card(card) != (where == "clan_deck"):
+            deck = "clan" if is_clan_card(card) else "tactic"
             raise CaseError(path, places[card][-1], f"{card_name(card)} belongs in the {deck} deck")
     if tactic_top and not variant.has_tactics:
         raise CaseError(

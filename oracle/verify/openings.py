@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from engine import CARDS, Formation, card_colour, card_value, formation_of, strongest_completion
+from engine import (
+    CARDS,
+    Formation,
+    card_colour,
+    card_value,
+    formation_of,
+    is_clan_card,
+    strongest_completion,
+)
 from oracle.verify.report import CaseReport
 
 
@@ -42,7 +50,7 @@ def plain_claims(reports: Iterable[CaseReport]) -> Iterator[ClaimedStone]:
 
 
 def plain_side(side: tuple[int, ...]) -> bool:
-    return len(side) == 3 and max(side) < len(CARDS)
+    return len(side) == 3 and all(map(is_clan_card, side))
 
 
 class Opening(Enum):
@@ -57,7 +65,7 @@ class Opening(Enum):
 
 def opening_of(cards: Sequence[int]) -> Opening | None:
     """The opening an incomplete side of Clan cards shows, or None (elite troops, three cards)."""
-    if any(card >= len(CARDS) for card in cards) or len(cards) > 2:
+    if not all(map(is_clan_card, cards)) or len(cards) > 2:
         return None
     if len(cards) < 2:
         return Opening.ONE_CARD if cards else Opening.EMPTY

@@ -1,0 +1,179 @@
+"""Where every card of a game lies: the stones, the hands, the decks and the discards, the
+cards face up, and the plain questions about them.
+
+:class:`CardsInPlay` is the first half of a game's state, :class:`engine.game.play_state.PlayState`
+the second (whose turn, which step, what is worked out from them). The steps of a game
+(:mod:`engine.game.turn_flow`, :mod:`engine.game.tactic_cards`) move the cards with the methods
+below; the private fields of both are read and written by these classes alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.cards.card import Card
+from engine.game.moves import Deck
+from engine.game.stone_in_play import StoneInPlay
+from engine.game.values import GameSettings
+from engine.proof.pieces import STONES, Player, StoneState, face_up_mask
+from engine.proof.position import Position
+from engine.proof.variants import Variant
+
+if TYPE_CHECKING:
+    from typing import Self
+
+
+class CardsInPlay:
+    """Where every card of a game lies, and the plain questions about it."""
+
+    __slots__ = (
+        "_face_up",
+        "clock",
+        "decks",
+        "discards",
+        "game",
+        "hands",
+        "jokers_played",
+        "stones",
+        "tactics_played",
+    )
+
+    def __init__(
+        self,
+        game: GameSettings,
+        hands: tuple[list[Card], list[Card]],
+        decks: dict[Deck, list[Card]],
+    ) -> None:
+        self.game = game
+        self.stones = [StoneInPlay() for _ in STONES]
+        self.hands = hands
+        self.decks = decks
+        self.discards: list[Card] = []
+        self.tactics_played = [0, 0]
+        self.jokers_played: set[Player] = set()
+        self.clock = 0
+        self._face_up = 0
+
+    @property
+    def variant(self) -> Variant:
+        return self.game.variant
+
+    @property
+    def face_up(self) -> int:
+        """The cards face up (a mask): on the sides, the combat modes on their stones, the
+        discards. Kept by each step rather than read from the table: a card once face up stays
+        face up (a side's card leaves it only for another side or the discards), so each card
+        laid, each combat mode played and each card discarded adds its bit, and nothing takes
+        one away. An invariant checks it against the table."""
+        return self._face_up
+
+    def stones_held(self, player: Player) -> tuple[int, ...]:
+        """The stones ``player`` has claimed (or been awarded)."""
+        return tuple(
+            n for n, stone in zip(STONES, self.stones, strict=True) if stone.claimed_by is player
+        )
+
+    def open_stones(self) -> list[tuple[int, StoneInPlay]]:
+        """The stones nobody holds yet, by number."""
+        return [(n, s) for n, s in zip(STONES, self.stones, strict=True) if s.claimed_by is None]
+
+    def side(self, number: int, player: Player) -> Sequence[Card]:
+        """``player``'s side of stone ``number``, or nothing when there is no such stone."""
+        return self.stones[number - 1].sides[player] if number in STONES else ()
+
+    def drawable(self) -> list[Deck]:
+        """The decks that still hold a card."""
+        return [deck for deck, cards in self.decks.items() if cards]
+
+    def position(self, player: Player) -> Position:
+        """The table and ``player``'s hand as a :class:`Position`, the claim proof's input."""
+        stones = tuple(
+            StoneState._without_checks(
+                (tuple(stone.sides[0]), tuple(stone.sides[1])),
+                stone.completed_first,
+                frozenset(stone.modes),
+                stone.claimed_by,
+            )
+            for stone in self.stones
+        )
+        # The state keeps every card in one place (check_invariants); a test checks this
+        # position equals one built with every check.
+        return Position._without_checks(
+            stones,
+            tuple(self.discards),
+            tuple(self.hands[player]),
+            player,
+            self.variant,
+            frozenset(self.jokers_played),
+        )
+
+    def count_face_up(self) -> None:
+        """Count the cards face up again from the table (a state changed by hand)."""
+        self._face_up = face_up_mask(self.stones, self.discards)
+
+    def clone(self) -> Self:
+        """An independent copy: every field, whatever its name, copied all the way down
+        (lists, tuples, dicts and sets anew, a stone by its own copy), values shared."""
+        other = object.__new__(type(self))
+        for kind in type(self).__mro__:
+            for name in vars(kind).get("__slots__", ()):
+                setattr(other, name, _copied(getattr(self, name)))
+        return other
+
+    # ------------------------------------------------------------------ the steps' changes
+
+    def add(self, number: int, player: Player, card: Card) -> None:
+        """Lay ``card`` on ``player``'s side of stone ``number``, keeping the game's clock."""
+        stone = self.stones[number - 1]
+        stone.sides[player].append(card)
+        self._face_up |= 1 << card
+        self.clock += 1
+        if len(stone.sides[player]) == stone.capacity:
+            stone.completed_at[player] = self.clock
+
+    def remove(self, number: int, player: Player, card: Card) -> None:
+        """Take ``card`` off ``player``'s side of stone ``number``: the side is incomplete."""
+        stone = self.stones[number - 1]
+        stone.sides[player].remove(card)
+        stone.completed_at[player] = None
+
+    def show(self, card: Card) -> None:
+        """Count ``card`` face up from now on: a combat mode laid on its stone."""
+        self._face_up |= 1 << card
+
+    def discard(self, card: Card) -> None:
+        """Put ``card`` on the discards, face up."""
+        self.discards.append(card)
+        self._face_up |= 1 << card
+
+
+def _copied(value: Any) -> Any:
+    """``value`` copied all the way down: a list, dict or set anew (a tuple too, when what it
+    holds is mutable), a value with a ``copy`` of its own (a stone) by it, any other value (a
+    card, a move, an event, the settings) shared, being immutable. The containers of a state
+    hold one kind of item each, so the first item tells whether the items need copying."""
+    kind = type(value)
+    if kind is list:
+        return list(map(_copied, value)) if value and _mutable(value[0]) else list(value)
+    if kind is tuple:
+        return tuple(map(_copied, value)) if value and _mutable(value[0]) else value
+    if kind is dict:
+        if value and _mutable(next(iter(value.values()))):
+            return {key: _copied(item) for key, item in value.items()}
+        return dict(value)
+    if kind is set:
+        return set(value)
+    copy = getattr(value, "copy", None)
+    return value if copy is None else copy()
+
+
+def _mutable(item: object) -> bool:
+    """Whether a copy of a state must copy ``item`` rather than share it."""
+    kind = type(item)
+    if kind is tuple:
+        return bool(item) and _mutable(item[0])  # type: ignore[index]
+    return kind in (list, dict, set) or hasattr(kind, "copy")
+
+
+__all__ = ["CardsInPlay"]

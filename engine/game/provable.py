@@ -1,0 +1,79 @@
+"""The stones a player can prove at the claim step of a game, each by the claim proof, with the
+refutations of earlier refused claims kept to skip a proof whose answer cannot have changed.
+
+The game state (:mod:`engine.game.play_state`) asks it and owns the refutations it keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards.card import Card, is_clan_card, mask_of
+from engine.cards.formations import CombatMode
+from engine.game.stone_in_play import StoneInPlay
+from engine.proof.claims import stone_verdict, unseen_elite_troops
+from engine.proof.pieces import STONES, Player, StoneState
+from engine.proof.rulings import Rulings
+from engine.proof.variants import Variant
+
+_Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode]]
+_Refutation = tuple[_Board, int, tuple[Card, ...]]
+"""A stone as it was when a claim on it was refused, the cards of the completion that refuted
+the claim (a mask), and the elite troops among them."""
+
+Refutations = dict[tuple[Player, int], _Refutation]
+"""The refutation last found for each player's claim on each stone."""
+
+
+def prove_stones(
+    stones: Sequence[StoneInPlay],
+    player: Player,
+    hand: Sequence[Card],
+    variant: Variant,
+    face_up: int,
+    jokers_played: set[Player],
+    rulings: Rulings,
+    refuted: Refutations,
+) -> tuple[int, ...]:
+    """The stones ``player`` can prove, each judged by the claim proof on the table as it
+    is (:func:`engine.proof.claims.stone_verdict`). A stone refused before (``refuted``, which
+    this keeps) is refused again without a proof while it is unchanged and the completion that
+    refuted the claim can still be made: its cards are still out of sight, and its elite troops
+    still the opponent's to play. That completion still beats the claimant's side."""
+    unseen = -1  # the cards out of sight, worked out when a proof first needs them
+    troops: tuple[Card, ...] = ()
+    proved = []
+    for number, stone in zip(STONES, stones, strict=True):
+        capacity = stone.capacity
+        if stone.claimed_by is not None or len(stone.sides[player]) != capacity:
+            continue
+        board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
+        if unseen < 0 and len(stone.sides[player.other]) < capacity:
+            unseen = variant.card_mask & ~face_up
+            # The game records every Joker played (a test checks it agrees with the
+            # position's).
+            troops = unseen_elite_troops(unseen, player.other in jokers_played)
+        kept = refuted.get((player, number))
+        if kept is not None and unseen >= 0 and _still_refutes(kept, board, unseen, troops):
+            continue
+        state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
+        verdict = stone_verdict(number, state, player, hand, max(unseen, 0), troops, rulings)
+        if verdict.granted:
+            proved.append(number)
+        elif verdict.best_reply is not None:
+            added = verdict.best_reply.added
+            refuting = tuple(card for card in added if not is_clan_card(card))
+            refuted[(player, number)] = (board, mask_of(added), refuting)
+    return tuple(proved)
+
+
+def _still_refutes(kept: _Refutation, board: _Board, unseen: int, troops: tuple[Card, ...]) -> bool:
+    """Whether the completion ``kept`` can still be made on the stone, now ``board``: its cards
+    out of sight, and its elite troops among ``troops``, those the opponent can still play."""
+    was, witness, refuting = kept
+    if was != board or witness & unseen != witness:
+        return False
+    return set(refuting) <= set(troops)
+
+
+__all__ = ["Refutations", "prove_stones"]

@@ -1,0 +1,127 @@
+"""The game state has one writer (issue 46): a clone and a replay of the same moves are the same
+state as the game itself at every step, and whatever the state keeps worked out (the legal
+moves, the stones with room, the provable stones) is what working it out afresh gives."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine.game.interface import Game, GameState
+from engine.game.legality import LegalMoves, as_listed, refusal
+from engine.game.move_rules import ROOM_FOR_A_CARD, stones_with_room
+from engine.game.moves import Claim, Deck, Draw, Move, Pass, Play
+from engine.match.records import random_move
+from engine.proof.pieces import Player
+
+DERIVED_SLOTS = {"_derived", "_derived_at", "_refuted"}
+"""The state's memos of what is worked out from it (and the claims refuted so far): what they
+hold depends on what was asked, not only on the moves."""
+
+
+def _slots(state: GameState) -> Iterator[str]:
+    for kind in type(state).__mro__:
+        yield from vars(kind).get("__slots__", ())
+
+
+def snapshot(state: GameState) -> dict[str, object]:
+    """Every field of ``state``, whatever its name, but the memo of what is worked out from it."""
+    return {name: getattr(state, name) for name in _slots(state) if name not in DERIVED_SLOTS}
+
+
+def afresh(state: GameState) -> GameState:
+    """A copy of ``state`` that has worked nothing out yet."""
+    fresh = state.clone()
+    fresh.changed()
+    return fresh
+
+
+def _assert_kept_is_afresh(state: GameState) -> None:
+    """What the state keeps worked out equals what a copy that kept nothing works out."""
+    fresh = afresh(state)
+    kept = state.legal_moves()
+    assert kept == fresh.legal_moves() == list(LegalMoves(fresh))
+    view = LegalMoves(state)
+    assert bool(view) == bool(kept) and view.count() == len(kept)
+    assert all(move in view for move in kept)
+    for player in Player:
+        assert state.provable_stones(player) == fresh.provable_stones(player)
+        assert stones_with_room(state, player) == stones_with_room(fresh, player)
+        assert stones_with_room(state, player, ROOM_FOR_A_CARD) == tuple(
+            number
+            for number, stone in enumerate(state.stones, 1)
+            if stone.claimed_by is None and len(stone.sides[player]) < stone.capacity
+        )
+
+
+def _moves_not_listed(state: GameState, rng: random.Random) -> list[Move]:
+    """A few moves of the kinds a step may offer, which the listing leaves out (a Joker
+    named as the one the list does not name is the same move)."""
+    hand = state.hands[state.current_player]
+    candidates: list[Move] = [Pass(), Claim(), Claim((rng.randint(1, 9),)), Draw(Deck.TACTICS)]
+    candidates += [Play(rng.choice(hand), rng.randint(1, 9)) for _ in range(3) if hand]
+    listed = state.legal_moves()
+    return [move for move in candidates if as_listed(state, move) not in listed]
+
+
+@pytest.mark.parametrize(
+    "variant, expert, seed",
+    [("base", False, 3), ("tactics", False, 5), ("base", True, 7), ("tactics", True, 9)],
+)
+def test_a_clone_and_a_replay_are_the_same_state_at_every_step(
+    variant: str, expert: bool, seed: int
+) -> None:
+    game = Game.named(variant, expert=expert, seed=seed)
+    state = game.new_initial_state()
+    replayed = game.new_initial_state()
+    rng = random.Random(seed)
+    clones: list[GameState] = []
+    steps = 0
+    while not state.is_over:
+        _assert_kept_is_afresh(state)
+        for move in _moves_not_listed(state, rng):
+            assert move not in LegalMoves(state)
+            assert refusal(state, move) is not None
+        if steps % 7 == 0:
+            clones.append(state.clone())
+        move = random_move(state, rng)
+        for other in (state, replayed, *clones):
+            other.apply(move)
+        for other in (replayed, *clones):
+            assert snapshot(other) == snapshot(state)
+        steps += 1
+    assert steps > 30 and len(clones) > 4
+    assert repr(replayed) == repr(state)
+
+
+def test_a_clone_shares_nothing_it_could_change() -> None:
+    """Every list, dict and set of a clone, all the way down, is its own."""
+    state = Game.named("tactics", seed=5).new_initial_state()
+    rng = random.Random(5)
+    for _ in range(40):
+        state.apply(random_move(state, rng))
+    other = state.clone()
+
+    def mutables(value: object) -> Iterator[object]:
+        if isinstance(value, list | dict | set):
+            yield value
+        if isinstance(value, list | tuple | set):
+            for item in value:
+                yield from mutables(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from mutables(item)
+        elif hasattr(value, "__dataclass_fields__") and not hasattr(value, "__hash__"):
+            yield from mutables(vars(value))
+
+    for name in _slots(state):
+        if name in DERIVED_SLOTS:
+            continue
+        mine = {id(found) for found in mutables(getattr(state, name))}
+        theirs = {id(found) for found in mutables(getattr(other, name))}
+        assert not mine & theirs, name
+    for stone, copy in zip(state.stones, other.stones, strict=True):
+        assert stone == copy and stone is not copy
+        assert stone.sides[0] is not copy.sides[0] and stone.modes is not copy.modes
