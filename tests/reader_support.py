@@ -349,8 +349,64 @@ def settle(page: Page) -> None:
 
 
 def layout_problems(page: Page) -> list[dict[str, str]]:
-    """What :file:`reader/layout.js` finds wrong with the page as it stands."""
+    """What :file:`reader/layout.js` finds wrong with the page as it stands, and every glyph
+    drawn with a font the site does not serve (:func:`machine_font_problems`)."""
     found: list[dict[str, str]] = page.evaluate(LAYOUT_SCRIPT.read_text(encoding="utf-8"))
+    return found + machine_font_problems(page)
+
+
+_MARK_FONT_CHECKS = """() => {
+  const marked = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    if (/[^\\x00-\\x7f]/.test(text.data) && text.parentElement) marked.add(text.parentElement);
+  }
+  for (const element of marked) element.setAttribute("data-font-check", "");
+  return marked.size;
+}"""
+
+
+def machine_font_problems(page: Page) -> list[dict[str, str]]:
+    """Each element whose text the browser drew, even in part, with a font of the machine's own
+    rather than one the site serves (``site_src/assets/stylesheets/fonts.css``): a glyph the
+    site's fonts lack looks different on every reader's machine, and moves the screenshots with
+    the fonts CI happens to have. Asked of Chromium itself (DevTools'
+    ``CSS.getPlatformFontsForNode``) for each element with text beyond ASCII, which the site's
+    Latin fonts cover whole."""
+    if not page.evaluate(_MARK_FONT_CHECKS):
+        return []
+    found: list[dict[str, str]] = []
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send("DOM.enable")
+        session.send("CSS.enable")
+        document = session.send("DOM.getDocument", {"depth": 0})
+        marked = session.send(
+            "DOM.querySelectorAll",
+            {"nodeId": document["root"]["nodeId"], "selector": "[data-font-check]"},
+        )
+        for node in marked["nodeIds"]:
+            fonts = session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            machine = [f["familyName"] for f in fonts if not f["isCustomFont"]]
+            if machine:
+                markup = session.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+                markup = " ".join(markup.replace(' data-font-check=""', "").split())
+                beyond = sorted({c for c in html.unescape(markup) if ord(c) > 0xFF})
+                found.append(
+                    {
+                        "check": "glyph-from-the-machine",
+                        "element": markup[:90],
+                        "detail": "drawn in part with the machine's "
+                        + ", ".join(sorted(set(machine)))
+                        + f" (one of {' '.join(beyond)}); add a font that has it to fonts.css",
+                    }
+                )
+    finally:
+        session.detach()
+        page.evaluate(
+            "() => document.querySelectorAll('[data-font-check]')"
+            ".forEach(e => e.removeAttribute('data-font-check'))"
+        )
     return found
 
 

@@ -1,10 +1,12 @@
 """The site's fonts, served by the site itself.
 
 The text and code fonts come from npm packages (``@fontsource/roboto`` and
-``@fontsource/roboto-mono``, pinned by ``package-lock.json`` and installed by ``npm ci``); every
-build copies the few files the stylesheet ``assets/stylesheets/fonts.css`` names into
-``assets/fonts/``. So a page never fetches a font from elsewhere, and every reader (and every
-screenshot the browser tests compare) sees the same letters, whatever fonts the machine has.
+``@fontsource/roboto-mono``, pinned by ``package-lock.json`` and installed by ``npm ci``), and
+so do the symbols Roboto lacks (the arrows of a turn's steps, the crosses of the misreadings'
+matrix: ``@fontsource/dejavu-sans``, fetched by a page only when it shows one); every build copies
+the few files the stylesheet ``assets/stylesheets/fonts.css`` names into ``assets/fonts/``. So a
+page never fetches a font from elsewhere, and every reader (and every screenshot the browser tests
+compare) sees the same glyphs, whatever fonts the machine has.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ FONT_FILES: tuple[tuple[str, str], ...] = (
     ("@fontsource/roboto", "roboto-latin-700-italic.woff2"),
     ("@fontsource/roboto-mono", "roboto-mono-latin-400-normal.woff2"),
     ("@fontsource/roboto-mono", "roboto-mono-latin-700-normal.woff2"),
+    ("@fontsource/dejavu-sans", "dejavu-sans-latin-400-normal.woff2"),
 )
 """Each file the stylesheet uses: its npm package and its name in the package's ``files/``."""
 

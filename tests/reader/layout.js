@@ -14,6 +14,8 @@
  * - card-outside-its-box: a card or a stone sticking out of the board, stone or hand it is in;
  * - target-too-small: a control smaller than 24 by 24 px with another control within 24 px of
  *   its centre (WCAG 2.2, 2.5.8; links inside running text are exempt, as the rule has it).
+ * One more check needs the browser's own view of the fonts and runs from Python:
+ * glyph-from-the-machine (tests/reader_support.py, machine_font_problems).
  */
 async () => {
   "use strict";
