@@ -205,21 +205,22 @@ class Kept:
     def __init__(self) -> None:
         self.read = ReadCases()
         self.replayed: dict[int, tuple[Case, CaseReport]] = {}
-        self.rules: dict[tuple[Path, str, datetime.date], RulesIndex] = {}
-        """Each rules index read, by its path, its text and the day (a history's dates are
-        real days up to today)."""
+        self.rules: dict[tuple[str, datetime.date], RulesIndex] = {}
+        """Each rules index read, by its text and the day (a history's dates are real days up
+        to today): a copy of the project's index elsewhere is the same index at another path."""
 
     def rules_index(self, path: Path) -> RulesIndex:
         """The rules index at ``path`` (:func:`load_rules_index`), read again only when its
-        text changed."""
+        text changed; an index that cannot be read raises its problems, located at ``path``,
+        each time."""
         text = rules_index_text(path)
-        key = (path, text, datetime.date.today())
+        key = (text, datetime.date.today())
         index = self.rules.get(key)
         if index is None:
             if len(self.rules) >= ReadCases.LIMIT:
                 self.rules.clear()
-            index = self.rules[key] = rules_index_of_text(text, path, key[2])
-        return index
+            index = self.rules[key] = rules_index_of_text(text, path, key[1])
+        return index if index.path == path else replace(index, path=path)
 
     def report_of(self, case: Case) -> CaseReport:
         """``case`` replayed, once for every case the loader read from the same text."""

@@ -22,7 +22,6 @@ from pathlib import Path
 from oracle.casefile.drafts import DraftRefused, draft_path, draft_text, seeded_draft_text
 from oracle.casefile.entries import case_files
 from oracle.casefile.loader import load_case_file
-from oracle.casefile.rules import load_rules_index
 from oracle.casefile.source import SourceError, read_text, shown_path
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.catalogue import (
@@ -128,7 +127,7 @@ def ask(args: argparse.Namespace) -> int:
     try:
         # A case kept elsewhere (one copied from the Ask page, say) is read as it is.
         cases = root / CASES_DIR if inside else None
-        case = load_case_file(path, cases, load_rules_index(root / RULES_INDEX))
+        case = load_case_file(path, cases, (args.kept or Kept()).rules_index(root / RULES_INDEX))
     except SourceError as error:
         print("\n".join(error.lines_from(root)), file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from conftest import FIXTURE, kept_for_the_run
 
 from engine import Tactic, Verdict, card_name
 from oracle.casefile.model import Case
+from oracle.casefile.source import SourceError
 from oracle.catalogue import Catalogue, Kept, build_catalogue
 from oracle.site.render import catalogue_summary
 
@@ -207,3 +208,20 @@ def test_catalogues_share_their_replays_only_through_what_they_are_given_to_keep
     assert again.reports[0] is not alone.reports[0]
     [report] = [r for r in again.reports if r.case.id == "one-card-left-for-their-side"]
     assert report.verified
+
+
+def test_a_kept_rules_index_read_again_elsewhere_names_its_own_path(tmp_path: Path) -> None:
+    """A copy of an index already read is the same index at its own path, not read again;
+    a copy that cannot be read says so at its own path, every time it is asked for."""
+    kept = Kept()
+    first = kept.rules_index(FIXTURE / "rules" / "index.yaml")
+    copy = tmp_path / "index.yaml"
+    copy.write_text((FIXTURE / "rules" / "index.yaml").read_text(encoding="utf-8"))
+    moved = kept.rules_index(copy)
+    assert moved.path == copy and moved.entries is first.entries
+    assert kept.rules_index(FIXTURE / "rules" / "index.yaml") is first
+    copy.write_text("rules: [", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(SourceError) as raised:
+            kept.rules_index(copy)
+        assert raised.value.path == copy

@@ -294,6 +294,17 @@ def test_new_counts_the_id_of_a_file_that_does_not_load_yet_as_taken(
     assert status == 2 and "the id 'unfinished' is taken by cases/claims/90-unfinished.yaml" in out
 
 
+def test_new_counts_an_id_written_with_a_yaml_escape_as_taken(
+    capsys: pytest.CaptureFixture[str], project_copy: Path
+) -> None:
+    """``new`` reads only the files whose text could hold the id: one that writes it with an
+    escape holds it too."""
+    escaped = project_copy / "cases" / "claims" / "90-escaped.yaml"
+    escaped.write_text('id: "esc\\x61ped"\n')
+    status, out = run(capsys, "new", "claims", "escaped", "--root", str(project_copy))
+    assert status == 2 and "the id 'escaped' is taken by cases/claims/90-escaped.yaml:1" in out
+
+
 # ------------------------------------------------------------- no command replaces a file
 
 

@@ -3,7 +3,8 @@
 :mod:`oracle.judges.reference_rules` is written apart from the engine so that a wrong engine table
 cannot hide in the slow references. Here it is held against the rules directly (a few sides whose
 standing anyone can work out from RULES.md) and against :func:`engine.cards.formations.strength` on
-every complete three-card side and samples of four-card and elite-troop sides: the two give
+every complete three-card side and samples of four-card and elite-troop sides (CI's profile
+draws four times the sides an editor's run draws, :func:`conftest.examples`): the two give
 different numbers, but must sort sides into the same classes in the same order.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 import pytest
+from conftest import examples
 
 from engine.cards.card import CARDS, card_colour, card_name, card_value, parse_cards
 from engine.cards.formations import CombatMode, side_capacity, strength
@@ -183,7 +185,7 @@ def test_a_sample_of_four_card_mud_fight_sides_is_ordered_as_the_engine_orders_i
 ) -> None:
     rng = random.Random(4)
     assert side_capacity(modes) == rules.side_size(mud_fight=True) == 4
-    sides = [tuple(rng.sample(CARDS, 4)) for _ in range(20_000)]
+    sides = [tuple(rng.sample(CARDS, 4)) for _ in range(examples(20_000))]
     # Every four-card colour run and four of a kind too, the rarest formations.
     sides += [tuple(range(start, start + 4)) for start in CARDS if start % 9 <= 5]
     sides += [tuple(colour * 9 + value for colour in range(4)) for value in range(9)]
@@ -200,10 +202,12 @@ def test_sides_holding_elite_troops_are_ordered_as_the_engine_orders_them(
     troops = [rules.JOKER, rules.SPY, rules.SHIELD_BEARER]
     size = side_capacity(modes)
     sides = []
-    for _ in range(1500):
+    for _ in range(examples(1500)):
         chosen = rng.sample(troops, rng.choice([1, 1, 1, 2]))
         sides.append((*chosen, *rng.sample(CARDS, size - len(chosen))))
-    sides += [(troop, *rng.sample(CARDS, size - 1)) for troop in troops for _ in range(100)]
+    sides += [
+        (troop, *rng.sample(CARDS, size - 1)) for troop in troops for _ in range(examples(100))
+    ]
     sides += [(rules.SPY, rules.SHIELD_BEARER, *CARDS[: size - 2])]
     sides += [(rules.SHIELD_BEARER, *CARDS[1:size])]  # red 2, red 3 (red 4): a run from 1
     assert_same_order(

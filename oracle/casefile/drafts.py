@@ -160,6 +160,8 @@ def taken_by(root: Path, case_id: str) -> str | None:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
+        if case_id not in text and "\\" not in text:
+            continue  # YAML writes the id as it is, unless with an escape: another id's file
         try:
             document = parse_yaml(text, path, texts=[])
         except SourceError:  # a file that does not load yet still holds its id
