@@ -29,6 +29,10 @@ from pathlib import Path
 
 from engine import CLAIM_RULES, Game, Phase, claim_verdict, play_random_game
 from oracle.casefile.editing import yaml_scalar
+from oracle.casefile.loader import load_case_text
+from oracle.casefile.model import RulesIndex
+from oracle.casefile.rules import load_rules_index
+from oracle.casefile.vocabulary import RULES_INDEX
 from oracle.casefile.writer import case_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +61,11 @@ GENERATED_TOPICS = ("claims", "more-claims", "early-claims", "formations")
 """The topics the generated cases are spread over (each shown in a table of the site)."""
 
 
-def generated_case(number: int) -> str | None:
+def generated_case(number: int, index: RulesIndex) -> str | None:
     """A claims case of its own: the board a random base game of seed ``number`` reaches at a
     random turn, every stone the player to move can claim asked, each answer and reason the
-    engine's. None when no stone of that board can be claimed."""
+    engine's, its prose marked as reviewed for these answers (as ``schotten-oracle pin
+    --reviewed`` marks it). None when no stone of that board can be claimed."""
     rng = random.Random(number)
     game = Game.named("base", seed=number)
     moves = play_random_game(game, random.Random(number)).moves
@@ -95,7 +100,12 @@ def generated_case(number: int) -> str | None:
             f"    expect: {'granted' if verdict.granted else 'refused'}",
             f"    because: {yaml_scalar(' '.join(verdict.explanation.split()))}",
         ]
-    return text + "\n".join(lines) + "\n"
+    text += "\n".join(lines) + "\n"
+    case = load_case_text(text, Path(f"cases/claims/{number}.yaml"), index)
+    why_line = next(line for line in text.splitlines() if line.startswith("why: "))
+    return text.replace(
+        why_line, f"{why_line}\nreviewed: {yaml_scalar(case.answers_fingerprint)}", 1
+    )
 
 
 def grow(project: Path, wanted: int) -> int:
@@ -103,10 +113,11 @@ def grow(project: Path, wanted: int) -> int:
     catalogue holds ``wanted``. Copies of the published cases would not do: the catalogue
     refuses a case that asks and catches exactly what another does."""
     count = len(list((project / "cases").glob("*/*.yaml")))
+    rules = load_rules_index(project / RULES_INDEX)
     seed = 0
     while count < wanted:
         seed += 1
-        text = generated_case(seed)
+        text = generated_case(seed, rules)
         if text is None:
             continue
         topic = GENERATED_TOPICS[count % len(GENERATED_TOPICS)]

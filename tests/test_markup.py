@@ -8,9 +8,12 @@ from pathlib import Path
 import jinja2
 import markdown
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from oracle.site.csp import (
     TABLE_ALIGNMENTS,
+    PageCheck,
     digest,
     inline_scripts,
     live_content,
@@ -144,3 +147,89 @@ def test_a_built_page_with_anything_live_is_refused() -> None:
         "<base href='http://evil.test/'>",
     ):
         assert live_content(clean.replace("</body>", live + "</body>"), [digest(theme)]), live
+
+
+PAGE_PIECES = (
+    "\n",
+    "\r\n",
+    "<p>",
+    "</p>",
+    "text & more",
+    "&am",
+    "p; ",
+    "<",
+    ">",
+    "<script>",
+    "var theme = 1",
+    "alert(1)",
+    "</script>",
+    '<script type="application/json">',
+    "<script src=a.js>",
+    "<!-- ",
+    " -->",
+    '<a href="',
+    'javascript:x">',
+    "x.html'>",
+    "<img src=x",
+    " onerror=y>",
+    "<style>",
+    "</style>",
+    "<b style='color:red'>",
+    f'<td style="{TABLE_ALIGNMENTS[0]}">',
+    "<svg onload=x>",
+    "<![CDATA[",
+    "]]>",
+    "<!DOCTYPE html>",
+    "<textarea>",
+    "</textarea>",
+    "<title>",
+    "</title>",
+)
+"""Pieces of pages, whole and broken, whose lines a shared reading could get wrong."""
+
+
+@given(
+    pages=st.lists(
+        st.lists(st.sampled_from(PAGE_PIECES), max_size=40).map("".join), min_size=1, max_size=4
+    ),
+    kept=st.integers(min_value=1, max_value=200),
+)
+def test_the_build_check_reads_pages_as_a_whole_reading_does(pages: list[str], kept: int) -> None:
+    """The build reads each line its pages share once (:class:`PageCheck`); for any pages, in
+    any order, it finds what reading each page whole finds, in the same order."""
+    allowed = [digest("var theme = 1")]
+    check = PageCheck(allowed, kept=kept)
+    for page in [*pages, *pages]:
+        assert check.problems(page) == live_content(page, allowed), page
+
+
+def test_the_build_check_reads_a_shared_piece_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece of page (up to a ``>``) read between elements before is not read again; the
+    pieces of a script are, and those met for the first time."""
+    import oracle.site.csp
+
+    check = PageCheck([digest("var theme = 1")])
+    frame = "<html><head><script>var theme = 1</script><script>alert(1)</script>"
+    assert check.problems(frame + "<p>one</p>") == [
+        "an inline script that is not the theme's: 'alert(1)'"
+    ]
+    read: list[str] = []
+    feed = oracle.site.csp._Scanner.feed
+
+    def counted(scanner: oracle.site.csp._Scanner, data: str) -> None:
+        read.append(data)
+        feed(scanner, data)
+
+    monkeypatch.setattr(oracle.site.csp._Scanner, "feed", counted)
+    assert check.problems(frame + "<p onclick=x>two</p>") == [
+        "an inline script that is not the theme's: 'alert(1)'",
+        "<p> has an inline handler onclick",
+    ]
+    assert read == [
+        "<script>",
+        "var theme = 1</script>",
+        "<script>",
+        "alert(1)</script>",
+        "<p onclick=x>",
+        "two</p>",
+    ]

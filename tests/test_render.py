@@ -23,6 +23,7 @@ from oracle.catalogue import (
     verified_catalogue,
 )
 from oracle.site.blocks import fill_markers, generated_blocks
+from oracle.site.casepages import BOARD_SLOT, CasePageSource
 from oracle.site.figures import render_formation_odds
 from oracle.site.markup import text as plain
 from oracle.site.render import (
@@ -324,6 +325,32 @@ def test_formation_counts_are_cached_per_engine_version(
         odds_cache.FormationCounts(tmp_path).counts(placed)
 
 
+SITE_MARKDOWN = ["toc", "tables", "fenced_code", "attr_list", "md_in_html", "admonition"]
+"""MkDocs' own Markdown extensions and the site's (mkdocs.yml), but pymdownx.details."""
+
+
+def test_a_case_page_with_its_board_put_in_after_conversion_is_the_same_page(
+    catalogue: Catalogue,
+) -> None:
+    """The build converts a case page's Markdown with its board held apart and puts the board
+    in afterwards: the page is the one Markdown makes of the whole Markdown, for every case."""
+    import markdown
+
+    pages = render_case_pages(catalogue, TEMPLATES, {})
+    converter = markdown.Markdown(
+        extensions=[*SITE_MARKDOWN, "pymdownx.details"],
+        extension_configs={"toc": {"permalink": True}},
+    )
+    for uri in pages:
+        source = pages.source(uri)
+        assert source.markdown.count(BOARD_SLOT) == 1 and BOARD_SLOT not in source.board
+        whole = converter.reset().convert(pages[uri])
+        held_apart = converter.reset().convert(source.markdown)
+        assert source.with_board(held_apart) == whole, uri
+    with pytest.raises(ValueError, match="board"):
+        CasePageSource("no slot", BOARD_SLOT).with_board("<p>no slot</p>")
+
+
 def test_case_pages_are_rendered_one_at_a_time_when_asked_for(
     catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -333,13 +360,13 @@ def test_case_pages_are_rendered_one_at_a_time_when_asked_for(
     import oracle.site.render
 
     rendered: list[str] = []
-    real = oracle.site.casepages.render_case_page
+    real = oracle.site.casepages.render_case_page_source
 
-    def counted(report: CaseReport, *rest: Any) -> str:
+    def counted(report: CaseReport, *rest: Any) -> CasePageSource:
         rendered.append(report.case.id)
         return real(report, *rest)
 
-    monkeypatch.setattr(oracle.site.render, "render_case_page", counted)
+    monkeypatch.setattr(oracle.site.render, "render_case_page_source", counted)
     pages = render_case_pages(catalogue, TEMPLATES, {})
     uri = "cases/more-claims/order-of-play-does-not-matter.md"
     assert uri in pages and "index.md" not in pages

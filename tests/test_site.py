@@ -235,7 +235,7 @@ def test_a_page_holding_anything_live_is_refused_by_the_plugin_in_one_message() 
 
     plugin = OraclePlugin()
     plugin.current = SimpleNamespace(  # type: ignore[assignment]
-        label="build 3", theme_scripts=frozenset(), engine_pages=frozenset()
+        label="build 3", theme_scripts=frozenset(), engine_pages=frozenset(), page_check=None
     )
     page = SimpleNamespace(file=SimpleNamespace(src_uri="turns.md"))
     html = "<html><head></head><body><p>Turns</p>{}</body></html>"

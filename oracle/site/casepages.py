@@ -139,6 +139,32 @@ class RuleShown:
     link: Markup | None
 
 
+BOARD_SLOT = Markup('<div class="oracle-board-slot"></div>')
+"""Where a case page's Markdown holds its board until the page is converted: the board is raw
+HTML, which Markdown passes through as written, so it is put in after the conversion
+(:meth:`CasePageSource.with_board`). Markdown then never parses the board, the largest part of
+the page (twice: its raw HTML block and MkDocs' anchor scan), and the page comes out the same."""
+
+
+@dataclass(frozen=True)
+class CasePageSource:
+    """A case page's Markdown with its board held apart (:data:`BOARD_SLOT`), and the board."""
+
+    markdown: str
+    board: Markup
+
+    @property
+    def whole(self) -> str:
+        """The page's Markdown with the board in its place, as another site generator takes it."""
+        return self.markdown.replace(BOARD_SLOT, self.board, 1)
+
+    def with_board(self, html: str) -> str:
+        """The page's HTML, converted from :attr:`markdown`, with the board in its place."""
+        if html.count(BOARD_SLOT) != 1:
+            raise ValueError("the converted case page does not hold its board's place once")
+        return html.replace(BOARD_SLOT, self.board, 1)
+
+
 def render_case_page(
     report: CaseReport,
     source: str,
@@ -151,6 +177,19 @@ def render_case_page(
     """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``;
     ``source`` is the case file's text as the catalogue read it; ``since`` says since when its
     answer stands, where that is known."""
+    return render_case_page_source(report, source, rules, template, topic_pages, root, since).whole
+
+
+def render_case_page_source(
+    report: CaseReport,
+    source: str,
+    rules: RulesIndex,
+    template: jinja2.Template,
+    topic_pages: dict[str, str],
+    root: Path | None = None,
+    since: Since | None = None,
+) -> CasePageSource:
+    """:func:`render_case_page` with the board held apart until the page is converted."""
     case = report.case
     page = case_page_uri(case)
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
@@ -181,10 +220,10 @@ def render_case_page(
     ask_link = site_link(
         posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#" + ask_fragment(source)
     )
-    return template.render(
+    markdown = template.render(
         case=case,
         summary=summary,
-        board=board,
+        board=BOARD_SLOT,
         answers=answers(report),
         rules=checked,
         topic_link=link_from(page, topic_page) if topic_page else None,
@@ -194,6 +233,7 @@ def render_case_page(
         since=since,
         long_turn=LONG_TURN,
     )
+    return CasePageSource(markdown, board)
 
 
 ASK_LINK_VERSION = 2

@@ -20,8 +20,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from html.parser import HTMLParser
+from typing import Any
 
 THEME_PROBE = "404.html"
 """The theme's own page, rendered before any page of ours: its inline scripts are the theme's."""
@@ -78,6 +80,12 @@ def with_policy(page: str, content_policy: str) -> str:
     return f"{page[: match.end()]}\n{meta}{page[match.end() :]}"
 
 
+_FINDINGS = frozenset(
+    {"lineno", "offset", "lasttag", "_HTMLParser__starttag_text", "allowed", "problems", "inline"}
+)
+"""What a scanner holds beside its state: where it is, the last tag it read, what it found."""
+
+
 class _Scanner(HTMLParser):
     def __init__(self, allowed_scripts: frozenset[str]) -> None:
         super().__init__(convert_charrefs=True)
@@ -85,6 +93,10 @@ class _Scanner(HTMLParser):
         self.problems: list[str] = []
         self.inline: list[str] = []
         self._script: list[str] | None = None
+
+    def state(self) -> dict[str, Any]:
+        """Everything the scanner's reading of more text depends on."""
+        return {name: value for name, value in vars(self).items() if name not in _FINDINGS}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -146,3 +158,69 @@ def live_content(page: str, allowed_scripts: Iterable[str]) -> list[str]:
     scanner.feed(page)
     scanner.close()
     return scanner.problems
+
+
+def _pieces(page: str) -> list[str]:
+    """The page cut after each ``>``: mostly one tag each, with the text before it."""
+    pieces = page.split(">")
+    last = pieces.pop()
+    return [piece + ">" for piece in pieces] + ([last] if last else [])
+
+
+class PageCheck:
+    """:func:`live_content` for every page of a build, reading each stretch of text the pages
+    share once: the theme's frame is most of every page, and the same on each, and a board is
+    the same few tags over and over.
+
+    A page is read in pieces, each up to a ``>`` (mostly a tag and the text before it).
+    Wherever the reading stands between elements (nothing held back, no script or tag half
+    read: the state of a scanner that has read nothing), what the next piece holds depends on
+    that piece alone, so a piece read so before is not read again. Any other piece is read on
+    from where the page's reading stands, as one reading of the whole page would read it: the
+    problems found, and their order, are those of :func:`live_content`.
+    """
+
+    def __init__(self, allowed_scripts: Iterable[str], kept: int = 1 << 20) -> None:
+        self.allowed = frozenset(allowed_scripts)
+        self._kept = kept
+        self._pieces: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        """The problems of each piece read from the start state that ended in it, the most
+        recently used last: at most ``kept`` characters of pieces, so that the pieces of a
+        large site's own pages do not pile up."""
+        self._kept_size = 0
+        self._start = _Scanner(self.allowed).state()
+
+    def problems(self, page: str) -> list[str]:
+        """What on ``page`` could run or restyle it beyond what the site wrote: one piece each."""
+        found: list[str] = []
+        scanner: _Scanner | None = None  # reading on across pieces; None between elements
+        for piece in _pieces(page):
+            if scanner is None:
+                known = self._pieces.get(piece)
+                if known is not None:
+                    self._pieces.move_to_end(piece)
+                    found += known
+                    continue
+                scanner = _Scanner(self.allowed)
+                scanner.feed(piece)
+                if scanner.state() == self._start:
+                    self._keep(piece, tuple(scanner.problems))
+                    found += scanner.problems
+                    scanner = None
+                continue
+            scanner.feed(piece)
+            if scanner.state() == self._start:
+                found += scanner.problems
+                scanner = None
+        if scanner is not None:
+            scanner.close()
+            found += scanner.problems
+        return found
+
+    def _keep(self, piece: str, problems: tuple[str, ...]) -> None:
+        if len(piece) > self._kept:
+            return
+        self._pieces[piece] = problems
+        self._kept_size += len(piece)
+        while self._kept_size > self._kept:
+            self._kept_size -= len(self._pieces.popitem(last=False)[0])

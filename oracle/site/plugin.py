@@ -33,7 +33,7 @@ from oracle.catalogue import Catalogue, CatalogueError, published_answers, verif
 from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
 from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
-from oracle.site.csp import THEME_PROBE, digest, inline_scripts, live_content, policy, with_policy
+from oracle.site.csp import THEME_PROBE, PageCheck, digest, inline_scripts, policy, with_policy
 from oracle.site.enginecache import (
     ENGINE_FILES,
     SERVICE_WORKER,
@@ -92,6 +92,8 @@ class SiteBuild:
     case_pages: CasePages | None = None
     files: Files | None = None
     theme_scripts: frozenset[str] | None = None
+    page_check: PageCheck | None = None
+    """The page policy's check of the built pages, once the theme's scripts are known."""
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -260,7 +262,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         if not isinstance(page, CasePage):
             return context
         uri = page.file.src_uri
-        markdown, meta = get_data(self._case_pages[uri])
+        source = self._case_pages.source(uri)
+        markdown, meta = get_data(source.markdown)
         late = sorted(set(meta) - CASE_PAGE_META)
         if late:
             raise PluginError(
@@ -271,6 +274,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
         page.convert(markdown, config, self.build.files)
+        page.content = source.with_board(page.content or "")
         return context
 
     @property
@@ -303,7 +307,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Refuse a page with anything live the site did not write; give it its policy."""
         allowed = self._theme_scripts()
-        problems = live_content(output, allowed)
+        if self.build.page_check is None:
+            self.build.page_check = PageCheck(allowed)
+        problems = self.build.page_check.problems(output)
         if problems:
             raise PluginError(
                 f"({self.build.label}) {page.file.src_uri} holds what no page of this site may:\n"

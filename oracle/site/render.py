@@ -13,7 +13,13 @@ from pathlib import Path
 from oracle.casefile.model import RuleChange, RuleEntry, RulesIndex
 from oracle.casefile.source import shown_path
 from oracle.catalogue import Catalogue, CatalogueError
-from oracle.site.casepages import case_page_uri, link_from, render_case_page, table_data
+from oracle.site.casepages import (
+    CasePageSource,
+    case_page_uri,
+    link_from,
+    render_case_page_source,
+    table_data,
+)
 from oracle.site.history import answer_since, changes_by_date, moved_cases
 from oracle.site.markup import Markup, anchor, rendered, template_environment
 from oracle.verify.report import CaseReport
@@ -230,8 +236,13 @@ class CasePages(Mapping[str, str]):
         }
 
     def __getitem__(self, uri: str) -> str:
+        return self.source(uri).whole
+
+    def source(self, uri: str) -> CasePageSource:
+        """The page's Markdown with its board held apart until it is converted (as the site
+        build converts it: :class:`oracle.site.casepages.CasePageSource`)."""
         report = self._reports[uri]
-        return render_case_page(
+        return render_case_page_source(
             report,
             self._sources[uri],
             self._rules,
