@@ -12,7 +12,7 @@ from engine.cards.card import Card, is_clan_card, mask_of
 from engine.cards.formations import CombatMode
 from engine.game.stone_in_play import StoneInPlay
 from engine.proof.claims import stone_verdict, unseen_elite_troops
-from engine.proof.pieces import STONES, Player, StoneState
+from engine.proof.pieces import Player, StoneState
 from engine.proof.rulings import Rulings
 from engine.proof.variants import Variant
 
@@ -27,6 +27,7 @@ Refutations = dict[tuple[Player, int], _Refutation]
 
 def prove_stones(
     stones: Sequence[StoneInPlay],
+    numbers: Sequence[int],
     player: Player,
     hand: Sequence[Card],
     variant: Variant,
@@ -35,7 +36,8 @@ def prove_stones(
     rulings: Rulings,
     refuted: Refutations,
 ) -> tuple[int, ...]:
-    """The stones ``player`` can prove, each judged by the claim proof on the table as it
+    """The stones ``player`` can prove among ``numbers`` (the open ones where their side is
+    complete), each judged by the claim proof on the table as it
     is (:func:`engine.proof.claims.stone_verdict`). A stone refused before (``refuted``, which
     this keeps) is refused again without a proof while it is unchanged and the completion that
     refuted the claim can still be made: its cards are still out of sight, and its elite troops
@@ -43,10 +45,9 @@ def prove_stones(
     unseen = -1  # the cards out of sight, worked out when a proof first needs them
     troops: tuple[Card, ...] = ()
     proved = []
-    for number, stone in zip(STONES, stones, strict=True):
+    for number in numbers:
+        stone = stones[number - 1]
         capacity = stone.capacity
-        if stone.claimed_by is not None or len(stone.sides[player]) != capacity:
-            continue
         board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
         if unseen < 0 and len(stone.sides[player.other]) < capacity:
             unseen = variant.card_mask & ~face_up
