@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.cards.card import Card
+from engine.cards.formations import CombatMode
 from engine.game.moves import Deck
 from engine.game.stone_in_play import StoneInPlay
 from engine.game.values import GameSettings
@@ -29,6 +30,7 @@ class CardsInPlay:
 
     __slots__ = (
         "_face_up",
+        "_room",
         "clock",
         "decks",
         "discards",
@@ -54,6 +56,7 @@ class CardsInPlay:
         self.jokers_played: set[Player] = set()
         self.clock = 0
         self._face_up = 0
+        self._room = [_ALL_STONES, _ALL_STONES]
 
     @property
     def variant(self) -> Variant:
@@ -67,6 +70,25 @@ class CardsInPlay:
         laid, each combat mode played and each card discarded adds its bit, and nothing takes
         one away. An invariant checks it against the table."""
         return self._face_up
+
+    def room(self, player: Player) -> int:
+        """The open stones where ``player``'s side has room for a card, a mask (stone ``n`` is
+        bit ``n - 1``). Kept by each step that lays, takes, claims or refits a stone; an
+        invariant checks it against the table."""
+        return self._room[player]
+
+    def complete(self, player: Player) -> int:
+        """The open stones where ``player``'s side is complete, a mask as :meth:`room`'s: an
+        open side has room or is complete (a side never holds more than its stone needs)."""
+        return self._room[player] ^ self.open_mask()
+
+    def open_mask(self) -> int:
+        """The stones nobody holds yet, a mask as :meth:`room`'s."""
+        mask = 0
+        for index, stone in enumerate(self.stones):
+            if stone.claimed_by is None:
+                mask |= 1 << index
+        return mask
 
     def stones_held(self, player: Player) -> tuple[int, ...]:
         """The stones ``player`` has claimed (or been awarded)."""
@@ -109,8 +131,20 @@ class CardsInPlay:
         )
 
     def count_face_up(self) -> None:
-        """Count the cards face up again from the table (a state changed by hand)."""
+        """Count the cards face up and the sides with room again from the table (a state set
+        up or changed by hand)."""
         self._face_up = face_up_mask(self.stones, self.discards)
+        for number in STONES:
+            self._count_room(number)
+
+    def _count_room(self, number: int) -> None:
+        """Count the room on both sides of stone ``number`` again from the table."""
+        stone, bit = self.stones[number - 1], 1 << (number - 1)
+        for player in (0, 1):
+            if stone.claimed_by is None and len(stone.sides[player]) < stone.capacity:
+                self._room[player] |= bit
+            else:
+                self._room[player] &= ~bit
 
     def clone(self) -> Self:
         """An independent copy: every field, whatever its name, copied all the way down
@@ -131,12 +165,27 @@ class CardsInPlay:
         self.clock += 1
         if len(stone.sides[player]) == stone.capacity:
             stone.completed_at[player] = self.clock
+            self._room[player] &= ~(1 << (number - 1))
 
     def remove(self, number: int, player: Player, card: Card) -> None:
         """Take ``card`` off ``player``'s side of stone ``number``: the side is incomplete."""
         stone = self.stones[number - 1]
         stone.sides[player].remove(card)
         stone.completed_at[player] = None
+        self._count_room(number)
+
+    def claim(self, number: int, player: Player) -> None:
+        """``player`` takes stone ``number`` (by a claim, or the stalemate award)."""
+        self.stones[number - 1].claimed_by = player
+        self._count_room(number)
+
+    def add_mode(self, number: int, mode: CombatMode) -> None:
+        """Lay combat mode ``mode`` on stone ``number``: Mud Fight asks four cards a side, so a
+        side of three is incomplete again."""
+        stone = self.stones[number - 1]
+        stone.modes.add(mode)
+        stone.refit()
+        self._count_room(number)
 
     def show(self, card: Card) -> None:
         """Count ``card`` face up from now on: a combat mode laid on its stone."""
@@ -146,6 +195,14 @@ class CardsInPlay:
         """Put ``card`` on the discards, face up."""
         self.discards.append(card)
         self._face_up |= 1 << card
+
+
+_ALL_STONES = (1 << len(STONES)) - 1
+
+STONES_IN_MASK = tuple(
+    tuple(number for number in STONES if mask >> (number - 1) & 1) for mask in range(1 << 9)
+)
+"""For each mask of stones (stone ``n`` is bit ``n - 1``), their numbers in order."""
 
 
 def _copied(value: Any) -> Any:
@@ -176,4 +233,4 @@ def _mutable(item: object) -> bool:
     return kind in (list, dict, set) or hasattr(kind, "copy")
 
 
-__all__ = ["CardsInPlay"]
+__all__ = ["STONES_IN_MASK", "CardsInPlay"]

@@ -22,9 +22,9 @@ from engine.cards.card import CARDS, Card
 from engine.game.legality import (
     CLAIM_RULES,
     RULES_NAMED,
-    LegalMoves,
     as_listed,
     card_refusal,
+    listed_moves,
     refusal,
 )
 from engine.game.move_rules import may_pass, someone_can_go_on
@@ -299,7 +299,7 @@ class GameState(PlayState):
 
 
 def _listing(state: PlayState) -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
-    listed = tuple(LegalMoves(state))
+    listed = listed_moves(state)
     return listed, set(map(id, listed)), {}
 
 

@@ -33,6 +33,9 @@ def invariant_problems(state: PlayState) -> list[str]:
             problems.append(f"{card_name(card)} is in {count} places")
     if state.face_up != face_up_mask(state.stones, state.discards):
         problems.append("the cards the game counts as face up are not the ones on the table")
+    for player in Player:
+        if state.room(player) != _room_on_the_table(state, player):
+            problems.append(f"the sides with room the game counts for {player.name} are wrong")
     tactics_problem = tactics_played_problem(state, state.current_player)
     if tactics_problem is not None:
         problems.append(tactics_problem)
@@ -109,3 +112,12 @@ def hands_and_decks(
     if has_tactics:
         decks[Deck.TACTICS] = list(reversed(tactic_deck))
     return hands, decks
+
+
+def _room_on_the_table(state: PlayState, player: Player) -> int:
+    """The open stones where ``player``'s side has room, a mask, read from the table."""
+    return sum(
+        1 << index
+        for index, stone in enumerate(state.stones)
+        if stone.claimed_by is None and len(stone.sides[player]) < stone.capacity
+    )

@@ -137,6 +137,23 @@ class LegalMoves:
             yield [Return(card) for card in distinct(state.hands[state.current_player])]
 
 
+def listed_moves(state: PlayState) -> tuple[Move, ...]:
+    """The legal moves in :class:`LegalMoves`' order, the play step's listed without its
+    generators: the Clan cards' plays, what each Tactic card allows, and the pass when no Clan
+    card fits (:func:`~engine.game.move_rules.may_pass`)."""
+    if state.phase is not Phase.PLAY:
+        return tuple(LegalMoves(state))
+    plays = clan_plays(state, state.current_player)
+    if not state.variant.has_tactics:
+        return plays or (Pass(),)
+    moves: list[Move] = list(plays)
+    for group in _tactic_groups(state):
+        moves.extend(group)
+    if not plays:
+        moves.append(Pass())
+    return tuple(moves)
+
+
 def legal_moves(state: PlayState) -> list[Move]:
     """Every move the current player may make now, in a fixed order (:class:`LegalMoves`)."""
     return list(LegalMoves(state))
@@ -351,5 +368,6 @@ __all__ = [
     "distinct",
     "has_a_play",
     "legal_moves",
+    "listed_moves",
     "refusal",
 ]

@@ -17,6 +17,7 @@ from typing import Generic, ParamSpec
 
 from engine.cards.card import Card, card_name, clan_cards, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
+from engine.game.cards_in_play import STONES_IN_MASK
 from engine.game.moves import PLAYS, IllegalMove, Move, Play
 from engine.game.play_state import PlayState
 from engine.game.stone_in_play import StoneInPlay
@@ -113,21 +114,11 @@ ROOM_FOR_THE_TRAITOR = MoveRule("tactics.traitor", _room_on_the_side, _side_full
 def stones_with_room(
     state: PlayState, player: Player, room: MoveRule[[StoneInPlay, int, Player]] = ROOM_FOR_A_CARD
 ) -> tuple[int, ...]:
-    """The open stones where ``player``'s side has room, as ``room`` judges it.
-
-    A play step asks this three times (is there a play, which plays, may they pass), so the
-    answer is kept until the state changes (:meth:`~engine.game.play_state.PlayState.derived`)."""
-    return state.derived((player, room.holds), _stones_with_room, state, player, room.holds)
-
-
-def _stones_with_room(
-    state: PlayState, player: Player, holds: Callable[[StoneInPlay, int, Player], bool]
-) -> tuple[int, ...]:
-    return tuple(
-        number
-        for number, stone in zip(STONES, state.stones, strict=True)
-        if stone.claimed_by is None and holds(stone, number, player)
-    )
+    """The open stones where ``player``'s side has room. ``room`` names the rule a move breaks
+    without it; every such rule asks :func:`_room_on_the_side`, which the state's mask of the
+    sides with room (:meth:`~engine.game.play_state.PlayState.room`, kept by each step) answers
+    for all the stones at once."""
+    return STONES_IN_MASK[state.room(player)]
 
 
 def _some_room(state: PlayState, player: Player) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar, TypeVarTuple
 
 from engine.cards.card import Card
-from engine.game.cards_in_play import CardsInPlay
+from engine.game.cards_in_play import STONES_IN_MASK, CardsInPlay
 from engine.game.moves import Deck, Move
 from engine.game.provable import Refutations, prove_stones
 from engine.game.stone_in_play import StoneInPlay
@@ -137,18 +137,15 @@ class PlayState(CardsInPlay):
     def provable_stones(self, player: Player | None = None) -> tuple[int, ...]:
         """The stones ``player`` (the current one by default) could claim right now."""
         player = self.current_player if player is None else player
-        if not any(
-            stone.claimed_by is None and len(stone.sides[player]) == stone.capacity
-            for stone in self.stones
-        ):
+        if not self.complete(player):
             return ()
         return self.derived(("provable", player), self._prove, player)
 
     def _prove(self, player: Player) -> tuple[int, ...]:
         hand, rulings = self.hands[player], self.game.rulings
         return prove_stones(
-            self.stones, player, hand, self.variant, self._face_up, self.jokers_played, rulings,
-            self._refuted,
+            self.stones, STONES_IN_MASK[self.complete(player)], player, hand, self.variant,
+            self._face_up, self.jokers_played, rulings, self._refuted,
         )  # fmt: skip
 
     def derived(

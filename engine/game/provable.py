@@ -12,14 +12,15 @@ from engine.cards.card import Card, is_clan_card, mask_of
 from engine.cards.formations import CombatMode
 from engine.game.stone_in_play import StoneInPlay
 from engine.proof.claims import stone_verdict, unseen_elite_troops
-from engine.proof.pieces import STONES, Player, StoneState
+from engine.proof.pieces import Player, StoneState
 from engine.proof.rulings import Rulings
 from engine.proof.variants import Variant
 
-_Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode]]
+_Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode], Player | None]
 _Refutation = tuple[_Board, int, tuple[Card, ...]]
-"""A stone as it was when a claim on it was refused, the cards of the completion that refuted
-the claim (a mask), and the elite troops among them."""
+"""A stone as it was when a claim on it was refused (its sides, modes and who completed first),
+the cards of the completion that refuted the claim (a mask), and the elite troops among them;
+for a stone whose two sides were complete, no cards: the board alone refused it."""
 
 Refutations = dict[tuple[Player, int], _Refutation]
 """The refutation last found for each player's claim on each stone."""
@@ -27,6 +28,7 @@ Refutations = dict[tuple[Player, int], _Refutation]
 
 def prove_stones(
     stones: Sequence[StoneInPlay],
+    numbers: Sequence[int],
     player: Player,
     hand: Sequence[Card],
     variant: Variant,
@@ -35,7 +37,8 @@ def prove_stones(
     rulings: Rulings,
     refuted: Refutations,
 ) -> tuple[int, ...]:
-    """The stones ``player`` can prove, each judged by the claim proof on the table as it
+    """The stones ``player`` can prove among ``numbers`` (the open ones where their side is
+    complete), each judged by the claim proof on the table as it
     is (:func:`engine.proof.claims.stone_verdict`). A stone refused before (``refuted``, which
     this keeps) is refused again without a proof while it is unchanged and the completion that
     refuted the claim can still be made: its cards are still out of sight, and its elite troops
@@ -43,20 +46,22 @@ def prove_stones(
     unseen = -1  # the cards out of sight, worked out when a proof first needs them
     troops: tuple[Card, ...] = ()
     proved = []
-    for number, stone in zip(STONES, stones, strict=True):
+    for number in numbers:
+        stone = stones[number - 1]
         capacity = stone.capacity
-        if stone.claimed_by is not None or len(stone.sides[player]) != capacity:
-            continue
-        board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes))
-        if unseen < 0 and len(stone.sides[player.other]) < capacity:
+        first = stone.completed_first
+        board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes), first)
+        settled = len(stone.sides[player.other]) == capacity
+        if unseen < 0 and not settled:
             unseen = variant.card_mask & ~face_up
             # The game records every Joker played (a test checks it agrees with the
             # position's).
             troops = unseen_elite_troops(unseen, player.other in jokers_played)
         kept = refuted.get((player, number))
-        if kept is not None and unseen >= 0 and _still_refutes(kept, board, unseen, troops):
+        judged = settled or unseen >= 0  # what the kept refutation needs is known
+        if kept is not None and judged and _still_refutes(kept, board, unseen, troops):
             continue
-        state = StoneState._without_checks(board[:2], stone.completed_first, board[2], None)
+        state = StoneState._without_checks(board[:2], first, board[2], None)
         verdict = stone_verdict(number, state, player, hand, max(unseen, 0), troops, rulings)
         if verdict.granted:
             proved.append(number)
@@ -64,6 +69,8 @@ def prove_stones(
             added = verdict.best_reply.added
             refuting = tuple(card for card in added if not is_clan_card(card))
             refuted[(player, number)] = (board, mask_of(added), refuting)
+        elif settled:  # both sides complete: refused again while the board stays as it is
+            refuted[(player, number)] = (board, 0, ())
     return tuple(proved)
 
 

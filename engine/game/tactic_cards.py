@@ -115,10 +115,8 @@ class CombatModes(TacticKind):
 
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
-        stone = state.stones[move.stone - 1]
-        stone.modes.add(MODE_OF_CARD[Tactic(move.card)])
+        state.add_mode(move.stone, MODE_OF_CARD[Tactic(move.card)])
         state.show(move.card)
-        stone.refit()  # Mud Fight: a side of three is incomplete again
 
 
 class Recruiter(TacticKind):

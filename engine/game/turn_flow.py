@@ -47,7 +47,7 @@ def _claim(state: PlayState, move: Move) -> None:
     assert isinstance(move, Claim)
     me = state.current_player
     for number in move.stones:
-        state.stones[number - 1].claimed_by = me
+        state.claim(number, me)
     if not check_victory(state, me):
         state.phase = Phase.PLAY if state.game.expert else Phase.DRAW
 
@@ -119,11 +119,11 @@ def stalemate(state: PlayState) -> None:
     for number, stone in state.open_stones():
         complete = [len(stone.sides[p]) == stone.capacity for p in Player]
         if complete[0] != complete[1]:
-            stone.claimed_by = Player.A if complete[0] else Player.B
+            state.claim(number, Player.A if complete[0] else Player.B)
         else:
             totals = [award_total(stone.sides[p]) for p in Player]
             if totals[0] != totals[1]:
-                stone.claimed_by = Player.A if totals[0] > totals[1] else Player.B
+                state.claim(number, Player.A if totals[0] > totals[1] else Player.B)
         if stone.claimed_by is not None:
             state.events.append(
                 Event(state.turn, stone.claimed_by, f"receives stone {number}", forced=True)
@@ -200,13 +200,21 @@ _FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
 
 
 def forced(move: Move) -> Step:
-    """The step carrying out ``move`` when the rules force it, logged as such."""
+    """The step carrying out ``move`` when the rules force it, logged as such: made once for
+    each move (a forced step is one of a few: no claim, a pass, a draw from one deck)."""
+    step = _FORCED.get(move)
+    if step is None:
+        text = str(move)
 
-    def step(state: PlayState) -> None:
-        state.events.append(Event(state.turn, state.current_player, str(move), forced=True))
-        carry_out(state, move)
+        def step(state: PlayState) -> None:
+            state.events.append(Event(state.turn, state.current_player, text, forced=True))
+            carry_out(state, move)
 
+        _FORCED[move] = step
     return step
+
+
+_FORCED: dict[Move, Step] = {}
 
 
 __all__ = [
