@@ -338,13 +338,19 @@ def use_screen(page: Page, width: str, theme: str) -> None:
 
 def settle(page: Page) -> None:
     """Wait until nothing moves: the fonts loaded, the theme's transitions and the page's own
-    animations over, and the layout done for the current size."""
+    animations over, and the layout done for the current size. A face limited to a few
+    characters (``unicode-range``) is fetched only once a layout asks for it, which can be after
+    ``document.fonts.ready`` has resolved, so the fonts are asked again after the layout."""
     page.evaluate(
         "async () => { await document.fonts.ready;"
         " const running = document.getAnimations().map(a => a.finished);"
         " const enough = new Promise(done => setTimeout(done, 2000));"
         " await Promise.race([Promise.allSettled(running), enough]);"
-        " await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))); }"
+        " const frames = () => new Promise(done =>"
+        " requestAnimationFrame(() => requestAnimationFrame(done)));"
+        " await frames();"
+        " while (document.fonts.status !== 'loaded') {"
+        " await document.fonts.ready; await frames(); } }"
     )
 
 
@@ -421,7 +427,7 @@ def screenshot(page: Page, state: State) -> bytes:
             " const header = document.querySelector('.md-header');"
             " const top = el.getBoundingClientRect().top + window.scrollY"
             " - (header ? header.offsetHeight : 0) - 16;"
-            " window.scrollTo(0, Math.max(0, top)); }",
+            " window.scrollTo(0, Math.max(0, Math.round(top))); }",
             state.anchor,
         )
     else:
