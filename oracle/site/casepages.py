@@ -165,21 +165,6 @@ class CasePageSource:
         return html.replace(BOARD_SLOT, self.board, 1)
 
 
-def render_case_page(
-    report: CaseReport,
-    source: str,
-    rules: RulesIndex,
-    template: jinja2.Template,
-    topic_pages: dict[str, str],
-    root: Path | None = None,
-    since: Since | None = None,
-) -> str:
-    """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``;
-    ``source`` is the case file's text as the catalogue read it; ``since`` says since when its
-    answer stands, where that is known."""
-    return render_case_page_source(report, source, rules, template, topic_pages, root, since).whole
-
-
 def render_case_page_source(
     report: CaseReport,
     source: str,
@@ -189,7 +174,9 @@ def render_case_page_source(
     root: Path | None = None,
     since: Since | None = None,
 ) -> CasePageSource:
-    """:func:`render_case_page` with the board held apart until the page is converted."""
+    """The Markdown of a case's page, rendered with the ``case_page.md.j2`` ``template``, with
+    its board held apart until the page is converted; ``source`` is the case file's text as the
+    catalogue read it; ``since`` says since when its answer stands, where that is known."""
     case = report.case
     page = case_page_uri(case)
     witness = frozenset(card for check in report.checks for card in check.verdict.witness)
