@@ -23,6 +23,7 @@ from oracle.casefile.validation import load_schema
 from oracle.catalogue import build_catalogue
 from oracle.conformance.export import catalogue_version, published_records
 from oracle.conformance.results import published_results, read_result
+from oracle.site.markup import external_link
 
 LOOK = Path(__file__).resolve().parent / "look"
 REPORT = "example-claims-adapter.json"
@@ -128,6 +129,8 @@ def test_a_key_given_twice_is_refused_at_its_line(
         ("link", "https://example.org/x\n", "does not match"),
         ("name", "Two\nlines", "line break"),
         ("link", "https://example.org/\u200bx", "U\\+200B"),
+        ("link", "https:///no-host", "names no host"),
+        ("link", "https://[x/", "is not an address"),
         ("date", "0000-00-00", "not a day of the calendar"),
         ("date", "2026-02-30", "not a day of the calendar"),
         ("date", "2099-01-01", "after today"),
@@ -145,6 +148,38 @@ def test_the_submission_is_one_line_each_and_a_real_past_day(
     assert str(refused.value).startswith(f"{REPORT}:") and f"submitted/{field}" in str(
         refused.value
     )
+
+
+ODD_LINKS = (
+    "https://example.org/x",
+    "HTTPS://EXAMPLE.ORG",
+    "https:///no-host",
+    "https://[x/",
+    "http://?q",
+    "https://:80/",
+    "https://user@/x",
+    'https://example.org/"><img/src=x/onerror=pwn(1)>',
+    "https://example.org/caf\u00e9",
+)
+
+
+@pytest.mark.parametrize("link", ODD_LINKS)
+def test_a_link_check_accepts_is_one_the_build_can_link_to(
+    tmp_path: Path, report: dict[str, Any], link: str
+) -> None:
+    """A file ``check`` accepts must build: a link the schema lets through but the conformance
+    page cannot link to (no host, not an address) is refused by ``check`` at its line, never an
+    ``UnsafeLink`` traceback in the build."""
+    report["submitted"]["link"] = link
+    path = tmp_path / REPORT
+    path.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    try:
+        found = read_result(path, tmp_path, today=TODAY)
+    except ValueError as refused:
+        assert str(refused).startswith(f"{REPORT}:") and "submitted/link" in str(refused)
+        assert "\n" not in str(refused)
+        return
+    assert external_link(found.name, found.link).startswith("<a href=")
 
 
 def test_a_result_must_follow_from_its_answers(

@@ -20,6 +20,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
 
@@ -176,12 +177,27 @@ def _submission_facts(submitted: dict[str, str], today: datetime.date) -> tuple[
     for field in ("name", "version", "link"):
         if any(character in submitted[field] for character in "\n\t"):
             return field, "holds a line break or a tab; it is shown on one line"
+    no_page = _link_problem(submitted["link"])
+    if no_page is not None:
+        return "link", no_page
     try:
         day = datetime.date.fromisoformat(submitted["date"])
     except ValueError:
         return "date", f"{submitted['date']!r} is not a day of the calendar"
     if day > today:
         return "date", f"{day.isoformat()} is after today ({today.isoformat()}): a run has a past"
+    return None
+
+
+def _link_problem(link: str) -> str | None:
+    """Why ``link`` (which the schema let through) is no address of a page the conformance page
+    can link to, or None: it must name a host, as the site's links out do."""
+    try:
+        parts = urlsplit(link)
+    except ValueError as error:  # an unclosed [ of an IPv6 host, say
+        return f"{link[:80]!r} is not an address: {error}"
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return f"{link[:80]!r} names no host; give the address of the engine's page"
     return None
 
 
