@@ -598,6 +598,24 @@ def test_a_malformed_answer_line_fails_its_case_with_a_reason_and_the_run_goes_o
         assert len(line) < 600 and "\n" not in line, line
 
 
+def test_an_answer_line_giving_a_key_twice_fails_its_case(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """JSON readers disagree on which of two equal keys counts (Python's keeps the last): an
+    answer line with a key given twice fails its case, even when the last copy is right."""
+    adapter = adapter_engine()
+
+    def answer(line: str) -> str:
+        right = adapter.ask(json.loads(line))
+        wrong = {"claims": {stone: "?" for stone in right.get("answers", {}).get("claims", {})}}
+        head = json.dumps({"id": right["id"], "answers": wrong})[:-1]
+        return f'{head}, "answers": {json.dumps(right.get("answers", {}))}}}'
+
+    [result] = run(FunctionEngine(answer), list(records[:1]))
+    assert result.result is Result.FAIL
+    assert 'the key "answers" is given twice in one object' in str(result.problem)
+
+
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e308", "0", "-1", "soon"])
 def test_a_timeout_that_can_never_fire_is_refused(
     value: str, capsys: pytest.CaptureFixture[str]
