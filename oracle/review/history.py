@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -122,7 +124,10 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     except BaseUnavailable as error:
         return say_failed(" history", str(error))
     path = root / RULES_INDEX
-    before = path.read_text(encoding="utf-8")
+    with path.open(encoding="utf-8", newline="") as stream:
+        written = stream.read()
+    crlf = written.count("\r\n") * 2 > written.count("\n")
+    before = written.replace("\r\n", "\n") if crlf else written
     pinning = {case.id for case in catalogue.collection.cases if args.rule in case.rules}
     moved = [change for change in changes.moved if change[0] in pinning]
     try:
@@ -133,11 +138,26 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     if args.dry_run:
         print(_diff(before, after, RULES_INDEX) or "history: nothing would change")
     elif after != before:
-        path.write_text(after, encoding="utf-8")
+        # With the file's own line endings, as everything else of it is kept.
+        _replace_whole(path, after.replace("\n", "\r\n") if crlf else after)
     for line in changes.lines():
         print(line)
     _say_written(args.rule, entry.history[-1].date, ids, changes, pinning)
     return 0
+
+
+def _replace_whole(path: Path, text: str) -> None:
+    """Write ``text`` as ``path``, replaced whole at once: an interrupted write leaves the index
+    as it was or as written, never half written."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".history-", suffix=".yaml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _say_written(
