@@ -124,10 +124,7 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     except BaseUnavailable as error:
         return say_failed(" history", str(error))
     path = root / RULES_INDEX
-    with path.open(encoding="utf-8", newline="") as stream:
-        written = stream.read()
-    crlf = written.count("\r\n") * 2 > written.count("\n")
-    before = written.replace("\r\n", "\n") if crlf else written
+    before, crlf = _read_as_lf(path)
     pinning = {case.id for case in catalogue.collection.cases if args.rule in case.rules}
     moved = [change for change in changes.moved if change[0] in pinning]
     try:
@@ -138,21 +135,30 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     if args.dry_run:
         print(_diff(before, after, RULES_INDEX) or "history: nothing would change")
     elif after != before:
-        # With the file's own line endings, as everything else of it is kept.
-        _replace_whole(path, after.replace("\n", "\r\n") if crlf else after)
+        _replace_whole(path, after, crlf)
     for line in changes.lines():
         print(line)
     _say_written(args.rule, entry.history[-1].date, ids, changes, pinning)
     return 0
 
 
-def _replace_whole(path: Path, text: str) -> None:
-    """Write ``text`` as ``path``, replaced whole at once: an interrupted write leaves the index
-    as it was or as written, never half written."""
+def _read_as_lf(path: Path) -> tuple[str, bool]:
+    """The text of ``path`` with its lines ended by LF, and whether the file ends them by CRLF
+    (as an editor on Windows saves it, and ``check`` reads it)."""
+    with path.open(encoding="utf-8", newline="") as stream:
+        written = stream.read()
+    crlf = written.count("\r\n") * 2 > written.count("\n")
+    return (written.replace("\r\n", "\n") if crlf else written), crlf
+
+
+def _replace_whole(path: Path, text: str, crlf: bool) -> None:
+    """Write ``text`` as ``path`` with the file's own line endings (CRLF when ``crlf``), as
+    everything else of it is kept, and replaced whole at once: an interrupted write leaves the
+    index as it was or as written, never half written."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".history-", suffix=".yaml")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+            stream.write(text.replace("\n", "\r\n") if crlf else text)
         os.chmod(temporary, path.stat().st_mode & 0o777)
         os.replace(temporary, path)
     except BaseException:
