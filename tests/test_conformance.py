@@ -844,7 +844,7 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     bogus = dict(document, cases=[first], summary={"cases": 1, **counts})
     (results / "bogus.json").write_text(json.dumps(bogus))
     [problem] = published_results(tmp_path, records, version)[1]
-    assert problem.startswith("results/bogus.json: case 'no-such-case' of topic")
+    assert problem.startswith("results/bogus.json:1: cases/0/id: case 'no-such-case' of topic")
     (results / "bogus.json").unlink()
     (results / "notes.txt").write_text("hello\n")
     (results / "broken.json").write_text('{"format": "something else"}\n')

@@ -205,6 +205,54 @@ def test_a_result_must_follow_from_its_answers(
     assert "summary: says" in _refused(tmp_path, records, json.dumps(counted, indent=1))
 
 
+def _questions_an_object(report: dict[str, Any]) -> None:
+    report["cases"][0]["questions"] = {"claims.5": "pass"}
+
+
+def _a_question_without_result(report: dict[str, Any]) -> None:
+    del report["cases"][0]["questions"][0]["result"]
+
+
+def _a_case_given_twice(report: dict[str, Any]) -> None:
+    report["cases"].append(copy.deepcopy(report["cases"][0]))
+    report["summary"]["cases"] += 1
+    report["summary"][report["cases"][0]["result"]] += 1
+
+
+def _a_problem_that_is_a_number(report: dict[str, Any]) -> None:
+    report["cases"][0]["problem"] = 5
+
+
+def _a_case_not_in_the_catalogue(report: dict[str, Any]) -> None:
+    report["cases"][0]["id"] = "no-such-case"
+
+
+@pytest.mark.parametrize(
+    ("edit", "place", "why"),
+    [
+        (_questions_an_object, "cases/0/questions", "is not of type 'array'"),
+        (_a_question_without_result, "cases/0/questions/0", "'result' is a required property"),
+        (_a_case_given_twice, "cases/20/id", "is given twice (as cases/0 too)"),
+        (_a_problem_that_is_a_number, "cases/0/problem", "is not of type 'string', 'null'"),
+        (_a_case_not_in_the_catalogue, "cases/0/id", "is not in the catalogue of version"),
+    ],
+)
+def test_a_report_of_the_wrong_shape_is_one_located_line_never_a_traceback(
+    tmp_path: Path,
+    records: tuple[dict[str, Any], ...],
+    report: dict[str, Any],
+    edit: Any,
+    place: str,
+    why: str,
+) -> None:
+    """Each raised a TypeError or a KeyError in check and the build, or was published with a
+    case counted twice, or was named without a line."""
+    edit(report)
+    problem = _refused(tmp_path, records, json.dumps(report, indent=1))
+    assert problem.split(":")[1].isdigit(), problem  # the line is named
+    assert f": {place}: " in problem and why in problem, problem
+
+
 def test_a_current_report_pins_the_catalogues_own_answers(
     tmp_path: Path, records: tuple[dict[str, Any], ...], report: dict[str, Any]
 ) -> None:
