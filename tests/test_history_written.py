@@ -115,16 +115,17 @@ def test_history_writes_the_moved_cases_and_check_base_wants_them_named(
     assert run(capsys, "check", "--root", str(look), "--base", str(base))[0] == 0
 
 
-def test_history_keeps_a_crlf_index_line_endings(
-    look: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("ending", [b"\r\n", b"\r"], ids=["CRLF", "CR"])
+def test_history_keeps_the_index_line_endings(
+    look: Path, capsys: pytest.CaptureFixture[str], ending: bytes
 ) -> None:
     """``history`` writes its two lines into the rules index and changes nothing else of it:
-    not its line endings (an index saved with CRLF, which ``check`` reads, stays CRLF)."""
+    not its line endings (an index saved with CRLF, or CR alone, which ``check`` reads)."""
     base = _base_with_a_moved_answer(look, capsys)
     _add_step(look)
     index = look / "rules" / "index.yaml"
     lf = index.read_bytes()
-    index.write_bytes(lf.replace(b"\n", b"\r\n"))
+    index.write_bytes(lf.replace(b"\n", ending))
     status, out = run(
         capsys, "history", "claim.own-side-complete", "--root", str(look), "--base", str(base)
     )
@@ -135,7 +136,7 @@ def test_history_keeps_a_crlf_index_line_endings(
         b" now: refused}]\n"
     )
     step = b"        source: a test\n"
-    assert index.read_bytes() == lf.replace(step, step + written).replace(b"\n", b"\r\n")
+    assert index.read_bytes() == lf.replace(step, step + written).replace(b"\n", ending)
     assert [p.name for p in index.parent.iterdir() if p.name.startswith(".")] == []
     assert run(capsys, "check", "--root", str(look), "--base", str(base))[0] == 0
 
