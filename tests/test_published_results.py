@@ -22,7 +22,7 @@ from oracle.casefile.jsontext import strings
 from oracle.casefile.validation import load_schema
 from oracle.catalogue import build_catalogue
 from oracle.conformance.export import catalogue_version, published_records
-from oracle.conformance.results import published_results, read_result
+from oracle.conformance.results import load_results, published_results, read_result
 from oracle.site.markup import external_link
 
 LOOK = Path(__file__).resolve().parent / "look"
@@ -336,3 +336,19 @@ def test_conform_writes_a_report_to_standard_output_for_dash(
     out, err = capsys.readouterr()
     assert json.loads(out)["summary"]["pass"] == 1
     assert "1 pass" in err and not (project / "-").exists()
+
+
+def test_a_linked_report_is_named_a_link(tmp_path: Path, report: dict[str, Any]) -> None:
+    """A symbolic link in ``results/`` is named as one, in the words every command uses, not
+    as a file that is no ``.json`` report (which it was called, although its name ends so)."""
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / REPORT).symlink_to(elsewhere)
+    (tmp_path / "results" / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    published, problems = load_results(tmp_path)
+    assert published == []
+    assert problems == [
+        f"results/{name}: a symbolic link: links are never followed; give the file itself"
+        for name in (REPORT, "gone.json")
+    ]

@@ -274,7 +274,13 @@ def load_results(root: Path) -> tuple[list[PublishedResult], list[str]]:
     for path in sorted(folder.iterdir()):
         if path.name.startswith(".") or path.name == "README.md":
             continue
-        if path.suffix != ".json" or not path.is_file() or path.is_symlink():
+        if path.is_symlink():  # as wherever a file is read, and whatever it points to
+            problems.append(
+                f"{shown_path(path, root)}: a symbolic link: links are never followed;"
+                " give the file itself"
+            )
+            continue
+        if path.suffix != ".json" or not path.is_file():
             problems.append(
                 f"{shown_path(path, root)}: results/ holds only conform --json reports (.json)"
             )
