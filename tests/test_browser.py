@@ -693,6 +693,31 @@ def test_copying_at_once_after_typing_copies_what_the_page_then_shows(
 
 
 @pytest.mark.browser
+def test_a_lone_surrogate_in_the_situation_is_the_loaders_problem_not_an_exception(
+    visit: Visit, site_url: str
+) -> None:
+    """A page's text can hold what no file can: a lone surrogate typed (here pasted by a script)
+    into the situation. Asking and "Copy as a case file" show the loader's located problem on
+    that field, in Pyodide as in Python, and nothing is thrown."""
+    page = visit.page
+    engine_page(page, f"{site_url}/ask.html")
+    page.fill("#stone-3-you", "red 1, blue 1, green 1")
+    page.fill("#stone-3-them", "red 3, blue 3")
+    page.check("#stone-3-claim")
+    page.fill("#why", "a three out of sight completes their side")
+    page.evaluate(
+        "() => { const box = document.getElementById('situation');"
+        " box.value = 'a \\ud800 b'; box.dispatchEvent(new Event('input', { bubbles: true }));"
+        " box.dispatchEvent(new Event('change', { bubbles: true })); }"
+    )
+    page.get_by_role("button", name="Copy as a case file").click()
+    page.wait_for_function("() => !document.getElementById('ask-problem-box').hidden")
+    assert "U+D800, a lone surrogate" in page.inner_text("#ask-problem")
+    assert page.get_attribute("#situation", "aria-invalid") == "true"
+    assert not visit.errors, visit.errors
+
+
+@pytest.mark.browser
 def test_an_answer_on_its_way_never_rewrites_what_was_typed_after_it(
     visit: Visit, site_url: str
 ) -> None:

@@ -557,4 +557,7 @@ def test_check_reads_every_file_of_the_published_results(
     (results / "mine.json").write_text(json.dumps(report))
     status, out = run(capsys, "check", "--root", str(project_copy))
     assert status == 1, out
-    assert "results/mine.json: case 'no-such-case' of topic 'claims' is not in the catalogue" in out
+    assert (
+        "results/mine.json:1: cases/0/id: case 'no-such-case' of topic 'claims' is not in the"
+        " catalogue" in out
+    )

@@ -5,6 +5,7 @@ is read as written."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,37 @@ def test_a_ruse_is_named_by_a_whole_word() -> None:
     assert isinstance(read_move("banshee red 5 at 3", [], nothing), Banshee)
     with pytest.raises(MoveSyntaxError, match="'bansheered 5 at 3' is not a move"):
         read_move("bansheered 5 at 3", [], nothing)
+
+
+@pytest.mark.parametrize(
+    ("command", "starts"),
+    [
+        (["export", "-o", "-"], '{\n "format": "schotten-totten-oracle-catalogue"'),
+        (["export", "--format", "jsonl", "-o", "-"], '{"format": "schotten-totten-oracle-cat'),
+        (["drift", "-o", "-"], "drift: every answer"),
+        (["drift", "--format", "json", "-o", "-"], '{\n "format": "schotten-oracle-drift"'),
+        (["conform", "-q", "-k", "incomplete-side", "--json", "-"], '{\n "format": "schotten'),
+        (["conform", "-q", "-k", "incomplete-side", "--junit", "-"], '<?xml version="1.0"'),
+    ],
+)
+def test_dash_is_standard_output_for_every_command_that_writes_a_file(
+    command: list[str],
+    starts: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``-o -`` (and ``--json -``, ``--junit -``) means standard output for export, drift and
+    conform alike: what is written goes there, and no file named ``-`` appears."""
+    look = Path(__file__).resolve().parent / "look"
+    for name in ("cases", "rules"):
+        shutil.copytree(look / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    engine = ["--", sys.executable, "-m", "oracle.conformance.adapter"]
+    assert main([*command, *(engine if command[0] == "conform" else [])]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(starts), out[:80]
+    assert not (tmp_path / "-").exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "cases",
+        "rules",
+    ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 import textwrap
 import time
@@ -521,6 +522,58 @@ def test_an_engine_that_writes_without_end_fails_within_the_timeout_in_bounded_m
         assert "no answer within 0.5 s" in problem
 
 
+ONE_LONG_LINE = (
+    "import sys\nsys.stdin.readline()\nout = sys.stdout.buffer\n"
+    "for _ in range(1600):\n    out.write(b'x' * 65536)\nout.write(b'\\n')\nout.flush()\n"
+)
+"""An engine that answers with one line of 100 MiB, written in pieces (so that the engine's own
+memory stays small) and ended."""
+
+ANSWERS_NOTHING = (
+    "import json, sys\nfor line in sys.stdin:\n"
+    "    print(json.dumps({'id': json.loads(line)['id'], 'error': 'no'}), flush=True)\n"
+)
+
+MEASURED_RUN = """
+import resource, sys
+from oracle.conformance.engines import CommandEngine
+from oracle.conformance.export import read_export
+from oracle.conformance.runner import run
+records = read_export(open(sys.argv[1], encoding="utf-8").read())[:1]
+[result] = run(CommandEngine([sys.executable, sys.argv[2]], timeout=60), records)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, result.problem)
+"""
+"""A run of one case in a process of its own, printing the runner's own peak memory (KiB, not
+the engine's, which is a process apart) and why the case failed."""
+
+
+@PROCESS_CONTROL
+def test_one_100_mib_line_does_not_raise_the_runners_memory(
+    records: tuple[dict[str, Any], ...], tmp_path: Path
+) -> None:
+    """The line is refused at 1 MiB and the rest of it is read and dropped as it comes: the
+    runner's peak memory is that of a run whose engine answers in a few bytes (issue 43 measured
+    170 MB more when the whole line was kept)."""
+    export = tmp_path / "export.json"
+    export.write_text(export_json(records[:1], "test"), encoding="utf-8")
+    peaks: dict[str, int] = {}
+    problems: dict[str, str] = {}
+    for name, engine in (("short", ANSWERS_NOTHING), ("long", ONE_LONG_LINE)):
+        script = tmp_path / f"{name}.py"
+        script.write_text(engine, encoding="utf-8")
+        ran = subprocess.run(
+            [sys.executable, "-c", MEASURED_RUN, str(export), str(script)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        peak, problems[name] = ran.stdout.strip().split(" ", 1)
+        peaks[name] = int(peak)
+    assert peaks["long"] - peaks["short"] < 20_000, peaks
+    assert "wrote a line over 1,048,576 bytes" in problems["long"]
+
+
 MALFORMED = {
     "unsupported-a-number": '{"id": ID, "unsupported": 5}',
     "answers-a-list": '{"id": ID, "answers": [1, 2]}',
@@ -543,6 +596,24 @@ def test_a_malformed_answer_line_fails_its_case_with_a_reason_and_the_run_goes_o
     for result in results:
         line = result.describe()
         assert len(line) < 600 and "\n" not in line, line
+
+
+def test_an_answer_line_giving_a_key_twice_fails_its_case(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """JSON readers disagree on which of two equal keys counts (Python's keeps the last): an
+    answer line with a key given twice fails its case, even when the last copy is right."""
+    adapter = adapter_engine()
+
+    def answer(line: str) -> str:
+        right = adapter.ask(json.loads(line))
+        wrong = {"claims": {stone: "?" for stone in right.get("answers", {}).get("claims", {})}}
+        head = json.dumps({"id": right["id"], "answers": wrong})[:-1]
+        return f'{head}, "answers": {json.dumps(right.get("answers", {}))}}}'
+
+    [result] = run(FunctionEngine(answer), list(records[:1]))
+    assert result.result is Result.FAIL
+    assert 'the key "answers" is given twice in one object' in str(result.problem)
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e308", "0", "-1", "soon"])
@@ -773,7 +844,7 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     bogus = dict(document, cases=[first], summary={"cases": 1, **counts})
     (results / "bogus.json").write_text(json.dumps(bogus))
     [problem] = published_results(tmp_path, records, version)[1]
-    assert problem.startswith("results/bogus.json: case 'no-such-case' of topic")
+    assert problem.startswith("results/bogus.json:1: cases/0/id: case 'no-such-case' of topic")
     (results / "bogus.json").unlink()
     (results / "notes.txt").write_text("hello\n")
     (results / "broken.json").write_text('{"format": "something else"}\n')

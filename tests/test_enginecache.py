@@ -112,3 +112,7 @@ def test_the_plugin_puts_the_headers_on_the_preview_server() -> None:
         {"PATH_INFO": "/ask.html"}, lambda status, headers, exc_info=None: sent.append(headers)
     )
     assert ("Cache-Control", REVALIDATE) in sent[0]  # no build yet: nothing is kept
+    # Every folder a build reads is watched: what it publishes (the case files, the rules
+    # index, the recorded games, the published results) and the code it runs.
+    watched = {Path(path).relative_to(ROOT).as_posix() for path in server.watched}
+    assert {"cases", "rules", "games", "results", "engine", "oracle"} <= watched

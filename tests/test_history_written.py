@@ -115,6 +115,32 @@ def test_history_writes_the_moved_cases_and_check_base_wants_them_named(
     assert run(capsys, "check", "--root", str(look), "--base", str(base))[0] == 0
 
 
+@pytest.mark.parametrize("ending", [b"\r\n", b"\r"], ids=["CRLF", "CR"])
+def test_history_keeps_the_index_line_endings(
+    look: Path, capsys: pytest.CaptureFixture[str], ending: bytes
+) -> None:
+    """``history`` writes its two lines into the rules index and changes nothing else of it:
+    not its line endings (an index saved with CRLF, or CR alone, which ``check`` reads)."""
+    base = _base_with_a_moved_answer(look, capsys)
+    _add_step(look)
+    index = look / "rules" / "index.yaml"
+    lf = index.read_bytes()
+    index.write_bytes(lf.replace(b"\n", ending))
+    status, out = run(
+        capsys, "history", "claim.own-side-complete", "--root", str(look), "--base", str(base)
+    )
+    assert status == 0 and "names 1 moved case" in out
+    written = (
+        b"        moved: [incomplete-side]\n"
+        b"        answers: [{case: incomplete-side, question: claims.5, then: granted,"
+        b" now: refused}]\n"
+    )
+    step = b"        source: a test\n"
+    assert index.read_bytes() == lf.replace(step, step + written).replace(b"\n", ending)
+    assert [p.name for p in index.parent.iterdir() if p.name.startswith(".")] == []
+    assert run(capsys, "check", "--root", str(look), "--base", str(base))[0] == 0
+
+
 def test_what_changed_shows_each_moved_answer_old_and_new(
     look: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

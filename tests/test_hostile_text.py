@@ -9,18 +9,21 @@ it. A move the engine cannot read is published with the engine's refusal pinned,
 the move: text from an engine's answer takes the same path. Then the site is built, every page
 is read in chromium, and nothing of the hostile text may be live: no script run or blocked by
 the Content-Security-Policy, no ``on*`` attribute, ``javascript:`` or ``data:`` link, injected
-element or style. A new field or question kind in the schemas is covered without a change here.
+element or style. A published result (``results/*.json``) is built in too, with hostile text in
+every free-text field of its schema, its link, and the engine's own words the Conformance page
+quotes. A new field or question kind in the schemas is covered without a change here.
 """
 
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import pytest
 import yaml
@@ -31,7 +34,7 @@ from browser_support import (
     shared_build,
     skip_without_a_browser,
 )
-from conftest import FIXTURE, publishable_case_files, run_main
+from conftest import FIXTURE, kept_for_the_run, publishable_case_files, run_main
 
 from engine import Game, MoveSyntaxError
 from oracle.casefile.errors import CaseError
@@ -39,6 +42,13 @@ from oracle.casefile.loader import load_case
 from oracle.casefile.questions import QUESTION_KINDS
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
+from oracle.catalogue import build_catalogue
+from oracle.conformance.adapter import Adapter
+from oracle.conformance.engines import FunctionEngine
+from oracle.conformance.export import catalogue_version, published_records
+from oracle.conformance.reports import json_report
+from oracle.conformance.results import published_results, submission
+from oracle.conformance.runner import run
 from oracle.verify.replay import verify_case
 
 TRICKS = (
@@ -90,6 +100,7 @@ def free_text_fields(schema: dict[str, Any]) -> list[tuple[Path_, int | None]]:
 
 CASE_FIELDS = free_text_fields(load_schema("case.base"))
 RULE_FIELDS = free_text_fields(load_schema("rules"))
+RESULT_FIELDS = free_text_fields(load_schema("published-result"))
 
 
 def hostile(limit: int | None, tricks: tuple[str, ...] = TRICKS) -> str:
@@ -117,7 +128,12 @@ def test_the_fields_come_from_the_schemas() -> None:
         ("rules", "[]", "history", "[]", "answers", "[]", name)
         for name in ("question", "then", "now")
     }
-    assert all(hostile(limit) for _, limit in CASE_FIELDS + RULE_FIELDS)
+    assert {where for where, _ in RESULT_FIELDS} >= {
+        ("engine",),
+        ("submitted", "name"),
+        ("submitted", "version"),
+    }
+    assert all(hostile(limit) for _, limit in CASE_FIELDS + RULE_FIELDS + RESULT_FIELDS)
 
 
 # ------------------------------------------------------------------------- the hostile cases
@@ -275,6 +291,71 @@ def test_every_field_of_every_question_kind_is_published_hostile_or_refused(
         assert problem, (kind, where)
 
 
+# ------------------------------------------------------------------ a hostile published result
+
+HOSTILE_LINK = 'https://example.org/"><img/src=x/onerror=pwn(10)>'
+"""A link the schema of a published result allows (http, no space, no control character) that
+would close its attribute if it were not encoded."""
+
+HOSTILE_REPORT = "99-hostile-engine.json"
+
+
+def hostile_report(records: list[dict[str, Any]], version: str) -> dict[str, Any]:
+    """A run of ``records`` (of the catalogue ``version``) as a published result with hostile
+    text wherever a report carries words of its author or of its engine: every free-text field
+    of the schema of a published result, the link, the engine's own words quoted as why a case
+    failed (a line that is not JSON, an error it gives), and an answer of the engine's written
+    into the file by hand. Each result still follows from its answers, so it is published."""
+    adapter = Adapter()
+    asked: list[str] = []
+
+    def answer(line: str) -> str:
+        request = json.loads(line)
+        asked.append(request["id"])
+        if len(asked) == 1:
+            return hostile(None)  # not JSON: the runner quotes it
+        if len(asked) == 2:
+            said = {"protocol": request["protocol"], "id": request["id"], "error": hostile(None)}
+            return json.dumps(said)
+        return json.dumps(adapter.respond(line))
+
+    results = run(FunctionEngine(answer), records, version)
+    today = datetime.date.today().isoformat()
+    document: dict[str, Any] = json.loads(
+        json_report(results, "engine", version, submission("n", "v", HOSTILE_LINK, today))
+    )
+    for where, limit in RESULT_FIELDS:
+        _set(document, where, hostile(limit))
+    # An answer of the engine's, as the file holds it: a passed question made a failure whose
+    # answer is the hostile text (so its case fails, and the summary counts it).
+    case = next(c for c in document["cases"] if c["result"] == "pass" and c["questions"])
+    case["result"] = case["questions"][0]["result"] = "fail"
+    case["questions"][0]["actual"] = hostile(None)
+    document["summary"]["pass"] -= 1
+    document["summary"]["fail"] += 1
+    return document
+
+
+def test_every_field_of_a_published_result_is_published_hostile(tmp_path: Path) -> None:
+    """The hostile report is one ``check`` and the build accept: hostile text is text, so it is
+    published, as the built site's test shows, and never live."""
+    catalogue = build_catalogue(FIXTURE, kept=kept_for_the_run())
+    records = list(published_records(catalogue.published, catalogue.matrix))
+    version = catalogue_version(records)
+    document = hostile_report(records, version)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / HOSTILE_REPORT).write_text(
+        json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8"
+    )
+    published, problems = published_results(tmp_path, records, version)
+    assert problems == []
+    [found] = published
+    assert found.name == hostile(dict(RESULT_FIELDS)[("submitted", "name")])
+    assert found.link == HOSTILE_LINK and found.is_current(version)
+    failed = [result.why_failed() or "" for result in found.results]
+    assert sum(TRICKS[0] in why for why in failed) == 3, failed
+
+
 # ------------------------------------------------------------------------- the built site
 
 PLACES = {
@@ -320,6 +401,14 @@ def hostile_site(
         )
         # An editor has read each hostile case's prose for its answers, and confirms it.
         assert run_main(["pin", "--root", str(root), "--reviewed", "--all-held"]) == 0
+        # A published result of this catalogue, hostile in every field it has.
+        catalogue = build_catalogue(root, kept=kept_for_the_run())
+        records = list(published_records(catalogue.published, catalogue.matrix))
+        report = hostile_report(records, catalogue_version(records))
+        (root / "results").mkdir(exist_ok=True)
+        (root / "results" / HOSTILE_REPORT).write_text(
+            json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8"
+        )
         return root
 
     site = shared_build(tmp_path_factory, "the hostile site", prepare)
@@ -414,6 +503,15 @@ def test_no_hostile_text_is_live_on_any_page(
         assert (
             " ".join(step["why"].split()) in changes and " ".join(step["source"].split()) in changes
         )
+    # The hostile published result: its author's words and its engine's, shown as written.
+    page.goto(f"{url}/conformance.html")
+    conformance = " ".join(page.locator("article").inner_text().split())
+    limits = dict(RESULT_FIELDS)
+    for field in (("submitted", "name"), ("submitted", "version")):
+        assert " ".join(hostile(limits[field]).split()) in conformance, field
+    assert conformance.count(TRICKS[0]) >= 3  # the engine's words, why three cases failed
+    hrefs = page.eval_on_selector_all("article a[href]", "links => links.map(a => a.href)")
+    assert HOSTILE_LINK in [unquote(href) for href in hrefs]
     context.close()
 
 

@@ -22,7 +22,8 @@ from oracle.casefile.jsontext import strings
 from oracle.casefile.validation import load_schema
 from oracle.catalogue import build_catalogue
 from oracle.conformance.export import catalogue_version, published_records
-from oracle.conformance.results import published_results, read_result
+from oracle.conformance.results import load_results, published_results, read_result
+from oracle.site.markup import external_link
 
 LOOK = Path(__file__).resolve().parent / "look"
 REPORT = "example-claims-adapter.json"
@@ -128,6 +129,8 @@ def test_a_key_given_twice_is_refused_at_its_line(
         ("link", "https://example.org/x\n", "does not match"),
         ("name", "Two\nlines", "line break"),
         ("link", "https://example.org/\u200bx", "U\\+200B"),
+        ("link", "https:///no-host", "names no host"),
+        ("link", "https://[x/", "is not an address"),
         ("date", "0000-00-00", "not a day of the calendar"),
         ("date", "2026-02-30", "not a day of the calendar"),
         ("date", "2099-01-01", "after today"),
@@ -145,6 +148,38 @@ def test_the_submission_is_one_line_each_and_a_real_past_day(
     assert str(refused.value).startswith(f"{REPORT}:") and f"submitted/{field}" in str(
         refused.value
     )
+
+
+ODD_LINKS = (
+    "https://example.org/x",
+    "HTTPS://EXAMPLE.ORG",
+    "https:///no-host",
+    "https://[x/",
+    "http://?q",
+    "https://:80/",
+    "https://user@/x",
+    'https://example.org/"><img/src=x/onerror=pwn(1)>',
+    "https://example.org/caf\u00e9",
+)
+
+
+@pytest.mark.parametrize("link", ODD_LINKS)
+def test_a_link_check_accepts_is_one_the_build_can_link_to(
+    tmp_path: Path, report: dict[str, Any], link: str
+) -> None:
+    """A file ``check`` accepts must build: a link the schema lets through but the conformance
+    page cannot link to (no host, not an address) is refused by ``check`` at its line, never an
+    ``UnsafeLink`` traceback in the build."""
+    report["submitted"]["link"] = link
+    path = tmp_path / REPORT
+    path.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    try:
+        found = read_result(path, tmp_path, today=TODAY)
+    except ValueError as refused:
+        assert str(refused).startswith(f"{REPORT}:") and "submitted/link" in str(refused)
+        assert "\n" not in str(refused)
+        return
+    assert external_link(found.name, found.link).startswith("<a href=")
 
 
 def test_a_result_must_follow_from_its_answers(
@@ -168,6 +203,54 @@ def test_a_result_must_follow_from_its_answers(
     counted["summary"]["pass"] += 8
     counted["summary"]["unsupported"] -= 8
     assert "summary: says" in _refused(tmp_path, records, json.dumps(counted, indent=1))
+
+
+def _questions_an_object(report: dict[str, Any]) -> None:
+    report["cases"][0]["questions"] = {"claims.5": "pass"}
+
+
+def _a_question_without_result(report: dict[str, Any]) -> None:
+    del report["cases"][0]["questions"][0]["result"]
+
+
+def _a_case_given_twice(report: dict[str, Any]) -> None:
+    report["cases"].append(copy.deepcopy(report["cases"][0]))
+    report["summary"]["cases"] += 1
+    report["summary"][report["cases"][0]["result"]] += 1
+
+
+def _a_problem_that_is_a_number(report: dict[str, Any]) -> None:
+    report["cases"][0]["problem"] = 5
+
+
+def _a_case_not_in_the_catalogue(report: dict[str, Any]) -> None:
+    report["cases"][0]["id"] = "no-such-case"
+
+
+@pytest.mark.parametrize(
+    ("edit", "place", "why"),
+    [
+        (_questions_an_object, "cases/0/questions", "is not of type 'array'"),
+        (_a_question_without_result, "cases/0/questions/0", "'result' is a required property"),
+        (_a_case_given_twice, "cases/20/id", "is given twice (as cases/0 too)"),
+        (_a_problem_that_is_a_number, "cases/0/problem", "is not of type 'string', 'null'"),
+        (_a_case_not_in_the_catalogue, "cases/0/id", "is not in the catalogue of version"),
+    ],
+)
+def test_a_report_of_the_wrong_shape_is_one_located_line_never_a_traceback(
+    tmp_path: Path,
+    records: tuple[dict[str, Any], ...],
+    report: dict[str, Any],
+    edit: Any,
+    place: str,
+    why: str,
+) -> None:
+    """Each raised a TypeError or a KeyError in check and the build, or was published with a
+    case counted twice, or was named without a line."""
+    edit(report)
+    problem = _refused(tmp_path, records, json.dumps(report, indent=1))
+    assert problem.split(":")[1].isdigit(), problem  # the line is named
+    assert f": {place}: " in problem and why in problem, problem
 
 
 def test_a_current_report_pins_the_catalogues_own_answers(
@@ -253,3 +336,19 @@ def test_conform_writes_a_report_to_standard_output_for_dash(
     out, err = capsys.readouterr()
     assert json.loads(out)["summary"]["pass"] == 1
     assert "1 pass" in err and not (project / "-").exists()
+
+
+def test_a_linked_report_is_named_a_link(tmp_path: Path, report: dict[str, Any]) -> None:
+    """A symbolic link in ``results/`` is named as one, in the words every command uses, not
+    as a file that is no ``.json`` report (which it was called, although its name ends so)."""
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / REPORT).symlink_to(elsewhere)
+    (tmp_path / "results" / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    published, problems = load_results(tmp_path)
+    assert published == []
+    assert problems == [
+        f"results/{name}: a symbolic link: links are never followed; give the file itself"
+        for name in (REPORT, "gone.json")
+    ]

@@ -131,6 +131,18 @@ def test_pin_names_each_path_it_skips_and_fails_when_it_did_nothing(
     )
     status, _, err = run(capsys, "pin", "--root", str(look), "--report", str(report))
     assert status == 2 and "skipped: not under cases/" in err
+    # A path outside cases/ is named as such whether or not it exists (a report naming it
+    # need not be of this machine); one under cases/ that does not exist is no such file.
+    gone = [{"file": "../gone.yaml", "digest": "sha256:0"}]
+    gone.append({"file": "cases/claims/gone.yaml", "digest": "sha256:0"})
+    report.write_text(json.dumps({"format": "schotten-oracle-drift", "cases": gone}))
+    status, _, err = run(capsys, "pin", "--root", str(look), "--report", str(report))
+    lines = err.splitlines()
+    assert status == 2 and len(lines) == 2, lines
+    assert lines[0].endswith(
+        "gone.yaml: skipped: not under cases/ of this project; pin edits only its case files"
+    )
+    assert lines[1].endswith("cases/claims/gone.yaml: skipped: no such file")
 
 
 def test_a_move_that_became_illegal_is_pinned_with_the_rule_it_breaks(

@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Page
 from reader_support import copy_look_project
 
 from oracle.site.csp import digest
-from oracle.site.serving import allow_live_reload, problems_page
+from oracle.site.serving import allow_live_reload, code_fingerprint, problems_page
 
 CASE = Path("cases") / "claims" / "01-incomplete-side.yaml"
 CASE_PAGE = "cases/claims/incomplete-side.html"
@@ -150,3 +150,26 @@ def test_the_problems_page_shows_each_problem_as_text() -> None:
     shown = problems_page("cases/a.yaml:3: <script>alert(1)</script>\nsecond line").decode()
     assert "<script>" not in shown and "&#60;script&#62;" in shown
     assert shown.count("<li>") == 2 and "default-src 'none'" in shown
+
+
+def test_a_change_to_the_engine_or_the_oracle_changes_the_code_fingerprint(
+    tmp_path: Path,
+) -> None:
+    """What makes ``make serve`` start again (the browser test changes oracle/; a rule lives in
+    engine/): a saved, added or removed Python file of either folder, and nothing else."""
+    for folder in ("engine", "oracle"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "rules.py").write_text("RULE = 1\n")
+    started = code_fingerprint(tmp_path)
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "a.yaml").write_text("id: a\n")
+    (tmp_path / "engine" / "notes.txt").write_text("not code\n")
+    assert code_fingerprint(tmp_path) == started
+    for change in (
+        lambda: (tmp_path / "engine" / "rules.py").write_text("RULE = 22\n"),
+        lambda: (tmp_path / "engine" / "more.py").write_text(""),
+        lambda: (tmp_path / "oracle" / "rules.py").unlink(),
+    ):
+        before = code_fingerprint(tmp_path)
+        change()
+        assert code_fingerprint(tmp_path) != before

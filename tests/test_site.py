@@ -76,6 +76,8 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
         text = html.read_text()
         head = text.split("<head>", 1)[1].lstrip()  # the policy comes before any script
         assert head.startswith('<meta http-equiv="Content-Security-Policy"'), html
+        # make serve's live reload (its script, and its hash in the policy) is never published.
+        assert "livereload" not in text, html
         for tag in re.findall(r"<(?:script|link|img)\b[^>]*>", text):
             assert not re.search(r"(src|href)=\"(https?:)?//", tag), (html.name, tag)
 

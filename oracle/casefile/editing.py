@@ -203,3 +203,21 @@ def _check_reads_back(text: str, changes: Sequence[tuple[DataPath, Any]]) -> Non
             got = " ".join(got.split())
         if got != (" ".join(value.split()) if isinstance(value, str) else value):
             raise EditError(f"{_named(where)} does not read back as written")
+
+
+def line_ending(written: str) -> str:
+    """The line ending a file is written with: CRLF (an editor on Windows) or CR alone (an old
+    Mac editor) when most of its line breaks are so, else LF. ``check`` reads all three."""
+    crlf = written.count("\r\n")
+    endings = {"\n": written.count("\n") - crlf, "\r\n": crlf, "\r": written.count("\r") - crlf}
+    return max(endings, key=lambda ending: (endings[ending], ending == "\n"))
+
+
+def as_lf(written: str, ending: str) -> str:
+    """``written`` with its ``ending`` line breaks as LF, the only ones the editing knows."""
+    return written if ending == "\n" else written.replace(ending, "\n")
+
+
+def with_ending(text: str, ending: str) -> str:
+    """``text`` (LF line breaks) written back with the file's own ``ending``."""
+    return text if ending == "\n" else text.replace("\n", ending)

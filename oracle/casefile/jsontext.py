@@ -1,7 +1,7 @@
 """JSON read as strictly as the case files' YAML: a key given twice is refused (JSON lets the last
 one win silently, so a reviewer could read one value and the build publish another), and each
-string value keeps the line it was written on, so that a problem with it is named by file and
-line. Read this way: published results (``results/*.json``) and engines' answer lines."""
+string, object and array keeps the line it starts on, so that a problem with it is named by
+file and line. Read this way: published results (``results/*.json``) and engines' answer lines."""
 
 from __future__ import annotations
 
@@ -54,12 +54,19 @@ class _Decoder(json.JSONDecoder):
         scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # untyped, stable
         read_string: Callable[[str, int, bool], tuple[str, int]] = scanstring
         read_object = json.decoder.JSONObject  # type: ignore[attr-defined]  # untyped, stable
+        read_array = json.decoder.JSONArray  # type: ignore[attr-defined]  # untyped, stable
 
         def parse_string(text: str, end: int, strict: bool) -> tuple[str, int]:
             starts.append(end - 1)
             return read_string(text, end, strict)
 
+        def parse_array(at: tuple[str, int], *rest: Any) -> tuple[list[Any], int]:
+            starts.append(at[1] - 1)
+            found: tuple[list[Any], int] = read_array(at, *rest)
+            return found
+
         def parse_object(at: tuple[str, int], *rest: Any) -> tuple[dict[str, Any], int]:
+            starts.append(at[1] - 1)
             try:
                 found: tuple[dict[str, Any], int] = read_object(at, *rest)
             except _Repeated as repeated:
@@ -73,6 +80,7 @@ class _Decoder(json.JSONDecoder):
 
         self.parse_string = parse_string
         self.parse_object = parse_object
+        self.parse_array = parse_array
         self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]
 
 
@@ -107,9 +115,9 @@ class LocatedJSON:
         positions = iter(starts)
 
         def walk(value: Any, where: DataPath) -> None:
-            if isinstance(value, str):
+            if isinstance(value, str | dict | list):  # where it starts: its quote or bracket
                 lines[where] = bisect.bisect_left(breaks, next(positions)) + 1
-            elif isinstance(value, dict):
+            if isinstance(value, dict):
                 for key, item in value.items():
                     walk(item, (*where, key))
             elif isinstance(value, list):
@@ -120,7 +128,11 @@ class LocatedJSON:
         return lines
 
     def line_of(self, where: DataPath) -> int | None:
-        """The line a string value was written on, or None for any other value."""
+        """The line a value starts on: a string, object or array's own; a number's, true's,
+        false's or null's is that of the object or array holding it (None: not in the
+        document)."""
+        while where not in self._lines and where:
+            where = where[:-1]
         return self._lines.get(where)
 
 

@@ -20,6 +20,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
 
@@ -156,7 +157,15 @@ def _report_problem(document: dict[str, Any], today: datetime.date) -> tuple[Dat
     wrong_fact = _submission_facts(document["submitted"], today)
     if wrong_fact is not None:
         return ("submitted", wrong_fact[0]), wrong_fact[1]
+    first_given: dict[str, int] = {}
     for index, case in enumerate(document["cases"]):
+        if case["id"] in first_given:
+            return (
+                ("cases", index, "id"),
+                f"case {case['id']!r} is given twice (as cases/{first_given[case['id']]} too);"
+                " a report gives each case once",
+            )
+        first_given[case["id"]] = index
         unfollowed = _unfollowed(case)
         if unfollowed is not None:
             return ("cases", index, *unfollowed[0]), unfollowed[1]
@@ -176,12 +185,27 @@ def _submission_facts(submitted: dict[str, str], today: datetime.date) -> tuple[
     for field in ("name", "version", "link"):
         if any(character in submitted[field] for character in "\n\t"):
             return field, "holds a line break or a tab; it is shown on one line"
+    no_page = _link_problem(submitted["link"])
+    if no_page is not None:
+        return "link", no_page
     try:
         day = datetime.date.fromisoformat(submitted["date"])
     except ValueError:
         return "date", f"{submitted['date']!r} is not a day of the calendar"
     if day > today:
         return "date", f"{day.isoformat()} is after today ({today.isoformat()}): a run has a past"
+    return None
+
+
+def _link_problem(link: str) -> str | None:
+    """Why ``link`` (which the schema let through) is no address of a page the conformance page
+    can link to, or None: it must name a host, as the site's links out do."""
+    try:
+        parts = urlsplit(link)
+    except ValueError as error:  # an unclosed [ of an IPv6 host, say
+        return f"{link[:80]!r} is not an address: {error}"
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return f"{link[:80]!r} names no host; give the address of the engine's page"
     return None
 
 
@@ -250,7 +274,13 @@ def load_results(root: Path) -> tuple[list[PublishedResult], list[str]]:
     for path in sorted(folder.iterdir()):
         if path.name.startswith(".") or path.name == "README.md":
             continue
-        if path.suffix != ".json" or not path.is_file() or path.is_symlink():
+        if path.is_symlink():  # as wherever a file is read, and whatever it points to
+            problems.append(
+                f"{shown_path(path, root)}: a symbolic link: links are never followed;"
+                " give the file itself"
+            )
+            continue
+        if path.suffix != ".json" or not path.is_file():
             problems.append(
                 f"{shown_path(path, root)}: results/ holds only conform --json reports (.json)"
             )
@@ -277,37 +307,54 @@ def published_results(
         if wrong is None:
             published.append(found)
         else:
-            problems.append(f"{shown_path(found.path, root)}: {wrong}")
+            problems.append(_located(found.path, root, *wrong))
     return published, problems
+
+
+def _located(path: Path, root: Path, where: DataPath, problem: str) -> str:
+    """``problem`` with ``path`` as shown, the line ``where`` starts on and ``where`` itself,
+    as :func:`read_result` names a problem (the file, read again only for a message)."""
+    place = "/".join(str(part) for part in where)
+    try:
+        line = parse_json(path.read_text("utf-8")).line_of(where)
+    except (OSError, ValueError):  # changed since it was read: the file and place still say
+        line = None
+    shown = shown_path(path, root)
+    return f"{shown}:{line}: {place}: {problem}" if line else f"{shown}: {place}: {problem}"
 
 
 def _not_of_catalogue(
     found: PublishedResult, records: dict[str, dict[str, Any]], version: str
-) -> str | None:
-    """Why a report made against the catalogue of ``version`` does not match it, or None: a
-    case it does not hold, a question it does not ask, an expected answer it does not give."""
-    for result in found.results:
+) -> tuple[DataPath, str] | None:
+    """Where and why a report made against the catalogue of ``version`` does not match it, or
+    None: a case it does not hold, a question it does not ask, an expected answer it does not
+    give."""
+    for index, result in enumerate(found.results):
         record = records.get(result.case_id)
         if record is None or record["topic"] != result.topic:
-            return (
+            return ("cases", index, "id"), (
                 f"case {result.case_id!r} of topic {result.topic!r} is not in the catalogue of"
                 f" version {version}"
             )
         if result.problem is not None:
             continue
         asked = {q.name: q.expected for q in compare(record["answers"], {})}
-        for question in result.questions:
+        for number, question in enumerate(result.questions):
             if question.name not in asked:
                 if question.result is Result.FAIL and question.expected is None:
                     continue  # an answer to a question not asked, or a misspelt unsupported
-                return f"case {result.case_id!r}: the catalogue asks no question {question.name!r}"
+                return ("cases", index, "questions", number, "name"), (
+                    f"case {result.case_id!r}: the catalogue asks no question {question.name!r}"
+                )
             if question.expected != asked[question.name]:
-                return (
+                return ("cases", index, "questions", number, "expected"), (
                     f"case {result.case_id!r}, {question.name}: the report's expected answer"
                     f" {shown(question.expected)} is not the catalogue's"
                     f" {shown(asked[question.name])}"
                 )
         missing = sorted(set(asked) - {question.name for question in result.questions})
         if missing:
-            return f"case {result.case_id!r}: the report leaves out {', '.join(missing[:3])}"
+            return ("cases", index), (
+                f"case {result.case_id!r}: the report leaves out {', '.join(missing[:3])}"
+            )
     return None

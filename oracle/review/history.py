@@ -8,14 +8,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from oracle.casefile.editing import EditError, edited_text
+from oracle.casefile.editing import EditError, as_lf, edited_text, line_ending, with_ending
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.source import SourceError, parse_yaml
 from oracle.casefile.vocabulary import RULES_INDEX
@@ -122,7 +124,7 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     except BaseUnavailable as error:
         return say_failed(" history", str(error))
     path = root / RULES_INDEX
-    before = path.read_text(encoding="utf-8")
+    before, ending = _read_as_lf(path)
     pinning = {case.id for case in catalogue.collection.cases if args.rule in case.rules}
     moved = [change for change in changes.moved if change[0] in pinning]
     try:
@@ -133,11 +135,35 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     if args.dry_run:
         print(_diff(before, after, RULES_INDEX) or "history: nothing would change")
     elif after != before:
-        path.write_text(after, encoding="utf-8")
+        _replace_whole(path, after, ending)
     for line in changes.lines():
         print(line)
     _say_written(args.rule, entry.history[-1].date, ids, changes, pinning)
     return 0
+
+
+def _read_as_lf(path: Path) -> tuple[str, str]:
+    """The text of ``path`` with its lines ended by LF, and the line ending the file is written
+    with (:func:`line_ending`: ``check`` reads CRLF and CR as well)."""
+    with path.open(encoding="utf-8", newline="") as stream:
+        written = stream.read()
+    ending = line_ending(written)
+    return as_lf(written, ending), ending
+
+
+def _replace_whole(path: Path, text: str, ending: str) -> None:
+    """Write ``text`` as ``path`` with the file's own line ``ending``, as everything else of
+    it is kept, and replaced whole at once: an interrupted write leaves the index as it was or
+    as written, never half written."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".history-", suffix=".yaml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(with_ending(text, ending))
+        os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _say_written(

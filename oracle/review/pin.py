@@ -14,7 +14,14 @@ from typing import Any
 
 import yaml
 
-from oracle.casefile.editing import EditError, edited_text, fitted_scalar
+from oracle.casefile.editing import (
+    EditError,
+    as_lf,
+    edited_text,
+    fitted_scalar,
+    line_ending,
+    with_ending,
+)
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.questions import answers_fingerprint
@@ -75,8 +82,8 @@ def repinned(
         raise PinRefused(f"{shown}: changed since the drift report; make the report again")
     with case.path.open(encoding="utf-8", newline="") as stream:
         written = stream.read()
-    crlf = written.count("\r\n") * 2 > written.count("\n")
-    before = written.replace("\r\n", "\n") if crlf else written
+    ending = line_ending(written)
+    before = as_lf(written, ending)
     document = parse_yaml(before, case.path)
     changes = _changes(drifted, document.data, shown, fill)
     if changes and not reviewed and not fill and case.reviewed is None:
@@ -91,7 +98,7 @@ def repinned(
         raise CannotPin(f"{shown}: cannot be re-pinned in place: {error}") from None
     _still_verifies(after, case.path, rules, shown)
     # Written with the file's own line endings, as everything else of it is kept.
-    return Repinned(case.path, written, after.replace("\n", "\r\n") if crlf else after)
+    return Repinned(case.path, written, with_ending(after, ending))
 
 
 def _changes(

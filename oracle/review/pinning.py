@@ -153,12 +153,12 @@ def _not_a_case_file(path: Path, cases: Path) -> str | None:
     absolute = Path(os.path.abspath(path))
     if absolute.is_symlink():
         return "a symbolic link; pin edits only the case file itself"
+    if not absolute.resolve().is_relative_to(cases):  # said first, whether it exists or not
+        return f"not under {CASES_DIR}/ of this project; pin edits only its case files"
     if not absolute.exists():
         return "no such file"
     if absolute.is_dir():
         return "a folder; name the case files in it"
-    if not absolute.resolve().is_relative_to(cases):
-        return f"not under {CASES_DIR}/ of this project; pin edits only its case files"
     if absolute.suffix != ".yaml":
         return "not a case file (a .yaml file under cases/)"
     return None

@@ -30,6 +30,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from oracle.casefile.vocabulary import CASES_DIR, RULES_INDEX
 from oracle.catalogue import Catalogue, CatalogueError, published_answers, verified_catalogue
+from oracle.conformance.results import RESULTS_DIR
 from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
 from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
@@ -333,14 +334,16 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
             raise PluginError("published cases missing from the site:\n" + "\n".join(unplaced))
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        """Rebuild when a case, the rules index or a recorded game changes, not only the
-        pages; start again when the engine's or the oracle's code changes; show the problems
-        while a rebuild fails, and let live reload run under each page's policy
+        """Rebuild when a case, the rules index, a recorded game or a published result changes,
+        not only the pages; start again when the engine's or the oracle's code changes; show
+        the problems while a rebuild fails, and let live reload run under each page's policy
         (:mod:`oracle.site.serving`)."""
         root = _root(config)
         server.watch(str(root / CASES_DIR))
         server.watch(str(root / Path(RULES_INDEX).parent))
         server.watch(str(root / GAMES_DIR))
+        if (root / RESULTS_DIR).is_dir():  # the published results the Conformance page shows
+            server.watch(str(root / RESULTS_DIR))
         for folder in CODE_FOLDERS:
             if (root / folder).is_dir():
                 server.watch(str(root / folder))
