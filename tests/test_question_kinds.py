@@ -184,3 +184,26 @@ def test_a_move_pinned_unreadable_that_the_engine_refuses_fails_even_in_the_same
 def test_a_draft_that_pins_only_a_refusal_agrees_with_the_engine_refusing() -> None:
     """What a draft leaves open (the rule, the reason) is not compared."""
     assert verify_case(_play_case({"expect": "illegal"})).verified
+
+
+def test_ask_prints_the_hands_the_verified_deal_gave_without_dealing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cards ``ask`` shows beside a deal's answer are those of the one deal that verified
+    it (kept in the report), not of a game dealt again for the printout."""
+    from engine import Game
+    from oracle.diagram import answer_lines
+
+    case = loader.load_case(FIXTURE / "cases" / "setup" / "01-base-deal.yaml")
+    report = verify_case(case)
+    assert set(report.shown["deal"]) == {"you", "them"}
+
+    def no_second_deal(game: Game) -> Any:
+        raise AssertionError("a game dealt again")
+
+    monkeypatch.setattr(Game, "new_initial_state", no_second_deal)
+    dealt = [line for line in answer_lines(report, FIXTURE) if "the engine dealt" in line]
+    assert dealt == [
+        "  the engine dealt you: green 3, green 8, red 4, yellow 8, green 6, pink 5",
+        "  the engine dealt them: blue 1, purple 6, red 5, red 7, purple 2, yellow 6",
+    ]

@@ -327,7 +327,7 @@ class QuestionKind(ABC, Generic[Asked]):
     the schema's property, the protocol's name), how it is read, with its lines, into the
     model, how its test items are named, how its answer is laid out and what a request asks.
     The stages after reading find each kind's other parts in their own registries, keyed by
-    the kind (:mod:`oracle.verify.kinds`); a test checks each registry covers every kind."""
+    the kind (:data:`oracle.verify.replay.VERIFIED_KINDS`); a test checks each covers every kind."""
 
     key: ClassVar[str]
     """The key of a case file that asks it, and its name in the protocol."""

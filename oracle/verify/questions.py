@@ -62,6 +62,9 @@ class Answered:
     def __init__(self) -> None:
         self.answers: dict[str, Any] = {}
         self.explanations: dict[str, Any] = {}
+        self.shown: dict[str, Any] = {}
+        """What the engine showed on the way that no other engine is asked (the cards a deal
+        gave each player), by the question's key: what ``ask`` prints beside the answers."""
 
     def add(self, kind: QuestionKind[Any], answer: Answer) -> None:
         """The answer to the question of ``kind``, and its explanation (None: none); a kind
@@ -470,6 +473,9 @@ class DealVerified(VerifiedKind):
         state = dealt(case, moment)
         answer = deal_facts(state)
         answered.add(self.kind, (answer, None))
+        answered.shown[self.kind.key] = {
+            PLAYER_WORDS[player]: tuple(state.hands[player]) for player in (Player.A, Player.B)
+        }
         check = deal_check(case.deal, answer, state.hands[Player.A])
         yield replace(check, question=self.kind.item_name())
 
