@@ -183,3 +183,23 @@ def test_a_reading_that_scores_sides_its_own_way_is_asked_in_every_completion() 
     position = Position.from_stones({1: StoneState(sides=(mine, ()))})
     assert RULES.claim_granted(position, 1) is False  # a stronger side can still be made
     assert AllSidesEqual().claim_granted(position, 1) is True  # every completion only ties
+
+
+def test_blocked_games_going_on_reads_how_the_verified_turn_ended_without_playing_it_again(
+    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The misreading that a blocked game goes on answers from the turn's verified answer
+    (its ending): no move of the turn is played again for it."""
+    from engine import GameState
+    from oracle.misreadings.answers import misread
+
+    report = next(r for r in published if r.case.id == "blocked-board-shared-out")
+    assert report.answers["turn"]["ending"] == "stalemate award"
+
+    def played_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a move of the turn played again")
+
+    monkeypatch.setattr(GameState, "apply_text", played_again)
+    monkeypatch.setattr(GameState, "apply", played_again)
+    response = misread(report.case, MISREADINGS["blocked-games-never-end"], report)
+    assert response is not None and response["answers"]["turn"] == {"winner": "nobody"}

@@ -8,7 +8,7 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from engine import Phase
+from engine import Phase, Termination
 from oracle.casefile.model import Case
 from oracle.casefile.questions import exported_kinds
 from oracle.judges.misreadings import Judgements, Reading
@@ -72,12 +72,11 @@ def _blocked_games_go_on(case: Case, rules: Answers) -> dict[str, Any] | None:
     if case.turn is None:
         return None
     answers = rules[0]
-    if "refused" in answers["turn"]:  # the turn stops at a refused move: no game to end
+    facts = answers["turn"]
+    if "refused" in facts:  # the turn stops at a refused move: no game to end
         return {"answers": answers}
-    state = case.game_state()
-    for text, _ in case.turn.moves:
-        state.apply_text(text)
-    if state.outcome is not None and not state.outcome.is_victory:
+    # How the turn's game ended, as the engine answered it (the turn is not played again).
+    if facts["ending"] != "none" and not Termination(facts["ending"]).is_victory:
         # The game would go on: nobody wins yet; what else happens is not modelled.
         others = [f"turn.{fact}" for fact in ("log", "ending", "held", "hand", "discards", "next")]
         return {"answers": {**answers, "turn": {"winner": "nobody"}}, "unsupported": others}
