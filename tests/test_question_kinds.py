@@ -17,6 +17,7 @@ from conftest import FIXTURE
 
 from oracle.casefile import loader, questions
 from oracle.casefile.board import Board
+from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case
 from oracle.casefile.questions import QuestionKind, answers_fingerprint
@@ -207,3 +208,34 @@ def test_ask_prints_the_hands_the_verified_deal_gave_without_dealing_again(
         "  the engine dealt you: green 3, green 8, red 4, yellow 8, green 6, pink 5",
         "  the engine dealt them: blue 1, purple 6, red 5, red 7, purple 2, yellow 6",
     ]
+
+
+class MovingHandSize(HandSize):
+    """The toy kind, played from the case's moment: the loader gives it a table, and it asks
+    for one written out."""
+
+    plays_moves = True
+
+    def check_table(self, document: LocatedDocument) -> None:
+        if "table" not in document.data:
+            raise CaseError(document.path, document.line_of((self.key,)), "write the table")
+
+
+@pytest.mark.usefixtures("with_toy_kind")
+def test_a_kind_says_whether_it_plays_moves_and_what_table_it_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The loader asks each kind asked, not a list of keys, whether the case needs a table."""
+    assert _toy_case(3).table is None  # the toy kind reads the position alone
+    moving = (*questions.QUESTION_KINDS[:-1], MovingHandSize())
+    monkeypatch.setattr(questions, "QUESTION_KINDS", moving)
+    with pytest.raises(CaseError, match="write the table"):
+        _toy_case(3)
+    hand = [f"red {n}" for n in range(1, 7)]
+    text = case_yaml(
+        "toy",
+        hand=hand,
+        claims=None,
+        more={"hand_size": {}, "table": {"their_hand": [f"blue {n}" for n in range(1, 7)]}},
+    )
+    assert load_case_text(text, Path("cases/toys/toy.yaml")).table is not None
