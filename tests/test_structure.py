@@ -63,6 +63,31 @@ def test_no_function_is_too_complex_and_no_module_too_long(path: Path) -> None:
     assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
 
 
+TESTS = sorted((ROOT / "tests").rglob("*.py"))
+
+
+class _AssertsAsChecks(ast.NodeTransformer):
+    """An ``assert`` as the check it is: its condition kept (an ``and`` in it still counts),
+    not a branch of its own, as radon counts it."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        return ast.copy_location(ast.Expr(node.test), node)
+
+
+@pytest.mark.parametrize("path", TESTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_test_function_is_too_complex(path: Path) -> None:
+    """The tests are held to the code's bar of complexity (:data:`MOST_COMPLEX`), each of their
+    checks counted once, as the condition it is, so that a long test is split into named steps
+    rather than grown."""
+    tree = _AssertsAsChecks().visit(ast.parse(path.read_text(encoding="utf-8")))
+    complex_ones = [
+        f"{function.fullname}: {function.complexity}"
+        for function in _functions(cc_visit(ast.unparse(tree)))
+        if function.complexity > MOST_COMPLEX
+    ]
+    assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
+
+
 LONGEST_ENGINE_MODULE = 400
 """The most lines a module of the engine may have (a library others read: issue 46)."""
 
