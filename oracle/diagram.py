@@ -130,7 +130,7 @@ def _game_answer_lines(report: CaseReport) -> list[str]:
             continue
         key = EXPECT_KEYS.get(check.what)
         label = f"{check.what} [{key}]" if key else check.what
-        if check.what in ("the deal", "the match") and not _pins(report.case, check.what):
+        if check.filled_in:
             agreed = False  # its expected answer is the engine's own, filled in: nothing pinned
         pinned = " (as expected)" if agreed else " (nothing pinned)" if check.matches else ""
         lines.append(f"{label}: {check.actual}{pinned}")
@@ -144,16 +144,6 @@ def _open_reason(check: GameCheck) -> list[str]:
     if isinstance(now, dict) and "because" in now and check.actual == now.get("answer"):
         return [f"  its reason (not pinned): {now['because']}"]
     return []
-
-
-def _pins(case: Case, what: str) -> bool:
-    """Whether a case's deal or match pins any of its answers."""
-    if what == "the deal" and case.deal is not None:
-        return (case.deal.hand_sizes, case.deal.deck_sizes, case.deal.hand) != (None, None, None)
-    if what == "the match" and case.match is not None:
-        match = case.match
-        return (match.points, match.next_starter, match.winner) != (None, None, None)
-    return False
 
 
 def _dealt_lines(report: CaseReport) -> list[str]:

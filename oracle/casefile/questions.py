@@ -352,6 +352,11 @@ class QuestionKind(ABC, Generic[Asked]):
         :meth:`request`)."""
         return asked
 
+    def held_to(self, case: Case, answer: Any) -> tuple[Any, Any]:
+        """What another engine is held to of the verified ``answer`` (a copy, to change), and
+        what is shown beside it instead (None: nothing)."""
+        return answer, None
+
     def of(self, case: Case) -> Asked | None:
         """The question ``case`` asks of this kind, or None."""
         return cast("Asked | None", case.asked.get(self.key))
@@ -442,6 +447,14 @@ class Turn(QuestionKind[TurnQuestion]):
                 "a turn may go on into their turn, so the table must give their_hand"
                 " (write their_hand: [] if their hand is empty)",
             )
+
+    def held_to(self, case: Case, answer: Any) -> tuple[Any, Any]:
+        """Only the facts the case asserts (or the refusal); the others are shown."""
+        if case.turn is None or "refused" in answer:
+            return answer, None
+        asked = asserted_facts(case.turn)
+        shown = {key: value for key, value in answer.items() if key not in asked}
+        return {key: answer[key] for key in asked}, shown
 
     def from_request(self, asked: Any) -> Any:
         """A request's turn asks its facts too; a case file pins them under ``expect``."""

@@ -506,8 +506,9 @@ def deal_check(deal: DealQuestion, facts: dict[str, Any], dealt: Sequence[int]) 
     ]
     if deal.hand is not None:
         repin.append((("deal", "expect", "hand"), card_names(dealt)))
+    unpinned = (deal.hand_sizes, deal.deck_sizes, deal.hand) == (None, None, None)
     return GameCheck(
-        "the deal", deal.line, expected, actual, label, (), "", tuple(repin), pinned, now
+        "the deal", deal.line, expected, actual, label, (), "", tuple(repin), pinned, now, unpinned
     )
 
 
@@ -538,8 +539,11 @@ class MatchVerified(ComparedWhole):
         expected = _match_words({**facts, **pinned})
         repin = tuple((("match", "expect", key), value) for key, value in facts.items())
         line = case.match.line
+        unpinned = not pinned
         return (
-            GameCheck("the match", line, expected, actual, actual, (), "", repin, pinned, facts),
+            GameCheck(
+                "the match", line, expected, actual, actual, (), "", repin, pinned, facts, unpinned
+            ),
         )
 
 

@@ -83,6 +83,9 @@ class GameCheck:
     question or a fact only shown)."""
     now: Any = None
     """The engine's answer to it."""
+    filled_in: bool = False
+    """Whether ``expected`` is the engine's own answer, filled in: a whole answer the case pins
+    no part of (a deal or a match without ``expect:``), shown as open, never as agreed."""
 
     @property
     def matches(self) -> bool:
