@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine import Game, Player, Position, card_name
+from engine import Player, Position, card_name
 from oracle.casefile.model import Case, TurnExpectation, WrittenBoard
+from oracle.casefile.questions import DEAL
 from oracle.casefile.source import shown_path
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.verify.report import CaseReport, GameCheck, describe_verdict, words
@@ -110,7 +111,7 @@ def answer_lines(report: CaseReport, root: Path, all_moves: bool = False) -> lis
     for check in report.checks:
         lines += describe_verdict(check.verdict)
     lines += _game_answer_lines(report)
-    lines += _dealt_lines(case)
+    lines += _dealt_lines(report)
     if case.table is not None:
         lines += ["", *_legal_moves_lines(case, all_moves)]
     return lines + _closing_lines(report, root)
@@ -129,7 +130,7 @@ def _game_answer_lines(report: CaseReport) -> list[str]:
             continue
         key = EXPECT_KEYS.get(check.what)
         label = f"{check.what} [{key}]" if key else check.what
-        if check.what in ("the deal", "the match") and not _pins(report.case, check.what):
+        if check.filled_in:
             agreed = False  # its expected answer is the engine's own, filled in: nothing pinned
         pinned = " (as expected)" if agreed else " (nothing pinned)" if check.matches else ""
         lines.append(f"{label}: {check.actual}{pinned}")
@@ -145,26 +146,13 @@ def _open_reason(check: GameCheck) -> list[str]:
     return []
 
 
-def _pins(case: Case, what: str) -> bool:
-    """Whether a case's deal or match pins any of its answers."""
-    if what == "the deal" and case.deal is not None:
-        return (case.deal.hand_sizes, case.deal.deck_sizes, case.deal.hand) != (None, None, None)
-    if what == "the match" and case.match is not None:
-        match = case.match
-        return (match.points, match.next_starter, match.winner) != (None, None, None)
-    return False
-
-
-def _dealt_lines(case: Case) -> list[str]:
-    """The hands a case's deal gives each player, as the engine dealt them."""
-    if case.deal is None:
+def _dealt_lines(report: CaseReport) -> list[str]:
+    """The hands a case's deal gives each player, as the engine dealt them when it verified
+    the deal (never dealt again here)."""
+    hands = report.shown.get(DEAL.key)
+    if hands is None:
         return []
-    game = Game(case.position.variant, False, case.deal.first, case.deal.seed)
-    hands = game.new_initial_state().hands
-    return [
-        f"  the engine dealt {words}: {_names(hands[player])}"
-        for player, words in ((Player.A, "you"), (Player.B, "them"))
-    ]
+    return [f"  the engine dealt {words}: {_names(hands[words])}" for words in ("you", "them")]
 
 
 def _legal_moves_lines(case: Case, all_moves: bool) -> list[str]:

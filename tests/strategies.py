@@ -203,6 +203,33 @@ def claim_positions(
     return Position.from_stones(stones, hand=hand, variant=variant), stone
 
 
+def _laid_on_a_side(
+    draw: st.DrawFn, stones: list[StoneState], stone: int, troop: Card, joker_holders: set[Player]
+) -> None:
+    """Lay ``troop`` on a side, of the claimed ``stone`` three times in five, unless that side
+    is full, its stone claimed, or its player already holds a Joker on the board."""
+    on_claimed = not chance(draw, 40)
+    number = stone if on_claimed else draw(_STONE)
+    player = draw(_PLAYER)
+    state = stones[number - 1]
+    if troop in JOKERS and player in joker_holders:
+        return
+    if state.claimed_by is not None or len(state.sides[player]) >= state.capacity:
+        return
+    sides = list(state.sides)
+    sides[player] = (*sides[player], troop)
+    complete = all(len(side) == state.capacity for side in sides)
+    tie = complete and strength(sides[0], state.modes) == strength(sides[1], state.modes)
+    stones[number - 1] = StoneState(
+        sides=(sides[0], sides[1]),
+        completed_first=draw(_PLAYER) if tie else None,
+        modes=state.modes,
+        claimed_by=state.claimed_by,
+    )
+    if troop in JOKERS:
+        joker_holders.add(player)
+
+
 @st.composite
 def tactics_claim_positions(
     draw: st.DrawFn, *, table_cards: tuple[int, int] = (30, 46)
@@ -231,26 +258,7 @@ def tactics_claim_positions(
         elif place == "hand" and len(hand) < position.variant.hand_size:
             hand.append(troop)
         elif place == "side":
-            on_claimed = not chance(draw, 40)
-            number = stone if on_claimed else draw(_STONE)
-            player = draw(_PLAYER)
-            state = stones[number - 1]
-            if troop in JOKERS and player in joker_holders:
-                continue
-            if state.claimed_by is not None or len(state.sides[player]) >= state.capacity:
-                continue
-            sides = list(state.sides)
-            sides[player] = (*sides[player], troop)
-            complete = all(len(side) == state.capacity for side in sides)
-            tie = complete and strength(sides[0], state.modes) == strength(sides[1], state.modes)
-            stones[number - 1] = StoneState(
-                sides=(sides[0], sides[1]),
-                completed_first=draw(_PLAYER) if tie else None,
-                modes=state.modes,
-                claimed_by=state.claimed_by,
-            )
-            if troop in JOKERS:
-                joker_holders.add(player)
+            _laid_on_a_side(draw, stones, stone, troop, joker_holders)
     played = draw(integers(0, min(2, sum(card in JOKERS for card in discards))))
     jokers_played: tuple[Player, ...] = PLAYERS if played == 2 else ()
     if played == 1:

@@ -775,6 +775,66 @@ def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answe
     assert "notes.json" in capsys.readouterr().err
 
 
+def _page_shows_the_run(
+    page: str, document: dict[str, Any], records: tuple[dict[str, Any], ...]
+) -> None:
+    """The conformance page shows the published run: its engine's name escaped, its link, its
+    failures by topic and the cases it did not run."""
+    header = next(line for line in page.splitlines() if line.startswith("| Topic | "))
+    assert "<script>" not in page and "&#60;script&#62;" in header
+    assert 'href="https&#58;&#47;&#47;example&#46;org&#47;engine&#63;a&#61;1&#38;b&#61;2"' in header
+    [claims] = [line for line in page.splitlines() if line.startswith("| claims | ")]
+    assert "**1 fail**" in claims  # wrapping runs fail a claims case, in the engine's column
+    [turns] = [line for line in page.splitlines() if line.startswith("| turns | ")]
+    ran = sum(case["topic"] == "turns" for case in document["cases"])
+    total = sum(record["topic"] == "turns" for record in records)
+    assert f"{total - ran} not run |" in turns  # only the cases about claims were run
+    _page_says_why_and_lists_the_stale_apart(page)
+
+
+def _page_says_why_and_lists_the_stale_apart(page: str) -> None:
+    """A failed case links its page and says why below its topic's table; the stale run is
+    listed apart, once."""
+    header = next(line for line in page.splitlines() if line.startswith("| Topic | "))
+    wrap_case = "| [no&#45;wrap&#45;around]("  # ids reach the page escaped, as all text does
+    wrapped, why = [line for line in page.splitlines() if line.startswith(wrap_case)]
+    assert "| **fail** (why: below) |" in wrapped  # a case links its page; its cell says fail
+    # Below the topic's table, why: the engine (its column's title) and both answers.
+    assert "&#60;script&#62;" in why and "expected &#34;refused&#34;" in why
+    assert "protocol" not in header or "protocol 2" in header
+    stale_line = next(line for line in page.splitlines() if "Old engine" in line)
+    assert "(stale)" in stale_line and "sha256&#58;0000000000000000" in stale_line
+    assert page.count("Old engine") == 1  # never a row of the table
+
+
+def _results_that_are_no_reports_are_said(
+    tmp_path: Path, document: dict[str, Any], records: tuple[dict[str, Any], ...], version: str
+) -> None:
+    """A file of results/ that names a case the catalogue lacks, or is no report, is said."""
+    results = tmp_path / "results"
+    from oracle.conformance.results import load_results, published_results
+
+    first = dict(document["cases"][0], id="no-such-case")
+    counts = {result: int(first["result"] == result) for result in ("pass", "fail", "unsupported")}
+    bogus = dict(document, cases=[first], summary={"cases": 1, **counts})
+    (results / "bogus.json").write_text(json.dumps(bogus))
+    [problem] = published_results(tmp_path, records, version)[1]
+    assert problem.startswith("results/bogus.json:1: cases/0/id: case 'no-such-case' of topic")
+    (results / "bogus.json").unlink()
+    (results / "notes.txt").write_text("hello\n")
+    (results / "broken.json").write_text('{"format": "something else"}\n')
+    _, unreadable = load_results(tmp_path)
+    assert len(unreadable) == 2 and all(line.startswith("results/") for line in unreadable)
+    assert "results/broken.json: not a report of schotten-oracle conform --json" in unreadable
+    document["cases"][0]["result"] = "maybe"
+    (results / "broken.json").write_text(json.dumps(document))
+    _, unreadable = load_results(tmp_path)
+    assert any(
+        re.search(r"broken\.json:\d+: cases/0/result: 'maybe' is not one of", line)
+        for line in unreadable
+    )
+
+
 def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     tmp_path: Path,
     project_copy: Path,
@@ -818,46 +878,8 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
         ROOT / "site_src" / "_templates",
         "conformance.md",
     )
-    header = next(line for line in page.splitlines() if line.startswith("| Topic | "))
-    assert "<script>" not in page and "&#60;script&#62;" in header
-    assert 'href="https&#58;&#47;&#47;example&#46;org&#47;engine&#63;a&#61;1&#38;b&#61;2"' in header
-    [claims] = [line for line in page.splitlines() if line.startswith("| claims | ")]
-    assert "**1 fail**" in claims  # wrapping runs fail a claims case, in the engine's column
-    [turns] = [line for line in page.splitlines() if line.startswith("| turns | ")]
-    ran = sum(case["topic"] == "turns" for case in document["cases"])
-    total = sum(record["topic"] == "turns" for record in records)
-    assert f"{total - ran} not run |" in turns  # only the cases about claims were run
-    wrap_case = "| [no&#45;wrap&#45;around]("  # ids reach the page escaped, as all text does
-    wrapped, why = [line for line in page.splitlines() if line.startswith(wrap_case)]
-    assert "| **fail** (why: below) |" in wrapped  # a case links its page; its cell says fail
-    # Below the topic's table, why: the engine (its column's title) and both answers.
-    assert "&#60;script&#62;" in why and "expected &#34;refused&#34;" in why
-    assert "protocol" not in header or "protocol 2" in header
-    stale_line = next(line for line in page.splitlines() if "Old engine" in line)
-    assert "(stale)" in stale_line and "sha256&#58;0000000000000000" in stale_line
-    assert page.count("Old engine") == 1  # never a row of the table
-
-    from oracle.conformance.results import published_results
-
-    first = dict(document["cases"][0], id="no-such-case")
-    counts = {result: int(first["result"] == result) for result in ("pass", "fail", "unsupported")}
-    bogus = dict(document, cases=[first], summary={"cases": 1, **counts})
-    (results / "bogus.json").write_text(json.dumps(bogus))
-    [problem] = published_results(tmp_path, records, version)[1]
-    assert problem.startswith("results/bogus.json:1: cases/0/id: case 'no-such-case' of topic")
-    (results / "bogus.json").unlink()
-    (results / "notes.txt").write_text("hello\n")
-    (results / "broken.json").write_text('{"format": "something else"}\n')
-    _, unreadable = load_results(tmp_path)
-    assert len(unreadable) == 2 and all(line.startswith("results/") for line in unreadable)
-    assert "results/broken.json: not a report of schotten-oracle conform --json" in unreadable
-    document["cases"][0]["result"] = "maybe"
-    (results / "broken.json").write_text(json.dumps(document))
-    _, unreadable = load_results(tmp_path)
-    assert any(
-        re.search(r"broken\.json:\d+: cases/0/result: 'maybe' is not one of", line)
-        for line in unreadable
-    )
+    _page_shows_the_run(page, document, records)
+    _results_that_are_no_reports_are_said(tmp_path, document, records, version)
 
 
 def test_a_refused_turn_is_reported_as_a_refusal_not_as_no_answer(

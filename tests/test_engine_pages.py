@@ -319,6 +319,25 @@ def pick_of(move: dict[str, Any]) -> tuple[Any, ...]:
     return (*chosen, tuple(move.get("stones", ())))
 
 
+def _shows_what_the_engine_says(game: Game, view: dict[str, Any]) -> None:
+    """The page's view of a game offers the engine's legal moves, each reached by its own
+    picks, marks the stones a claim names and those the computer's last moves touched, and
+    shows your hand as the engine holds it."""
+    state = replay(game, parse_record(view["record"]).moves)
+    legal = [str(move) for move in state.legal_moves()]
+    assert [move["text"] for move in view["moves"]] == legal
+    picks = [pick_of(move) for move in view["moves"]]
+    assert len(set(picks)) == len(picks), "two moves share one set of picks"
+    claims = {stone for move in view["moves"] for stone in move.get("stones", ())}
+    assert {s["number"] for s in view["table"] if s["claimable"]} == claims
+    touched = {s["number"] for s in view["table"] if s["touched"]}
+    theirs = their_last_moves(game, parse_record(view["record"]).moves)
+    assert [str(move) for move in theirs] == view["their_last"]
+    assert touched == {stone for move in theirs for stone in stones_named(move)}
+    hand = [card["name"] for card in view["hand_cards"]]
+    assert hand == [card_name(card) for card in state.hands[Player.A]]
+
+
 @pytest.mark.parametrize(
     ("seed", "variant", "expert"), [(4, "base", False), (6, "tactics", False), (9, "tactics", True)]
 )
@@ -332,19 +351,7 @@ def test_the_table_offers_every_legal_move_once_and_marks_what_the_engine_says(
     view = SESSION.new_game({"variant": variant, "seed": seed, "expert": expert, "you_first": True})
     number, rng, steps = view["game"], random.Random(seed), 0
     while not view["over"]:
-        state = replay(game, parse_record(view["record"]).moves)
-        legal = [str(move) for move in state.legal_moves()]
-        assert [move["text"] for move in view["moves"]] == legal
-        picks = [pick_of(move) for move in view["moves"]]
-        assert len(set(picks)) == len(picks), "two moves share one set of picks"
-        claims = {stone for move in view["moves"] for stone in move.get("stones", ())}
-        assert {s["number"] for s in view["table"] if s["claimable"]} == claims
-        touched = {s["number"] for s in view["table"] if s["touched"]}
-        theirs = their_last_moves(game, parse_record(view["record"]).moves)
-        assert [str(move) for move in theirs] == view["their_last"]
-        assert touched == {stone for move in theirs for stone in stones_named(move)}
-        hand = [card["name"] for card in view["hand_cards"]]
-        assert hand == [card_name(card) for card in state.hands[Player.A]]
+        _shows_what_the_engine_says(game, view)
         made = view["moves_made"]
         move = rng.choice(view["moves"])["text"]
         view = SESSION.game_move({"game": number, "move": move, "at": made})

@@ -449,6 +449,46 @@ def _pages(site: Path) -> list[str]:
     return sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html"))
 
 
+def _shown_as_written(page: Any, url: str, hostile_catalogue: HostileCatalogue) -> None:
+    """The hostile text is shown, exactly as written, where readers look for it."""
+    for kind, case in hostile_catalogue.cases.items():
+        page.goto(f"{url}/cases/{PLACES.get(kind, 'turns')}/{case['id']}.html")
+        article = " ".join(page.locator("article").inner_text().split())
+        assert " ".join(case["situation"].split()) in page.title(), kind
+        assert " ".join(case["why"].split()).rstrip(".") in article, kind
+        assert "1 in 591" not in article  # no marker in editor text is filled
+    page.goto(f"{url}/cases/turns/hostile-plays.html")
+    article = page.locator("article").inner_text()
+    for play in hostile_catalogue.cases["plays"]["plays"]:
+        assert play["move"] in article
+    page.goto(f"{url}/rulings.html")
+    rulings = " ".join(page.locator("article").inner_text().split())
+    rule = hostile_catalogue.rule()
+    for where, _ in RULE_FIELDS:
+        text: Any = rule
+        for name in where[2:]:  # below ("rules", "[]")
+            text = text[0] if name == "[]" else text[name]
+        assert " ".join(text.split()) in rulings, where
+    page.goto(f"{url}/changes.html")
+    changes = " ".join(page.locator("article").inner_text().split())
+    for step in rule["history"]:
+        assert (
+            " ".join(step["why"].split()) in changes and " ".join(step["source"].split()) in changes
+        )
+
+
+def _published_result_shown_as_written(page: Any, url: str) -> None:
+    """The hostile published result: its author's words and its engine's, shown as written."""
+    page.goto(f"{url}/conformance.html")
+    conformance = " ".join(page.locator("article").inner_text().split())
+    limits = dict(RESULT_FIELDS)
+    for field in (("submitted", "name"), ("submitted", "version")):
+        assert " ".join(hostile(limits[field]).split()) in conformance, field
+    assert conformance.count(TRICKS[0]) >= 3  # the engine's words, why three cases failed
+    hrefs = page.eval_on_selector_all("article a[href]", "links => links.map(a => a.href)")
+    assert HOSTILE_LINK in [unquote(href) for href in hrefs]
+
+
 @pytest.mark.browser
 def test_no_hostile_text_is_live_on_any_page(
     browser: Any, hostile_site: tuple[str, Path], hostile_catalogue: HostileCatalogue
@@ -478,40 +518,8 @@ def test_no_hostile_text_is_live_on_any_page(
         if found["live"] or found["ran"] or found["blocked"] or not found["policy"]:
             problems[path] = found
     assert not problems, json.dumps(problems, indent=1)[:4000]
-    # The hostile text is shown, exactly as written, where readers look for it.
-    for kind, case in hostile_catalogue.cases.items():
-        page.goto(f"{url}/cases/{PLACES.get(kind, 'turns')}/{case['id']}.html")
-        article = " ".join(page.locator("article").inner_text().split())
-        assert " ".join(case["situation"].split()) in page.title(), kind
-        assert " ".join(case["why"].split()).rstrip(".") in article, kind
-        assert "1 in 591" not in article  # no marker in editor text is filled
-    page.goto(f"{url}/cases/turns/hostile-plays.html")
-    article = page.locator("article").inner_text()
-    for play in hostile_catalogue.cases["plays"]["plays"]:
-        assert play["move"] in article
-    page.goto(f"{url}/rulings.html")
-    rulings = " ".join(page.locator("article").inner_text().split())
-    rule = hostile_catalogue.rule()
-    for where, _ in RULE_FIELDS:
-        text: Any = rule
-        for name in where[2:]:  # below ("rules", "[]")
-            text = text[0] if name == "[]" else text[name]
-        assert " ".join(text.split()) in rulings, where
-    page.goto(f"{url}/changes.html")
-    changes = " ".join(page.locator("article").inner_text().split())
-    for step in rule["history"]:
-        assert (
-            " ".join(step["why"].split()) in changes and " ".join(step["source"].split()) in changes
-        )
-    # The hostile published result: its author's words and its engine's, shown as written.
-    page.goto(f"{url}/conformance.html")
-    conformance = " ".join(page.locator("article").inner_text().split())
-    limits = dict(RESULT_FIELDS)
-    for field in (("submitted", "name"), ("submitted", "version")):
-        assert " ".join(hostile(limits[field]).split()) in conformance, field
-    assert conformance.count(TRICKS[0]) >= 3  # the engine's words, why three cases failed
-    hrefs = page.eval_on_selector_all("article a[href]", "links => links.map(a => a.href)")
-    assert HOSTILE_LINK in [unquote(href) for href in hrefs]
+    _shown_as_written(page, url, hostile_catalogue)
+    _published_result_shown_as_written(page, url)
     context.close()
 
 

@@ -105,7 +105,7 @@ def test_readings_share_what_they_score_alike_and_only_that() -> None:
     """The judge remembers side strengths and best completions across readings that score sides
     with the same methods; one that scores differently never gets another's answer."""
     from engine import parse_cards
-    from oracle.judges.misreadings import _shared_memo
+    from oracle.judges.misreadings import Judgements
 
     wrapped = parse_cards("red 8, red 9, red 1")
     wraps, plain, hand = (
@@ -116,8 +116,9 @@ def test_readings_share_what_they_score_alike_and_only_that() -> None:
     for first, second in ((plain, wraps), (wraps, plain)):
         assert first.side_strength(wrapped, ()) != second.side_strength(wrapped, ())
     assert hand.side_strength(wrapped, ()) == plain.side_strength(wrapped, ())
-    assert _shared_memo(hand, "side_strength") is _shared_memo(plain, "side_strength")
-    assert _shared_memo(wraps, "side_strength") is not _shared_memo(plain, "side_strength")
+    kept = Judgements()
+    assert kept.shared(hand, "side_strength") is kept.shared(plain, "side_strength")
+    assert kept.shared(wraps, "side_strength") is not kept.shared(plain, "side_strength")
 
 
 def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
@@ -131,36 +132,37 @@ def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
 
     sides = [tuple(CARDS[start : start + 3]) for start in range(0, 40, 2)]
     monkeypatch.setattr(misreadings, "SIDES_KEPT", 4)
-    memo = misreadings._sides_scored(RULES, frozenset())
-    memo.clear()
+    kept = misreadings.Judgements()
+    memo = kept.sides_scored(RULES, frozenset())
     for side in sides * 2:
-        assert RULES.side_strength(side, ()) == side_strength_by_enumeration(side, ())
+        assert RULES._scored(side, (), kept) == side_strength_by_enumeration(side, ())
         assert 1 <= len(memo) <= 4
 
 
-def test_the_judges_memos_are_let_go_once_a_matrix_is_made(
+def test_the_judges_memos_are_owned_by_the_cache_and_let_go_once_a_matrix_is_made(
     published: tuple[CaseReport, ...], tmp_path: Path
 ) -> None:
-    """A cold matrix fills the judge's memos; once it is made they are empty again (a site build
-    goes on to write its pages in that memory), and a second cold matrix answers alike."""
-    import oracle.judges.misreadings as misreadings
+    """A cold matrix fills the judge's memos, which its misreadings' cache owns (no module
+    keeps them); once it is made they are empty again (a site build goes on to write its pages
+    in that memory), and a second cold matrix, with a cache of its own, answers alike."""
+    from oracle.judges.misreadings import Judgements
     from oracle.misreadings.cache import MisreadingCache
 
     judged: list[int] = []
-    real = misreadings.forget_judgements
+    real = Judgements.clear
 
-    def forget() -> None:
-        judged.append(len(misreadings._STANDINGS) + len(misreadings._MEMOS))
-        real()
+    def clear(self: Judgements) -> None:
+        judged.append(len(self))
+        real(self)
 
     # Six claim cases fill the memos as well as the whole matrix does, at a fraction of its cost.
     claims = tuple(report for report in published if report.case.claims)[:6]
+    cache = MisreadingCache(tmp_path / "first")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("oracle.misreadings.matrix.forget_judgements", forget)
-        first = misreading_matrix(claims, MisreadingCache(tmp_path / "first"))
+        patch.setattr(Judgements, "clear", clear)
+        first = misreading_matrix(claims, cache)
     assert judged and judged[0] > 0
-    assert not misreadings._MEMOS and not misreadings._STANDINGS
-    assert misreadings._claim_granted.cache_info().currsize == 0
+    assert not len(cache.judgements)
     again = misreading_matrix(claims, MisreadingCache(tmp_path / "again"))
     assert [row.outcomes for row in again] == [row.outcomes for row in first]
 
@@ -181,3 +183,23 @@ def test_a_reading_that_scores_sides_its_own_way_is_asked_in_every_completion() 
     position = Position.from_stones({1: StoneState(sides=(mine, ()))})
     assert RULES.claim_granted(position, 1) is False  # a stronger side can still be made
     assert AllSidesEqual().claim_granted(position, 1) is True  # every completion only ties
+
+
+def test_blocked_games_going_on_reads_how_the_verified_turn_ended_without_playing_it_again(
+    published: tuple[CaseReport, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The misreading that a blocked game goes on answers from the turn's verified answer
+    (its ending): no move of the turn is played again for it."""
+    from engine import GameState
+    from oracle.misreadings.answers import misread
+
+    report = next(r for r in published if r.case.id == "blocked-board-shared-out")
+    assert report.answers["turn"]["ending"] == "stalemate award"
+
+    def played_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a move of the turn played again")
+
+    monkeypatch.setattr(GameState, "apply_text", played_again)
+    monkeypatch.setattr(GameState, "apply", played_again)
+    response = misread(report.case, MISREADINGS["blocked-games-never-end"], report)
+    assert response is not None and response["answers"]["turn"] == {"winner": "nobody"}

@@ -17,6 +17,7 @@ from conftest import FIXTURE
 
 from oracle.casefile import loader, questions
 from oracle.casefile.board import Board
+from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case
 from oracle.casefile.questions import QuestionKind, answers_fingerprint
@@ -184,3 +185,57 @@ def test_a_move_pinned_unreadable_that_the_engine_refuses_fails_even_in_the_same
 def test_a_draft_that_pins_only_a_refusal_agrees_with_the_engine_refusing() -> None:
     """What a draft leaves open (the rule, the reason) is not compared."""
     assert verify_case(_play_case({"expect": "illegal"})).verified
+
+
+def test_ask_prints_the_hands_the_verified_deal_gave_without_dealing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cards ``ask`` shows beside a deal's answer are those of the one deal that verified
+    it (kept in the report), not of a game dealt again for the printout."""
+    from engine import Game
+    from oracle.diagram import answer_lines
+
+    case = loader.load_case(FIXTURE / "cases" / "setup" / "01-base-deal.yaml")
+    report = verify_case(case)
+    assert set(report.shown["deal"]) == {"you", "them"}
+
+    def no_second_deal(game: Game) -> Any:
+        raise AssertionError("a game dealt again")
+
+    monkeypatch.setattr(Game, "new_initial_state", no_second_deal)
+    dealt = [line for line in answer_lines(report, FIXTURE) if "the engine dealt" in line]
+    assert dealt == [
+        "  the engine dealt you: green 3, green 8, red 4, yellow 8, green 6, pink 5",
+        "  the engine dealt them: blue 1, purple 6, red 5, red 7, purple 2, yellow 6",
+    ]
+
+
+class MovingHandSize(HandSize):
+    """The toy kind, played from the case's moment: the loader gives it a table, and it asks
+    for one written out."""
+
+    plays_moves = True
+
+    def check_table(self, document: LocatedDocument) -> None:
+        if "table" not in document.data:
+            raise CaseError(document.path, document.line_of((self.key,)), "write the table")
+
+
+@pytest.mark.usefixtures("with_toy_kind")
+def test_a_kind_says_whether_it_plays_moves_and_what_table_it_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The loader asks each kind asked, not a list of keys, whether the case needs a table."""
+    assert _toy_case(3).table is None  # the toy kind reads the position alone
+    moving = (*questions.QUESTION_KINDS[:-1], MovingHandSize())
+    monkeypatch.setattr(questions, "QUESTION_KINDS", moving)
+    with pytest.raises(CaseError, match="write the table"):
+        _toy_case(3)
+    hand = [f"red {n}" for n in range(1, 7)]
+    text = case_yaml(
+        "toy",
+        hand=hand,
+        claims=None,
+        more={"hand_size": {}, "table": {"their_hand": [f"blue {n}" for n in range(1, 7)]}},
+    )
+    assert load_case_text(text, Path("cases/toys/toy.yaml")).table is not None

@@ -63,6 +63,31 @@ def test_no_function_is_too_complex_and_no_module_too_long(path: Path) -> None:
     assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
 
 
+TESTS = sorted((ROOT / "tests").rglob("*.py"))
+
+
+class _AssertsAsChecks(ast.NodeTransformer):
+    """An ``assert`` as the check it is: its condition kept (an ``and`` in it still counts),
+    not a branch of its own, as radon counts it."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        return ast.copy_location(ast.Expr(node.test), node)
+
+
+@pytest.mark.parametrize("path", TESTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_test_function_is_too_complex(path: Path) -> None:
+    """The tests are held to the code's bar of complexity (:data:`MOST_COMPLEX`), each of their
+    checks counted once, as the condition it is, so that a long test is split into named steps
+    rather than grown."""
+    tree = _AssertsAsChecks().visit(ast.parse(path.read_text(encoding="utf-8")))
+    complex_ones = [
+        f"{function.fullname}: {function.complexity}"
+        for function in _functions(cc_visit(ast.unparse(tree)))
+        if function.complexity > MOST_COMPLEX
+    ]
+    assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
+
+
 LONGEST_ENGINE_MODULE = 400
 """The most lines a module of the engine may have (a library others read: issue 46)."""
 
@@ -171,7 +196,8 @@ def test_every_stage_covers_every_kind_of_question() -> None:
 
 def _module_values() -> dict[str, tuple[int, object]]:
     """Every value bound at module level in the engine and the oracle, by its full name: its
-    identity, and for a list, dict, set or bytearray a copy of what it holds."""
+    identity, and for a list, dict, set or bytearray a copy of what it holds, and for a function
+    that memoises its answers (``functools.cache``, ``lru_cache``) how many it holds."""
     modules = [
         importlib.import_module(found.name)
         for package in (engine, oracle)
@@ -181,29 +207,53 @@ def _module_values() -> dict[str, tuple[int, object]]:
     for module in modules:  # once all are imported: a package holds its modules
         for name, value in list(vars(module).items()):
             if not name.startswith("__"):
-                held = copy.copy(value) if isinstance(value, MUTABLE) else None
-                values[f"{module.__name__}.{name}"] = (id(value), held)
+                values[f"{module.__name__}.{name}"] = (id(value), _held(value))
     return values
 
 
 MUTABLE = (list, dict, set, bytearray)
 
-ENGINE_JUDGE_MEMOS = {
-    "oracle.judges.misreadings._MEMOS",
-    "oracle.judges.misreadings._STANDINGS",
+
+def _held(value: object) -> object:
+    """What a module-level value holds that using it could change (None: nothing)."""
+    if isinstance(value, MUTABLE):
+        return copy.copy(value)
+    info = getattr(value, "cache_info", None)
+    return ("memoised", info().currsize) if callable(info) else None
+
+
+PURE_MEMOS = {
+    "oracle.casefile.validation.load_schema",
+    "oracle.casefile.validation._validator",
+    "oracle.protocol.schema._validator",
+    "oracle.conformance.export._record_validator",
+    "oracle.conformance.results._schema",
+    "oracle.conformance.results._validator",
+    "oracle.misreadings.cache.answers_digest",
+    "oracle.site.odds.counts_digest",
+    "oracle.judges.reference_rules.troop_identities",
+    "oracle.judges.enumeration._standing_of_set",
+    "oracle.judges.enumeration._best_standing_of_set",
+    "oracle.verify.openings.opening_ceiling",
+    "engine.cards.search._coverings_of",
+    "engine.cards.formations._side_strength",
+    "engine.proof.variants._card_mask",
 }
-"""The one exception, named in full: the misreadings' judge keeps its memos until
-:func:`oracle.judges.misreadings.forget_judgements` (the matrix calls it). Giving them an owner
-is still to do, so they are allowed here and nowhere else."""
+"""Functions allowed to fill a memo as a catalogue is used, named in full: each the same answer
+for the same arguments whoever asks, for the life of the process (the package's own schema
+files and their validators, a card table, the digest of the code running), never what a run
+worked out about its cases, which belongs to an object its caller makes and lets go of."""
 
 
 def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path) -> None:
     """State lives in objects that a build, a test or a page makes (the catalogue, what it is
-    given to keep, the misreadings' cache): building a catalogue and using it (its problems, its
-    matrix, its export, a case read again) leaves every module's values as they were, whatever
-    their names, so nothing a run works out is kept by the process behind its owner's back."""
+    given to keep, the misreadings' cache and its judge's memos): building a catalogue and using
+    it (its problems, its matrix worked out afresh, its export, a case read again) leaves every
+    module's values as they were, whatever their names, so nothing a run works out is kept by
+    the process behind its owner's back; a memoised function may fill only if it is a pure
+    memo of :data:`PURE_MEMOS`."""
     before = _module_values()
-    catalogue = build_catalogue(project_copy, MisreadingCache())
+    catalogue = build_catalogue(project_copy, MisreadingCache(tmp_path / "cold"))
     assert not catalogue.problems
     published_records(catalogue.published, catalogue.matrix)
     load_cases(project_copy / "cases")
@@ -213,7 +263,7 @@ def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path)
         for name, (identity, held) in after.items()
         if name not in before or before[name][0] != identity or held != before[name][1]
     )
-    changed = [name for name in changed if name not in ENGINE_JUDGE_MEMOS]
+    changed = [name for name in changed if name not in PURE_MEMOS]
     assert not changed, f"module-level state: {changed}"
 
 

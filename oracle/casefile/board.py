@@ -145,18 +145,11 @@ def read_board(document: LocatedDocument) -> Board:
     return board
 
 
-def read_table(document: LocatedDocument, board: Board) -> Table | None:
-    """The game around the position, for cases that ask about moves (None for the others);
-    the engine must be able to start a game from it."""
-    data = document.data
-    if "turn" in data and "their_hand" not in data.get("table", {}):
-        raise CaseError(
-            document.path,
-            document.line_of(("table",) if "table" in data else ("turn",)),
-            "a turn may go on into their turn, so the table must give their_hand"
-            " (write their_hand: [] if their hand is empty)",
-        )
-    if not ("table" in data or "plays" in data or "turn" in data):
+def read_table(document: LocatedDocument, board: Board, moves: bool = False) -> Table | None:
+    """The game around the position, for cases that give one or ask about ``moves`` (a kind
+    of question whose :attr:`~oracle.casefile.questions.QuestionKind.plays_moves`), None for the
+    others; the engine must be able to start a game from it."""
+    if not ("table" in document.data or moves):
         return None
     table = _table_facts(document, board.position, board.places)
     try:

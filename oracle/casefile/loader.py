@@ -57,12 +57,12 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     if IMPOSSIBLE.key in data:
         return _impossible_case(document, rules, text)
     board = read_board(document)
-    asked = {  # each kind in the registry's order: the first problem is told
-        kind.key: kind.read(document, board)
-        for kind in questions.QUESTION_KINDS
-        if kind.key in data
-    }
-    table = read_table(document, board)
+    asking = [kind for kind in questions.QUESTION_KINDS if kind.key in data]
+    # each kind in the registry's order: the first problem is told
+    asked = {kind.key: kind.read(document, board) for kind in asking}
+    for kind in asking:
+        kind.check_table(document)
+    table = read_table(document, board, any(kind.plays_moves for kind in asking))
     guards = read_guards(document)
     pinned = read_rules(document, rules)
     check_reasons_pinned(document)
@@ -100,10 +100,11 @@ def _case_document(text: str, path: Path) -> LocatedDocument:
     validate(document, "case.base")
     data = document.data
     if not any(kind.key in data for kind in questions.QUESTION_KINDS):
+        *others, last = [kind.key for kind in questions.exported_kinds()]
         raise CaseError(
             path,
             document.line_of(("id",)),
-            "the case asks nothing: add claims, plays, turn, deal or match",
+            f"the case asks nothing: add {', '.join(others)} or {last}",
         )
     data.setdefault("position", {"stones": []})
     data["position"].setdefault("stones", [])

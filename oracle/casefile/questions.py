@@ -327,7 +327,7 @@ class QuestionKind(ABC, Generic[Asked]):
     the schema's property, the protocol's name), how it is read, with its lines, into the
     model, how its test items are named, how its answer is laid out and what a request asks.
     The stages after reading find each kind's other parts in their own registries, keyed by
-    the kind (:mod:`oracle.verify.kinds`); a test checks each registry covers every kind."""
+    the kind (:data:`oracle.verify.replay.VERIFIED_KINDS`); a test checks each covers every kind."""
 
     key: ClassVar[str]
     """The key of a case file that asks it, and its name in the protocol."""
@@ -335,10 +335,27 @@ class QuestionKind(ABC, Generic[Asked]):
     """How its answer is laid out (and so compared)."""
     exported: ClassVar[bool] = True
     """Whether other engines are asked it (a board's refusal is this engine's own words)."""
+    plays_moves: ClassVar[bool] = False
+    """Whether it plays moves from the case's moment: a case asking it has a table (the game
+    around the position), written or the loader's empty one."""
 
     @abstractmethod
     def read(self, document: LocatedDocument, board: Board) -> Asked:
         """The question as the model holds it, read from ``document`` (asking it) with lines."""
+
+    def check_table(self, document: LocatedDocument) -> None:
+        """Refuse a table (or its absence) this question cannot be asked with; checked once
+        every question is read, before the table is."""
+
+    def from_request(self, asked: Any) -> Any:
+        """The question as a case file asks it, from a conformance request's (the inverse of
+        :meth:`request`)."""
+        return asked
+
+    def held_to(self, case: Case, answer: Any) -> tuple[Any, Any]:
+        """What another engine is held to of the verified ``answer`` (a copy, to change), and
+        what is shown beside it instead (None: nothing)."""
+        return answer, None
 
     def of(self, case: Case) -> Asked | None:
         """The question ``case`` asks of this kind, or None."""
@@ -391,6 +408,7 @@ class Plays(QuestionKind[tuple[PlayQuestion, ...]]):
 
     key = "plays"
     shape = AnswerShape.IN_ORDER
+    plays_moves = True
 
     def read(self, document: LocatedDocument, board: Board) -> tuple[PlayQuestion, ...]:
         return read_plays(document)
@@ -414,9 +432,33 @@ class Turn(QuestionKind[TurnQuestion]):
 
     key = "turn"
     shape = AnswerShape.FACTS
+    plays_moves = True
 
     def read(self, document: LocatedDocument, board: Board) -> TurnQuestion:
         return read_turn(document)
+
+    def check_table(self, document: LocatedDocument) -> None:
+        """A turn may go on into theirs: the table gives their hand."""
+        data = document.data
+        if "their_hand" not in data.get("table", {}):
+            raise CaseError(
+                document.path,
+                document.line_of(("table",) if "table" in data else (self.key,)),
+                "a turn may go on into their turn, so the table must give their_hand"
+                " (write their_hand: [] if their hand is empty)",
+            )
+
+    def held_to(self, case: Case, answer: Any) -> tuple[Any, Any]:
+        """Only the facts the case asserts (or the refusal); the others are shown."""
+        if case.turn is None or "refused" in answer:
+            return answer, None
+        asked = asserted_facts(case.turn)
+        shown = {key: value for key, value in answer.items() if key not in asked}
+        return {key: answer[key] for key in asked}, shown
+
+    def from_request(self, asked: Any) -> Any:
+        """A request's turn asks its facts too; a case file pins them under ``expect``."""
+        return {"moves": asked.get("moves", [])} if isinstance(asked, dict) else asked
 
     def request(self, case: Case) -> Any:
         assert case.turn is not None

@@ -19,6 +19,7 @@ from typing import Any
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case
+from oracle.casefile.questions import exported_kinds
 from oracle.conformance.engines import FunctionEngine
 from oracle.judges.misreadings import MISREADINGS, RULES, Reading
 from oracle.misreadings.answers import asked_questions
@@ -44,10 +45,9 @@ def case_from_request(case: Any) -> Case:
         "why": "The runner compares the answer with the catalogue's",
         "draft": True,
     }
+    kinds = {kind.key: kind for kind in exported_kinds()}
     for key, value in case.items():
-        if key == "turn" and isinstance(value, dict):
-            value = {"moves": value.get("moves", [])}
-        document[key] = value
+        document[key] = kinds[key].from_request(value) if key in kinds else value
     try:
         return load_case_text(json.dumps(document), ASKED)
     except CaseError as error:

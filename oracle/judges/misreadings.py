@@ -16,7 +16,7 @@ add a Joker) from :mod:`oracle.judges.reference_rules`, never from the engine's 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from functools import lru_cache, partial
+from functools import partial
 from itertools import pairwise, product
 from math import comb
 from typing import Any, NamedTuple
@@ -151,24 +151,45 @@ class Reading:
         return Standing(self.rank(formation), total)
 
     def side_strength(self, side: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
-        """A complete side's strength, each elite troop at its best identity.
+        """A complete side's strength, each elite troop at its best identity (the hook; the
+        judge asks :meth:`_scored`, which remembers it in the caller's :class:`Judgements`)."""
+        return Judgements().sides_scored(self, frozenset(modes))[tuple(side)]
 
-        Remembered (:func:`_shared_memo`): the judge scores the same sides again and again,
-        across the completions of one claim, across claims and across readings.
-        """
-        return _sides_scored(self, frozenset(modes))[tuple(side)]
+    def _scored(
+        self, side: Sequence[Card], modes: Collection[CombatMode], kept: Judgements
+    ) -> Standing:
+        """:meth:`side_strength`, remembered in ``kept`` (:meth:`Judgements.shared`) for a
+        reading that scores sides as the rules do: the judge scores the same sides again and
+        again, across the completions of one claim, across claims and across readings."""
+        if type(self).side_strength is Reading.side_strength:
+            return kept.sides_scored(self, frozenset(modes))[tuple(side)]
+        return self.side_strength(side, modes)
 
     def claim_granted(
-        self, position: Position, stone: int, played_first: Player | None = None
+        self,
+        position: Position,
+        stone: int,
+        played_first: Player | None = None,
+        kept: Judgements | None = None,
     ) -> bool | None:
         """Whether a player reading the rules this way grants the claim; None if unjudgeable.
 
         ``played_first`` is who laid the first card at the stone, when the case says so. The
-        answers are remembered: the judge enumerates, and the same boards are asked again.
+        answers, and what the judge works out on the way, are remembered in ``kept`` (that of
+        the caller that judges many claims in a row; none: this claim's alone): the judge
+        enumerates, and the same boards are asked again.
         """
-        return _claim_granted(self, position, stone, played_first)
+        kept = Judgements() if kept is None else kept
+        key = (self, position, stone, played_first)
+        if key not in kept.verdicts:
+            if len(kept.verdicts) >= VERDICTS_KEPT:
+                kept.verdicts.clear()
+            kept.verdicts[key] = self._judge(position, stone, played_first, kept)
+        return kept.verdicts[key]
 
-    def _judge(self, position: Position, stone: int, played_first: Player | None) -> bool | None:
+    def _judge(
+        self, position: Position, stone: int, played_first: Player | None, kept: Judgements
+    ) -> bool | None:
         state = position.stone(stone)
         me, them = position.viewer, position.viewer.other
         if state.claimed_by is not None and self.taken_stones_closed():
@@ -177,9 +198,9 @@ class Reading:
         mine, theirs = state.side(me), state.side(them)
         if len(mine) < capacity:
             return False
-        my_strength = self.side_strength(mine, state.modes)
+        my_strength = self._scored(mine, state.modes, kept)
         if len(theirs) >= capacity:
-            their_strength = self.side_strength(theirs, state.modes)
+            their_strength = self._scored(theirs, state.modes, kept)
             if my_strength != their_strength:
                 return my_strength > their_strength
             completed_first = state.completed_first
@@ -193,7 +214,7 @@ class Reading:
         troops = self.troops(position, them)
         try:
             best = self._best_completion(
-                theirs, unseen & CLAN_CARDS_MASK, state.modes, troops, capacity
+                theirs, unseen & CLAN_CARDS_MASK, state.modes, troops, capacity, kept
             )
         except _TooLarge:
             return None
@@ -210,16 +231,17 @@ class Reading:
         modes: Collection[CombatMode],
         wilds: Sequence[Card],
         capacity: int,
+        kept: Judgements,
     ) -> Standing | None:
         """The strongest side reachable from ``placed``; :class:`_TooLarge` past :data:`LIMIT`.
 
-        Remembered (:func:`_shared_memo`): every reading that sees the same cards out of sight
-        asks the same question of a board.
+        Remembered (:meth:`Judgements.shared`): every reading that sees the same cards out of
+        sight asks the same question of a board.
         """
         key = (tuple(placed), pool, frozenset(modes), tuple(wilds), capacity)
-        memo = _shared_memo(self, "_best_completion")
+        memo = kept.shared(self, "_best_completion")
         if key not in memo:
-            memo[key] = self._enumerate_completions(placed, pool, modes, wilds, capacity)
+            memo[key] = self._enumerate_completions(placed, pool, modes, wilds, capacity, kept)
         best: Standing | _TooLarge | None = memo[key]
         if isinstance(best, _TooLarge):
             raise _TooLarge
@@ -232,6 +254,7 @@ class Reading:
         modes: Collection[CombatMode],
         wilds: Sequence[Card],
         capacity: int,
+        kept: Judgements,
     ) -> Standing | _TooLarge | None:
         """:meth:`_best_completion` worked out, or the :class:`_TooLarge` it raises."""
         missing = capacity - len(placed)
@@ -246,7 +269,7 @@ class Reading:
             return _TooLarge()
         scored: Callable[[tuple[Card, ...]], Standing]
         if type(self).side_strength is Reading.side_strength:  # its memo, fetched once
-            scored = _sides_scored(self, frozenset(modes)).__getitem__
+            scored = kept.sides_scored(self, frozenset(modes)).__getitem__
         else:  # a reading that scores sides its own way
             scored = partial(self.side_strength, modes=modes)
         return strongest_completion(placed, cards, wilds, missing, scored)
@@ -269,20 +292,65 @@ SCORING_HOOKS = (
 )
 """The methods that decide how a reading scores a side and finds the strongest completion."""
 
-_MEMOS: dict[tuple[object, ...], dict[object, Any]] = {}
-
 SIDES_KEPT = 200_000
 """The most side strengths kept for one way of scoring under one set of combat modes: a larger
 catalogue works them out again rather than hold them all (a side takes about 200 bytes)."""
+
+VERDICTS_KEPT = 4096
+"""The most claims' answers kept: past it, they are worked out again."""
+
+
+class Judgements:
+    """What the judge keeps from one claim to the next, for whoever judges many in a row (the
+    misreadings' cache of a build or a run, a test): side strengths and best completions, shared
+    by the readings that score sides alike, each standing once, and each claim's answer. It
+    speeds up many judgements and holds memory, which its owner lets go of
+    (:meth:`clear`) when done; nothing judged later changes."""
+
+    def __init__(self) -> None:
+        self.memos: dict[tuple[object, ...], dict[object, Any]] = {}
+        """Each memo by what it keeps and the :data:`SCORING_HOOKS` of the readings sharing it."""
+        self.standings: dict[Standing, Standing] = {}
+        """Each standing a side has scored, once."""
+        self.verdicts: dict[tuple[Reading, Position, int, Player | None], bool | None] = {}
+        """Each claim's answer, by the reading, the board, the stone and who played first."""
+
+    def __len__(self) -> int:
+        """How many things are kept (memos, standings and answers)."""
+        return len(self.memos) + len(self.standings) + len(self.verdicts)
+
+    def clear(self) -> None:
+        """Let go of everything kept."""
+        self.memos.clear()
+        self.standings.clear()
+        self.verdicts.clear()
+
+    def shared(self, reading: Reading, kind: str) -> dict[object, Any]:
+        """The memo of ``kind`` shared by every reading that scores sides alike (the same
+        :data:`SCORING_HOOKS`): most misreadings change another rule, and score every side as
+        the rules do, so their enumerations are the rules' own, worked out once."""
+        key = (kind, *(getattr(type(reading), hook) for hook in SCORING_HOOKS))
+        return self.memos.setdefault(key, {})
+
+    def sides_scored(self, reading: Reading, modes: frozenset[CombatMode]) -> _SidesScored:
+        """The side strengths ``reading`` shares with the readings that score sides alike
+        (:meth:`shared`), under ``modes``."""
+        by_modes = self.shared(reading, "side_strength")
+        memo: _SidesScored | None = by_modes.get(modes)
+        if memo is None:
+            memo = by_modes[modes] = _SidesScored(reading, modes, self.standings)
+        return memo
 
 
 class _SidesScored(dict[tuple[Card, ...], Standing]):
     """Side strengths under some combat modes, by side, for every reading that scores sides as
     ``reading`` does: a side not seen yet is scored on lookup (``memo[side]``)."""
 
-    def __init__(self, reading: Reading, modes: frozenset[CombatMode]) -> None:
+    def __init__(
+        self, reading: Reading, modes: frozenset[CombatMode], standings: dict[Standing, Standing]
+    ) -> None:
         super().__init__()
-        self.reading, self.modes = reading, modes
+        self.reading, self.modes, self.standings = reading, modes, standings
 
     def __missing__(self, side: tuple[Card, ...]) -> Standing:
         reading, modes = self.reading, self.modes
@@ -293,46 +361,8 @@ class _SidesScored(dict[tuple[Card, ...], Standing]):
         if len(self) >= SIDES_KEPT:
             self.clear()
         # A few hundred standings exist: the memo keeps one copy of each, not one per side.
-        strength = self[side] = _STANDINGS.setdefault(strength, strength)
+        strength = self[side] = self.standings.setdefault(strength, strength)
         return strength
-
-
-_STANDINGS: dict[Standing, Standing] = {}
-"""Each standing a side has scored, once."""
-
-
-def _sides_scored(reading: Reading, modes: frozenset[CombatMode]) -> _SidesScored:
-    """The side strengths ``reading`` shares with the readings that score sides alike
-    (:func:`_shared_memo`), under ``modes``."""
-    by_modes = _shared_memo(reading, "side_strength")
-    memo: _SidesScored | None = by_modes.get(modes)
-    if memo is None:
-        memo = by_modes[modes] = _SidesScored(reading, modes)
-    return memo
-
-
-def _shared_memo(reading: Reading, kind: str) -> dict[object, Any]:
-    """The memo of ``kind`` shared by every reading that scores sides alike (the same
-    :data:`SCORING_HOOKS`): most misreadings change another rule, and score every side as the
-    rules do, so their enumerations are the rules' own, worked out once."""
-    key = (kind, *(getattr(type(reading), hook) for hook in SCORING_HOOKS))
-    return _MEMOS.setdefault(key, {})
-
-
-def forget_judgements() -> None:
-    """Let go of what the judge keeps from one claim to the next (side strengths, standings,
-    verdicts): it speeds up many judgements in a row, and holds memory a caller done judging
-    may want back. Nothing judged later changes."""
-    _MEMOS.clear()
-    _STANDINGS.clear()
-    _claim_granted.cache_clear()
-
-
-@lru_cache(maxsize=4096)
-def _claim_granted(
-    reading: Reading, position: Position, stone: int, played_first: Player | None
-) -> bool | None:
-    return reading._judge(position, stone, played_first)
 
 
 class MisreadText(NamedTuple):

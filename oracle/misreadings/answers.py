@@ -8,10 +8,10 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from engine import Phase
+from engine import Phase, Termination
 from oracle.casefile.model import Case
 from oracle.casefile.questions import exported_kinds
-from oracle.judges.misreadings import Reading
+from oracle.judges.misreadings import Judgements, Reading
 from oracle.verify.replay import engine_answers
 from oracle.verify.report import CaseReport
 
@@ -26,21 +26,26 @@ Answers = tuple[dict[str, Any], dict[str, Any]]
 
 
 def misread(
-    case: Case, reading: Reading, answered: CaseReport | None = None
+    case: Case,
+    reading: Reading,
+    answered: CaseReport | None = None,
+    kept: Judgements | None = None,
 ) -> dict[str, Any] | None:
     """The answers a player reading the rules as ``reading`` gives, as the protocol's response
     (``answers`` and ``unsupported``), or None where the misreading says nothing about the case.
     Where the misreading answers as the rules do, the answers of ``answered`` (the case's
-    verified report) are taken rather than worked out again."""
+    verified report) are taken rather than worked out again. The judge keeps what it works out
+    in ``kept`` (its caller's, who judges many cases in a row; none: this case's alone)."""
+    kept = Judgements() if kept is None else kept
     if reading.claims_before_playing:
         return _claims_before_playing(case)
     if not reading.blocked_games_end:
         return _blocked_games_go_on(case, _rules_answers(case, answered))
     if reading.allowed_rules and case.plays and not case.turn:
-        return _rules_allowed(case, reading, _rules_answers(case, answered))
+        return _rules_allowed(case, reading, _rules_answers(case, answered), kept)
     if not case.claims or not case.asks_about_claims_only:
         return None
-    claims = _misread_claims(case, reading)
+    claims = _misread_claims(case, reading, kept)
     return None if claims is None else {"answers": {"claims": claims}}
 
 
@@ -67,37 +72,38 @@ def _blocked_games_go_on(case: Case, rules: Answers) -> dict[str, Any] | None:
     if case.turn is None:
         return None
     answers = rules[0]
-    if "refused" in answers["turn"]:  # the turn stops at a refused move: no game to end
+    facts = answers["turn"]
+    if "refused" in facts:  # the turn stops at a refused move: no game to end
         return {"answers": answers}
-    state = case.game_state()
-    for text, _ in case.turn.moves:
-        state.apply_text(text)
-    if state.outcome is not None and not state.outcome.is_victory:
+    # How the turn's game ended, as the engine answered it (the turn is not played again).
+    if facts["ending"] != "none" and not Termination(facts["ending"]).is_victory:
         # The game would go on: nobody wins yet; what else happens is not modelled.
         others = [f"turn.{fact}" for fact in ("log", "ending", "held", "hand", "discards", "next")]
         return {"answers": {**answers, "turn": {"winner": "nobody"}}, "unsupported": others}
     return {"answers": answers}
 
 
-def _rules_allowed(case: Case, reading: Reading, rules: Answers) -> dict[str, Any] | None:
+def _rules_allowed(
+    case: Case, reading: Reading, rules: Answers, kept: Judgements
+) -> dict[str, Any] | None:
     answers, detail = rules
     answers["plays"] = [
         "legal" if legality == "illegal" and why.get("rule") in reading.allowed_rules else legality
         for legality, why in zip(answers["plays"], detail["plays"], strict=True)
     ]
     if case.claims:
-        claims = _misread_claims(case, reading)
+        claims = _misread_claims(case, reading, kept)
         if claims is None:
             return None
         answers["claims"] = claims
     return {"answers": answers}
 
 
-def _misread_claims(case: Case, reading: Reading) -> dict[str, str] | None:
+def _misread_claims(case: Case, reading: Reading, kept: Judgements) -> dict[str, str] | None:
     played_first = dict(case.played_first)
     verdicts = {
         str(claim.stone): reading.claim_granted(
-            case.position, claim.stone, played_first.get(claim.stone)
+            case.position, claim.stone, played_first.get(claim.stone), kept
         )
         for claim in case.claims
     }

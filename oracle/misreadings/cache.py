@@ -25,7 +25,7 @@ import oracle.protocol
 import oracle.verify
 from oracle.cache import cache_folder, code_digest, load_json, save_json
 from oracle.casefile.model import Case
-from oracle.judges.misreadings import Reading
+from oracle.judges.misreadings import Judgements, Reading
 from oracle.misreadings.answers import misread
 from oracle.protocol.answers import request_of
 from oracle.verify.report import CaseReport
@@ -55,6 +55,8 @@ class MisreadingCache:
         self.unsaved = False
         self._requests: dict[int, tuple[Case, str]] = {}
         """Each case's request as the key writes it, by the case (asked once per reading)."""
+        self.judgements = Judgements()
+        """What the misreadings' judge keeps from one answer worked out here to the next."""
 
     @property
     def answers(self) -> dict[str, Any]:
@@ -77,7 +79,7 @@ class MisreadingCache:
         request = known[1]
         key = hashlib.sha256(f"{reading.name}\0{request}".encode()).hexdigest()
         if key not in self.answers:
-            self.answers[key] = {"response": misread(case, reading, answered)}
+            self.answers[key] = {"response": misread(case, reading, answered, self.judgements)}
             self.unsaved = True
         response: dict[str, Any] | None = self.answers[key]["response"]
         return response

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.judges.misreadings import MISREADINGS, Reading, forget_judgements
+from oracle.judges.misreadings import MISREADINGS, Reading
 from oracle.misreadings.cache import MisreadingCache
 from oracle.protocol.answers import expected_answers
 from oracle.protocol.compare import Result, compare
@@ -80,7 +80,7 @@ def misreading_matrix(
         rows.append(MatrixRow(report, outcomes))
     cache.save()
     # The judge's memos speed up one matrix; a site build goes on to write its pages.
-    forget_judgements()
+    cache.judgements.clear()
     return tuple(rows)
 
 

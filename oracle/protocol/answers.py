@@ -11,7 +11,7 @@ from typing import Any
 
 from engine import Player, Position
 from oracle.casefile.model import Case, Table
-from oracle.casefile.questions import TURN, asserted_facts, exported_kinds
+from oracle.casefile.questions import exported_kinds
 from oracle.casefile.vocabulary import PLAYER_WORDS
 from oracle.verify.answers import card_names
 from oracle.verify.report import CaseReport
@@ -87,13 +87,13 @@ def request_of(case: Case) -> dict[str, Any]:
 
 def expected_answers(report: CaseReport) -> tuple[dict[str, Any], dict[str, Any]]:
     """What another engine must answer: the answers verifying ``report``'s case gave (never
-    worked out again), a turn cut to the facts the case asserts. They are copies, the caller's
+    worked out again), each cut by its kind to what they are held to (a turn: the facts the
+    case asserts, the others shown in the detail). They are copies, the caller's
     to change: the report's own answers are shared by everything that reads the report."""
     answers, detail = copy.deepcopy(report.answers), copy.deepcopy(report.explanations)
-    case = report.case
-    if case.turn is not None and "refused" not in answers[TURN.key]:
-        facts = answers[TURN.key]
-        asked = asserted_facts(case.turn)
-        answers[TURN.key] = {key: facts[key] for key in asked}
-        detail[TURN.key] = {key: value for key, value in facts.items() if key not in asked}
+    for kind in exported_kinds():
+        if kind.key in answers:
+            answers[kind.key], shown = kind.held_to(report.case, answers[kind.key])
+            if shown is not None:
+                detail[kind.key] = shown
     return answers, detail

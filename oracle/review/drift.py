@@ -132,12 +132,6 @@ def open_answers(report: CaseReport) -> tuple[DriftedAnswer, ...]:
             found.append(
                 DriftedAnswer(f"{stone}, its reason", check.claim.line, "open", now, repin)
             )
-    pins_nothing = {
-        "the deal": case.deal is not None
-        and (case.deal.hand_sizes, case.deal.deck_sizes, case.deal.hand) == (None, None, None),
-        "the match": case.match is not None
-        and (case.match.points, case.match.next_starter, case.match.winner) == (None, None, None),
-    }
     for game_check in report.game_checks:
         if _reason_open(game_check):
             found.append(
@@ -150,7 +144,7 @@ def open_answers(report: CaseReport) -> tuple[DriftedAnswer, ...]:
                 )
             )
             continue
-        if game_check.repin and (game_check.expected is None or pins_nothing.get(game_check.what)):
+        if game_check.repin and (game_check.expected is None or game_check.filled_in):
             question = (
                 "the refusal of the board" if game_check.question == BOARD else game_check.what
             )

@@ -62,6 +62,9 @@ class Answered:
     def __init__(self) -> None:
         self.answers: dict[str, Any] = {}
         self.explanations: dict[str, Any] = {}
+        self.shown: dict[str, Any] = {}
+        """What the engine showed on the way that no other engine is asked (the cards a deal
+        gave each player), by the question's key: what ``ask`` prints beside the answers."""
 
     def add(self, kind: QuestionKind[Any], answer: Answer) -> None:
         """The answer to the question of ``kind``, and its explanation (None: none); a kind
@@ -470,6 +473,9 @@ class DealVerified(VerifiedKind):
         state = dealt(case, moment)
         answer = deal_facts(state)
         answered.add(self.kind, (answer, None))
+        answered.shown[self.kind.key] = {
+            PLAYER_WORDS[player]: tuple(state.hands[player]) for player in (Player.A, Player.B)
+        }
         check = deal_check(case.deal, answer, state.hands[Player.A])
         yield replace(check, question=self.kind.item_name())
 
@@ -500,8 +506,9 @@ def deal_check(deal: DealQuestion, facts: dict[str, Any], dealt: Sequence[int]) 
     ]
     if deal.hand is not None:
         repin.append((("deal", "expect", "hand"), card_names(dealt)))
+    unpinned = (deal.hand_sizes, deal.deck_sizes, deal.hand) == (None, None, None)
     return GameCheck(
-        "the deal", deal.line, expected, actual, label, (), "", tuple(repin), pinned, now
+        "the deal", deal.line, expected, actual, label, (), "", tuple(repin), pinned, now, unpinned
     )
 
 
@@ -532,8 +539,11 @@ class MatchVerified(ComparedWhole):
         expected = _match_words({**facts, **pinned})
         repin = tuple((("match", "expect", key), value) for key, value in facts.items())
         line = case.match.line
+        unpinned = not pinned
         return (
-            GameCheck("the match", line, expected, actual, actual, (), "", repin, pinned, facts),
+            GameCheck(
+                "the match", line, expected, actual, actual, (), "", repin, pinned, facts, unpinned
+            ),
         )
 
 

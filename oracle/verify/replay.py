@@ -82,7 +82,15 @@ def verify_case(case: Case) -> CaseReport:
             if verified.kind.asked_by(case):
                 game_checks.extend(verified.judged(case, moment, answered))
     except Unjudgeable as error:  # the answers found so far are kept, for `schotten-oracle ask`
-        return CaseReport(case, checks, error.problem, tuple(game_checks), error.line, error.detail)
+        return CaseReport(
+            case,
+            checks,
+            error.problem,
+            tuple(game_checks),
+            error.line,
+            error.detail,
+            shown=answered.shown,
+        )
     except (PositionError, TableError) as error:
         return CaseReport(case, checks, str(error), tuple(game_checks))
     return CaseReport(
@@ -92,6 +100,7 @@ def verify_case(case: Case) -> CaseReport:
         tuple(game_checks),
         answers=answered.answers,
         explanations=answered.explanations,
+        shown=answered.shown,
     )
 
 

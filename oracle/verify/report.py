@@ -83,6 +83,9 @@ class GameCheck:
     question or a fact only shown)."""
     now: Any = None
     """The engine's answer to it."""
+    filled_in: bool = False
+    """Whether ``expected`` is the engine's own answer, filled in: a whole answer the case pins
+    no part of (a deal or a match without ``expect:``), shown as open, never as agreed."""
 
     @property
     def matches(self) -> bool:
@@ -107,6 +110,9 @@ class CaseReport:
     read by the export and the misreadings' matrix. Read it, never change it."""
     explanations: dict[str, Any] = field(default_factory=dict, hash=False)
     """How the engine explains its answers, by the same keys (where it has something to say)."""
+    shown: dict[str, Any] = field(default_factory=dict, hash=False)
+    """What the engine showed on the way that no other engine is asked, by the same keys (the
+    cards a deal gave each player): kept from verifying, for ``ask`` to print."""
 
     @property
     def verified(self) -> bool:
