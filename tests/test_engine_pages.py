@@ -485,6 +485,7 @@ def test_the_bundle_is_the_engine_that_verified_the_catalogue_and_is_reproducibl
         )
         assert archive.read(RULES_INDEX_IN_ARCHIVE) == RULES.read_bytes()
     assert "oracle/schema/case.base.schema.json" in names
+    assert "oracle/schema/kinds/claims.schema.json" in names  # each kind's part of it
     assert {"yaml/__init__.py", "jsonschema/__init__.py", "rpds.py"} <= names
     assert not [name for name in names if name.endswith((".so", ".pyc", ".pyd"))]
     assert not [name for name in names if name.startswith("oracle/mkdocs_hook")]

@@ -39,7 +39,7 @@ from conftest import FIXTURE, kept_for_the_run, publishable_case_files, run_main
 from engine import Game, MoveSyntaxError
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
-from oracle.casefile.questions import QUESTION_KINDS
+from oracle.casefile.questions import QUESTION_KINDS, case_schema
 from oracle.casefile.rules import load_rules_index
 from oracle.casefile.validation import load_schema
 from oracle.catalogue import build_catalogue
@@ -98,7 +98,7 @@ def free_text_fields(schema: dict[str, Any]) -> list[tuple[Path_, int | None]]:
     return found
 
 
-CASE_FIELDS = free_text_fields(load_schema("case.base"))
+CASE_FIELDS = free_text_fields(case_schema())
 RULE_FIELDS = free_text_fields(load_schema("rules"))
 RESULT_FIELDS = free_text_fields(load_schema("published-result"))
 

@@ -20,9 +20,8 @@ from oracle.casefile.board import Board
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case
-from oracle.casefile.questions import QuestionKind, answers_fingerprint
+from oracle.casefile.questions import QuestionKind, answers_fingerprint, case_schema
 from oracle.casefile.source import LocatedDocument, parse_yaml
-from oracle.casefile.validation import validate
 from oracle.misreadings.answers import asked_questions
 from oracle.protocol.answers import expected_answers, request_of
 from oracle.protocol.compare import Result, compare
@@ -54,6 +53,21 @@ class HandSize(QuestionKind[HandSizeQuestion]):
     def item_name(self, number: int = 0) -> str:
         return "hand-size"
 
+    def schema_part(self) -> dict[str, Any]:
+        """Given as data (a kind of the package reads it from ``oracle/schema/kinds/``)."""
+        return {
+            "properties": {
+                self.key: {
+                    "description": "How many cards your hand holds.",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"expect": {"$ref": "#/definitions/hand_count"}},
+                }
+            },
+            "then": {"properties": {self.key: {"required": ["expect"]}}},
+            "definitions": {"hand_count": {"type": "integer", "minimum": 0, "maximum": 9}},
+        }
+
 
 class HandSizeVerified(ComparedWhole):
     """The toy kind's verifying part: the engine's position counts your hand."""
@@ -78,32 +92,24 @@ TOY = HandSizeVerified.kind
 
 @pytest.fixture
 def with_toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The registries of the reading and the verifying stage with the toy kind added, and the
-    case schema taking its key (the schema is a file of the project: a real kind adds its part
-    there)."""
+    """The registries of the reading and the verifying stage with the toy kind added (the case
+    schema is composed of the registered kinds' parts: it takes the toy's with it)."""
     monkeypatch.setattr(questions, "QUESTION_KINDS", (*questions.QUESTION_KINDS, TOY))
     monkeypatch.setattr(replay, "VERIFIED_KINDS", (*replay.VERIFIED_KINDS, HandSizeVerified()))
-
-    def without_toy(document: LocatedDocument, schema: str) -> None:
-        raw = document.data.pop(TOY.key, None)
-        try:
-            validate(document, schema)
-        finally:
-            if raw is not None:
-                document.data[TOY.key] = raw
-
-    monkeypatch.setattr("oracle.casefile.loader.validate", without_toy)
     yield
 
 
-def _toy_case(expect: int) -> Case:
-    text = case_yaml(
-        "toy",
-        hand=["red 1", "red 2", "blue 3"],
-        claims=None,
-        more={"hand_size": {"expect": expect}},
-    )
-    return load_case_text(text, Path("cases/toys/toy.yaml"))
+def _toy_text(asked: dict[str, Any]) -> str:
+    hand = ["red 1", "red 2", "blue 3"]
+    return case_yaml("toy", hand=hand, claims=None, more={"hand_size": asked})
+
+
+def _line_of(text: str, key: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(f"{key}:"))
+
+
+def _toy_case(expect: Any) -> Case:
+    return load_case_text(_toy_text({"expect": expect}), Path("cases/toys/toy.yaml"))
 
 
 @pytest.mark.usefixtures("with_toy_kind")
@@ -133,6 +139,31 @@ def test_every_stage_handles_a_kind_added_as_one_class_a_stage() -> None:
         " says 3"
     ]
     assert wrong.on_question("hand-size").problems() == wrong.problems()
+
+
+@pytest.mark.usefixtures("with_toy_kind")
+def test_a_kind_added_as_one_class_brings_its_part_of_the_case_schema() -> None:
+    """The case schema is composed of the registered kinds' parts: the toy's property, its
+    definition and what a published case must give in it, each after the last kind's; a value
+    it refuses is told at its line, as the schema of any other kind."""
+    schema = case_schema()
+    assert list(schema["properties"])[-3:] == ["hand_size", "twin_of", "guards_against"]
+    assert list(schema["definitions"])[-1] == "hand_count"
+    assert schema["then"]["properties"]["hand_size"] == {"required": ["expect"]}
+    assert _toy_case(3).asked[TOY.key].expect == 3
+    line = _line_of(_toy_text({}), "hand_size")
+    with pytest.raises(CaseError) as refused:
+        _toy_case("seven")
+    assert (refused.value.line, refused.value.problem) == (
+        line + 1,
+        "'expect' must be a whole number, not 'seven'",
+    )
+    with pytest.raises(CaseError, match="12 is greater than the maximum of 9"):
+        _toy_case(12)
+    published = _toy_text({}).replace("draft: true\n", "")
+    with pytest.raises(CaseError, match="expect") as unpinned:
+        load_case_text(published, Path("cases/toys/toy.yaml"))
+    assert unpinned.value.line == _line_of(published, "hand_size")
 
 
 def test_a_kind_without_a_verifier_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,13 @@ from engine.game.cards_in_play import CardsInPlay
 from engine.game.interface import GameState
 from engine.game.play_state import PlayState
 from oracle.casefile.loader import load_cases
-from oracle.casefile.questions import CLAIMS, QUESTION_KINDS, AnswerShape, exported_kinds
+from oracle.casefile.questions import (
+    CLAIMS,
+    QUESTION_KINDS,
+    AnswerShape,
+    case_schema,
+    exported_kinds,
+)
 from oracle.catalogue import build_catalogue
 from oracle.conformance.export import published_records
 from oracle.misreadings.cache import MisreadingCache
@@ -179,14 +185,17 @@ def test_only_the_state_uses_its_private_fields() -> None:
 def test_every_stage_covers_every_kind_of_question() -> None:
     """A question kind added to the registry must be given to each stage, not found missing
     later: the verifier answers and judges every kind (once), each shape of answer is compared,
-    the case schema reads every kind and the protocol's schema names every exported one."""
+    the case schema is composed of every kind's part, and the protocol's schema names every
+    exported one."""
     assert [entry.kind for entry in verified_kinds()] == list(QUESTION_KINDS)
     assert len(VERIFIED_KINDS) == len(QUESTION_KINDS)
     assert set(SHAPE_COMPARISONS) == set(AnswerShape)
     filtered = {kind for kind, _ in FILTER_WORDS}
     assert filtered == set(QUESTION_KINDS) - {CLAIMS}  # a table filters claims by verdict
-    case_schema = json.loads((ROOT / "oracle" / "schema" / "case.base.schema.json").read_text())
-    assert {kind.key for kind in QUESTION_KINDS} <= set(case_schema["properties"])
+    asked = [key for key in case_schema()["properties"] if key in {k.key for k in QUESTION_KINDS}]
+    assert asked == [kind.key for kind in QUESTION_KINDS]  # each kind's part, in its order
+    parts = {path.name for path in (ROOT / "oracle" / "schema" / "kinds").iterdir()}
+    assert parts == {f"{kind.key}.schema.json" for kind in QUESTION_KINDS}  # and no other
     protocol = json.loads(schema_text(PROTOCOL_SCHEMA))["definitions"]
     keys = [kind.key for kind in exported_kinds()]
     assert set(protocol["answers"]["properties"]) == set(keys)
@@ -225,6 +234,8 @@ def _held(value: object) -> object:
 PURE_MEMOS = {
     "oracle.casefile.validation.load_schema",
     "oracle.casefile.validation._validator",
+    "oracle.casefile.questions._composed",
+    "oracle.casefile.questions._case_validator",
     "oracle.protocol.schema._validator",
     "oracle.conformance.export._record_validator",
     "oracle.conformance.results._schema",

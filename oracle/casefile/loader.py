@@ -97,7 +97,7 @@ def _case_document(text: str, path: Path) -> LocatedDocument:
         document = parse_yaml(text, path)
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem, error.others) from None
-    validate(document, "case.base")
+    validate(document, questions.case_validator())
     data = document.data
     if not any(kind.key in data for kind in questions.QUESTION_KINDS):
         *others, last = [kind.key for kind in questions.exported_kinds()]

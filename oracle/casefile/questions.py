@@ -7,8 +7,12 @@ import difflib
 import hashlib
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from enum import Enum
+from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar, cast
+
+import jsonschema
 
 from engine import (
     Player,
@@ -31,6 +35,7 @@ from oracle.casefile.model import (
     Twin,
 )
 from oracle.casefile.source import DataPath, LocatedDocument
+from oracle.casefile.validation import inlined, load_schema
 from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYER_WORDS, PLAYERS
 from oracle.judges.misreadings import MISREADINGS, misreading_now_in_force
 
@@ -324,8 +329,9 @@ Asked = TypeVar("Asked")
 
 class QuestionKind(ABC, Generic[Asked]):
     """One kind of question a case may ask, as a case file holds it: its key (the file's key,
-    the schema's property, the protocol's name), how it is read, with its lines, into the
-    model, how its test items are named, how its answer is laid out and what a request asks.
+    the schema's property, the protocol's name), its part of the case schema, how it is read,
+    with its lines, into the model, how its test items are named, how its answer is laid out
+    and what a request asks.
     The stages after reading find each kind's other parts in their own registries, keyed by
     the kind (:data:`oracle.verify.replay.VERIFIED_KINDS`); a test checks each covers every kind."""
 
@@ -338,6 +344,15 @@ class QuestionKind(ABC, Generic[Asked]):
     plays_moves: ClassVar[bool] = False
     """Whether it plays moves from the case's moment: a case asking it has a table (the game
     around the position), written or the loader's empty one."""
+    schema_follows: ClassVar[str | None] = None
+    """The property and definition of the base case schema its part follows in the composed
+    schema (:func:`case_schema`), for editors to read it there; None: the previous kind's."""
+
+    def schema_part(self) -> dict[str, Any]:
+        """Its part of the case schema: its ``properties`` (its key), ``then`` (what a
+        published case must give in it) and the ``definitions`` only it uses, as
+        ``oracle/schema/kinds/KEY.schema.json`` holds them."""
+        return load_schema(f"kinds/{self.key}")
 
     @abstractmethod
     def read(self, document: LocatedDocument, board: Board) -> Asked:
@@ -388,6 +403,7 @@ class Claims(QuestionKind[tuple[Claim, ...]]):
 
     key = "claims"
     shape = AnswerShape.BY_STONE
+    schema_follows = "position"
 
     def read(self, document: LocatedDocument, board: Board) -> tuple[Claim, ...]:
         return read_claims(document, board.position)
@@ -409,6 +425,7 @@ class Plays(QuestionKind[tuple[PlayQuestion, ...]]):
     key = "plays"
     shape = AnswerShape.IN_ORDER
     plays_moves = True
+    schema_follows = "table"
 
     def read(self, document: LocatedDocument, board: Board) -> tuple[PlayQuestion, ...]:
         return read_plays(document)
@@ -553,3 +570,53 @@ def exported_kinds() -> tuple[QuestionKind[Any], ...]:
 def kind_named(key: str) -> QuestionKind[Any]:
     """The kind of question whose key is ``key``."""
     return next(kind for kind in QUESTION_KINDS if kind.key == key)
+
+
+def case_schema() -> dict[str, Any]:
+    """The case schema: ``oracle/schema/case.base.schema.json`` (what every case may hold) with
+    the part of every kind of :data:`QUESTION_KINDS`, the one schema the loader validates
+    against and the editors' schema is made from. Not to be changed (copy it)."""
+    return _composed(QUESTION_KINDS)
+
+
+def case_validator() -> jsonschema.Draft7Validator:
+    """A validator of :func:`case_schema`, its references resolved once."""
+    return _case_validator(QUESTION_KINDS)
+
+
+@cache
+def _case_validator(kinds: tuple[QuestionKind[Any], ...]) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(inlined(_composed(kinds)))
+
+
+@cache
+def _composed(kinds: tuple[QuestionKind[Any], ...]) -> dict[str, Any]:
+    """The base case schema with the parts of ``kinds``, in their order: each kind's
+    properties, definitions and ``then`` after the base's it follows, or the previous kind's."""
+    base = load_schema("case.base")
+    parts = [(kind.schema_follows, kind.schema_part()) for kind in kinds]
+    merged = {
+        name: _merged(base[name], [(follows, part.get(name, {})) for follows, part in parts])
+        for name in ("properties", "definitions")
+    }
+    then = [(None, part.get("then", {}).get("properties", {})) for _, part in parts]
+    merged["then"] = {**base["then"], "properties": _merged(base["then"]["properties"], then)}
+    return {name: merged.get(name, value) for name, value in base.items()}
+
+
+def _merged(
+    base: dict[str, Any], parts: Sequence[tuple[str | None, dict[str, Any]]]
+) -> dict[str, Any]:
+    """``base``'s entries with each part's inserted after the entry of ``base`` it follows
+    (None, or not in ``base``: after the previous part's, the first at the end)."""
+    entries = list(base.items())
+    after = len(entries)
+    for follows, part in parts:
+        if follows in base:
+            after = next(n for n, (name, _) in enumerate(entries) if name == follows) + 1
+        clashing = set(part) & {name for name, _ in entries}
+        if clashing:
+            raise ValueError(f"the case schema has {', '.join(sorted(clashing))} twice")
+        entries[after:after] = part.items()
+        after += len(part)
+    return dict(entries)

@@ -1,13 +1,15 @@
 """The JSON Schema editors' tools check case files against, made from the engine and the index.
 
-``oracle/schema/case.base.schema.json`` is the structure of a case, written by hand and used by
-the loader for any project. The editors' schema, ``oracle/schema/case.schema.json`` (named by the
-modeline of every case and by ``.vscode/settings.json``), adds what only this project knows: every
-card by name, every rule id of ``rules/index.yaml`` and every misreading, as enums, so that an
-editor completes them and underlines a misspelt one while typing. It is generated, committed, and
-checked to be current by the tests and ``schotten-oracle check``, and written again by every site
-build and by ``make schema`` (``python -m oracle.casefile.schema``); ``--check`` only says
-whether it is current.
+``oracle/schema/case.base.schema.json`` is the structure of a case, written by hand, and each kind
+of question adds its part (``oracle/schema/kinds/``): together, the case schema
+(:func:`oracle.casefile.questions.case_schema`) the loader uses for any project. The editors'
+schema, ``oracle/schema/case.schema.json`` (named by the modeline of every case and by
+``.vscode/settings.json``), adds what only this project knows: every card by name, every rule id of
+``rules/index.yaml`` and every misreading, as enums, so that an editor completes them and
+underlines a misspelt one while typing. It is generated, committed, and checked to be current by
+the tests and ``schotten-oracle check``, and written again by every site build and by
+``make schema`` (``python -m oracle.casefile.schema``); ``--check`` only says whether it is
+current.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from typing import Any
 
 from engine import CARDS, COLOUR_NAMES, SECOND_JOKER_NAME, Tactic, card_name
 from oracle.casefile.model import RulesIndex
+from oracle.casefile.questions import case_schema
 from oracle.casefile.rules import load_rules_index
-from oracle.casefile.validation import load_schema
 from oracle.judges.misreadings import MISREADINGS
 
 EDITOR_SCHEMA = Path("oracle") / "schema" / "case.schema.json"
@@ -34,7 +36,7 @@ def _any_case(word: str) -> str:
 
 def editor_case_schema(rules: RulesIndex) -> dict[str, Any]:
     """The case schema with the cards, this index's rule ids and the misreadings as enums."""
-    schema = copy.deepcopy(load_schema("case.base"))
+    schema = copy.deepcopy(case_schema())
     definitions = schema["definitions"]
     names = [card_name(card) for card in CARDS] + sorted(
         {card_name(int(tactic)) for tactic in Tactic} | {SECOND_JOKER_NAME}

@@ -24,7 +24,9 @@ from oracle.casefile.vocabulary import CARD_LISTS
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
-    """One of the package's JSON Schemas: ``case`` or ``rules``."""
+    """One of the package's JSON Schemas by its name in ``oracle/schema``: ``rules``,
+    ``case.base`` (the case schema without its questions: see
+    :func:`oracle.casefile.questions.case_schema`) or a question kind's part, ``kinds/claims``."""
     text = resources.files("oracle").joinpath(f"schema/{name}.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
@@ -198,21 +200,22 @@ def _describe_place(where: DataPath) -> str:
     return f"'{names[-1]}'" if names else "the file"
 
 
-def validate(document: LocatedDocument, schema_name: str) -> None:
-    """Check ``document`` against a JSON Schema; raise every violation, located: the most
-    telling one of each part of the file (each top-level key, each stone, each claim...), so
-    that an editor fixes them all in one go."""
-    problems = schema_problems(document, schema_name, group=2)
+def validate(document: LocatedDocument, schema: str | jsonschema.Draft7Validator) -> None:
+    """Check ``document`` against a JSON Schema (named, or its validator); raise every
+    violation, located: the most telling one of each part of the file (each top-level key, each
+    stone, each claim...), so that an editor fixes them all in one go."""
+    problems = schema_problems(document, schema, group=2)
     if problems:
         raise CaseError.of_all(list(problems.values()))
 
 
 def schema_problems(
-    document: LocatedDocument, schema_name: str, *, group: int
+    document: LocatedDocument, schema: str | jsonschema.Draft7Validator, *, group: int
 ) -> dict[DataPath, CaseError]:
-    """The most telling violation of a JSON Schema in ``document`` for each value at depth
-    ``group`` (0: the whole file; 2: each rule of the rules index), by that value's place."""
-    validator = _validator(schema_name)
+    """The most telling violation of a JSON Schema (named, or its validator) in ``document`` for
+    each value at depth ``group`` (0: the whole file; 2: each rule of the rules index), by that
+    value's place."""
+    validator = _validator(schema) if isinstance(schema, str) else schema
     # An unknown key comes first: it is usually a typo, which also explains a "missing" key.
     ranked = sorted(
         validator.iter_errors(document.data),
