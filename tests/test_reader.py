@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from browser_support import Visit, fresh_context, served, shared_build, skip_without_a_browser
 from conftest import FIXTURE
 from playwright.sync_api import Browser
@@ -53,6 +54,30 @@ def test_the_views_are_every_kind_of_page(tmp_path: Path) -> None:
     look = copy_look_project(tmp_path / "look")
     assert [view.name for view in views(look)] == VIEW_NAMES
     assert [view.name for view in views(FIXTURE)] == VIEW_NAMES
+
+
+def _nav_pages(entries: object) -> Iterator[str]:
+    if isinstance(entries, str):
+        yield entries.removesuffix(".md") + ".html"
+    elif isinstance(entries, list):
+        for entry in entries:
+            yield from _nav_pages(entry)
+    elif isinstance(entries, dict):
+        for value in entries.values():
+            yield from _nav_pages(value)
+
+
+def test_every_page_of_the_navigation_is_a_view() -> None:
+    """A page added to the site's navigation is walked by the reader tests (and so needs its
+    reviewed screenshots) from the day it is added."""
+
+    class Loader(yaml.SafeLoader):
+        """mkdocs.yml's own tag (``!ENV``) read as nothing."""
+
+    Loader.add_constructor("!ENV", lambda _loader, _node: "")
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    walked = {view.path for view in views(FIXTURE)}
+    assert sorted(set(_nav_pages(config["nav"])) - walked) == []
 
 
 def test_every_reviewed_screenshot_is_of_a_screen_the_tests_take(tmp_path: Path) -> None:
