@@ -5,9 +5,10 @@ browser's cache.
 For each: the bytes that came over the wire (every response's encoded size, as chromium's
 network log counts it) and how many requests; the first contentful paint and the largest
 contentful paint, in milliseconds since the navigation began. Builds the site into a temporary
-folder and serves it on localhost (no throttling: the figures compare builds, not networks).
+folder, or takes one built already (``--site``: another commit's build, to compare), and serves
+it on localhost (no throttling: the figures compare builds, not networks).
 
-    .venv/bin/python bench/page_weight.py [--runs 5]
+    .venv/bin/python bench/page_weight.py [--runs 5] [--site FOLDER]
 """
 
 from __future__ import annotations
@@ -80,10 +81,18 @@ def load(context: BrowserContext, url: str) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="loads of each kind to time (5)")
+    parser.add_argument(
+        "--site", type=Path, help="a site built already, served as it is (not built here)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        site = Path(folder) / "site"
-        build(site)
+        site = args.site
+        if site is None:
+            site = Path(folder) / "site"
+            build(site)
+        missing = [path for path in PAGES if not (site / path).is_file()]
+        if missing:
+            parser.error(f"{site} has no {', '.join(missing)}")
         handler = functools.partial(_Quiet, directory=str(site))
         server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()

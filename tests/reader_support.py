@@ -2,7 +2,7 @@
 and in both themes, checked for layout in the page (``tests/reader/layout.js``) and compared with
 reviewed screenshots (``tests/reader/screenshots/``).
 
-Used by ``tests/test_reader.py`` and by ``tests/reader/screenshots.py`` (the command that
+Used by ``tests/test_reader.py`` and by ``tests/review_screenshots.py`` (the command that
 reviews changed screenshots). The layout checks run on the project's own site, as readers get
 it; the screenshots are taken of a small fixture site (``tests/look/``: a few cases, the rules
 index and a published result, frozen) built with the project's pages, templates, stylesheets
@@ -237,8 +237,10 @@ def views(project: Path) -> list[View]:
         View("misreadings", "misreadings.html", (State("page", anchor=".oracle-matrix"),)),
         View("conformance", "conformance.html", (State("page", anchor=".oracle-matrix"),)),
         View("formation-odds", "formation-odds.html"),
+        View("engine-reference", "engine-reference.html"),
         View("walkthrough", "walkthrough.html"),
         View("adding-a-case", "adding-a-case.html"),
+        View("contributing", "contributing.html"),
         View(
             "ask",
             "ask.html",
@@ -291,8 +293,10 @@ VIEW_NAMES = [
     "misreadings",
     "conformance",
     "formation-odds",
+    "engine-reference",
     "walkthrough",
     "adding-a-case",
+    "contributing",
     "ask",
     "play",
     "not-found",
@@ -352,6 +356,18 @@ def settle(page: Page) -> None:
         " while (document.fonts.status !== 'loaded') {"
         " await document.fonts.ready; await frames(); } }"
     )
+
+
+def layout_report(page: Page, where: str, picture: Path) -> list[str]:
+    """The layout problems of ``page`` as it stands, one line each: ``where`` (the page, the
+    width and the theme), the check, the element and what is wrong, and the screenshot of the
+    whole page left at ``picture`` (taken only when something is wrong)."""
+    found = layout_problems(page)
+    if not found:
+        return []
+    picture.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(picture), full_page=True)
+    return [f"{where}: {p['check']}: {p['element']}: {p['detail']} ({picture})" for p in found]
 
 
 def layout_problems(page: Page) -> list[dict[str, str]]:

@@ -88,3 +88,20 @@ def test_the_hooks_offered_to_catalogue_repositories_exist() -> None:
         "schotten-oracle-check": "schotten-oracle check",
         "schotten-oracle-schema": "python -m oracle.casefile.schema --check",
     }
+
+
+def test_the_failing_reader_tests_pictures_are_kept() -> None:
+    """A failing reader test leaves its screenshots and diff pages where the gate points it
+    (``ORACLE_ARTEFACTS``), the gate names that folder when the browser run fails, and the
+    workflow keeps it as an artefact of a failed run."""
+    gate = _commands((ROOT / GATE).read_text(encoding="utf-8"))
+    assert 'export ORACLE_ARTEFACTS="$PWD/test-artefacts"' in gate
+    browser_run = next(i for i, line in enumerate(gate) if '-m "slow or browser"' in line)
+    assert any('find "$ORACLE_ARTEFACTS"' in line for line in gate[browser_run:])
+    kept = [
+        step
+        for step in _workflow()["jobs"]["gate"]["steps"]
+        if step.get("with", {}).get("path") == "test-artefacts/"
+    ]
+    assert [step["if"] for step in kept] == ["failure()"], kept
+    assert kept[0]["uses"].startswith("actions/upload-artifact@")

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from browser_support import Visit, fresh_context, served, shared_build, skip_without_a_browser
 from conftest import FIXTURE
 from playwright.sync_api import Browser
@@ -35,7 +36,7 @@ from reader_support import (
     View,
     compare,
     copy_look_project,
-    layout_problems,
+    layout_report,
     screenshot,
     settle,
     use_screen,
@@ -55,6 +56,30 @@ def test_the_views_are_every_kind_of_page(tmp_path: Path) -> None:
     assert [view.name for view in views(FIXTURE)] == VIEW_NAMES
 
 
+def _nav_pages(entries: object) -> Iterator[str]:
+    if isinstance(entries, str):
+        yield entries.removesuffix(".md") + ".html"
+    elif isinstance(entries, list):
+        for entry in entries:
+            yield from _nav_pages(entry)
+    elif isinstance(entries, dict):
+        for value in entries.values():
+            yield from _nav_pages(value)
+
+
+def test_every_page_of_the_navigation_is_a_view() -> None:
+    """A page added to the site's navigation is walked by the reader tests (and so needs its
+    reviewed screenshots) from the day it is added."""
+
+    class Loader(yaml.SafeLoader):
+        """mkdocs.yml's own tag (``!ENV``) read as nothing."""
+
+    Loader.add_constructor("!ENV", lambda _loader, _node: "")
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    walked = {view.path for view in views(FIXTURE)}
+    assert sorted(set(_nav_pages(config["nav"])) - walked) == []
+
+
 def test_every_reviewed_screenshot_is_of_a_screen_the_tests_take(tmp_path: Path) -> None:
     """One reviewed picture for each state of each view, at each width and in each theme, and
     none left over from a view or state that is gone (its review would never come)."""
@@ -69,6 +94,19 @@ def test_every_reviewed_screenshot_is_of_a_screen_the_tests_take(tmp_path: Path)
     reviewed = {picture.stem for picture in BASELINES.glob("*.png")}
     assert sorted(reviewed - screens) == [], "pictures of no screen: delete them"
     assert sorted(screens - reviewed) == [], "screens without a picture: run make screenshots"
+
+
+def test_the_readme_says_how_to_make_and_review_the_pictures() -> None:
+    """The README gives the two commands (and the one that lands the result) in three lines,
+    and the Makefile has both targets."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+    commands = ("make screenshots", "make screenshots-review", "git add tests/reader/screenshots")
+    lines = [line for line in readme if line.split("#")[0].strip() in commands]
+    assert [line.split("#")[0].strip() for line in lines] == list(commands), lines
+    assert all("#" in line for line in lines), "each command says what it does"
+    for target in ("screenshots", "screenshots-review"):
+        assert any(line.startswith(f"{target}:") for line in makefile), target
 
 
 @pytest.fixture(scope="session")
@@ -109,15 +147,8 @@ def _walk(
                 for theme in THEMES:
                     use_screen(page, width, theme)
                     where = f"the {site}'s {name} page at {WIDTHS[width][0]} px, {theme}"
-                    found = layout_problems(page)
-                    if found:
-                        picture = ARTEFACTS / "layout" / f"{site}-{name}-{width}-{theme}.png"
-                        picture.parent.mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=str(picture), full_page=True)
-                        problems += [
-                            f"{where}: {p['check']}: {p['element']}: {p['detail']} ({picture})"
-                            for p in found
-                        ]
+                    picture = ARTEFACTS / "layout" / f"{site}-{name}-{width}-{theme}.png"
+                    problems += layout_report(page, where, picture)
                     if shots:
                         difference = compare(f"{name}-{width}-{theme}", screenshot(page, state))
                         if difference is not None:

@@ -188,13 +188,15 @@ async () => {
     return (block.textContent || "").trim().length > own;
   }
   // Judged where the reader sees each control whole (at one of the scroll steps below), against
-  // every control seen at that moment; a control clipped by a frame is judged by what shows.
+  // every control seen at that moment. The 24 px circle is centred on the control's own box,
+  // as WCAG 2.5.8 has it, also when a frame cuts part of it off (a long table of contents cut
+  // by its sidebar's foot); what it must not meet is the part of each other control in view.
   function seenTargets() {
     return controls.map((element) => {
       const whole = element.getBoundingClientRect();
       const seen = seenPart(element, whole);
       if (!seen) return null;
-      return { element, whole, box: seen, x: (seen.left + seen.right) / 2, y: (seen.top + seen.bottom) / 2 };
+      return { element, whole, box: seen, x: (whole.left + whole.right) / 2, y: (whole.top + whole.bottom) / 2 };
     }).filter(Boolean);
   }
   function circleMeetsBox(t, box) {
