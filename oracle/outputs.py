@@ -102,6 +102,21 @@ def _head(target: Path) -> str:
         return file.read(SIGNATURE_BYTES).decode("utf-8", errors="replace")
 
 
+def replace_whole(path: Path, text: str) -> None:
+    """Write ``text`` as the existing file ``path``, its line endings as given and its mode
+    kept, replaced whole at once: an interrupted write leaves the file as it was or as
+    written, never half written (what ``pin`` and ``history`` write into an editor's files)."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def write_output(
     path: Path,
     text: str,

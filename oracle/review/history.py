@@ -8,9 +8,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import subprocess
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,7 @@ from oracle.casefile.model import RulesIndex
 from oracle.casefile.source import SourceError, parse_yaml
 from oracle.casefile.vocabulary import RULES_INDEX
 from oracle.catalogue import Catalogue, build_catalogue
-from oracle.outputs import say_failed
+from oracle.outputs import replace_whole, say_failed
 from oracle.review.base import BaseUnavailable, Changes, base_records, compare, current_records
 from oracle.review.drift import unreadable_files
 
@@ -135,7 +133,7 @@ def history_command(args: argparse.Namespace, find_root: Callable[[Path], Path])
     if args.dry_run:
         print(_diff(before, after, RULES_INDEX) or "history: nothing would change")
     elif after != before:
-        _replace_whole(path, after, ending)
+        replace_whole(path, with_ending(after, ending))
     for line in changes.lines():
         print(line)
     _say_written(args.rule, entry.history[-1].date, ids, changes, pinning)
@@ -149,21 +147,6 @@ def _read_as_lf(path: Path) -> tuple[str, str]:
         written = stream.read()
     ending = line_ending(written)
     return as_lf(written, ending), ending
-
-
-def _replace_whole(path: Path, text: str, ending: str) -> None:
-    """Write ``text`` as ``path`` with the file's own line ``ending``, as everything else of
-    it is kept, and replaced whole at once: an interrupted write leaves the index as it was or
-    as written, never half written."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".history-", suffix=".yaml")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(with_ending(text, ending))
-        os.chmod(temporary, path.stat().st_mode & 0o777)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _say_written(

@@ -5,8 +5,6 @@ command that edits an editor's files, and only when asked."""
 from __future__ import annotations
 
 import difflib
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.questions import answers_fingerprint
 from oracle.casefile.source import DataPath, SourceError, parse_yaml, shown_path
+from oracle.outputs import replace_whole
 from oracle.review.drift import DriftedCase, file_digest
 from oracle.verify.replay import verify_case
 
@@ -207,13 +206,4 @@ def write_repinned(changed: Sequence[Repinned]) -> None:
     """Write every re-pinned file, each replaced whole at once (an interrupted pin leaves
     each file as it was or as pinned, never half written)."""
     for repin in changed:
-        folder = repin.path.parent
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".pin-", suffix=".yaml")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-                stream.write(repin.after)
-            os.chmod(temporary, repin.path.stat().st_mode & 0o777)
-            os.replace(temporary, repin.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        replace_whole(repin.path, repin.after)
