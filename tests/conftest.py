@@ -101,8 +101,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 @pytest.fixture
 def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """pytest's own, with the hypothesis plugin left out of the runs it starts: none of them
-    uses it, and each in-process run would import hypothesis afresh (seconds each)."""
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
+    uses it, and each in-process run would import hypothesis afresh (seconds each). The runs it
+    starts load the plugins an editor's run does (from the packages' entry points), and would
+    warn that the engine and the oracle, imported by this run without rewriting their asserts
+    (pyproject.toml's addopts), cannot be rewritten: they are not the tests of those runs."""
+    monkeypatch.setenv(
+        "PYTEST_ADDOPTS", "-p no:hypothesispytest -W ignore::pytest.PytestAssertRewriteWarning"
+    )
     return pytester
 
 
