@@ -8,7 +8,15 @@ the loop slows down. The goal is well under a minute of CPU (the speed issue's: 
 on a fast morning, and 51-60 s and 52 s in the afternoon (this machine's speed changes from day to
 day and hour to hour, its system time from 4 s to 16 s between two identical runs); the
 misreadings' answers were kept from an earlier run (a first run on a fresh machine works them
-out once, about 12 s).
+out once, about 12 s). On 2026-12-06, on the same two cores shared with other jobs (load average
+12 to 13, so every figure is high), alternated with the parent commit twice: spread over two
+workers 88-100 s before the changes of issue 47's "make test without repeats" and 77-93 s after,
+in one process 72-84 s and 66-73 s (user time; about 10 s less either way). xdist's two workers
+cost about 15 s of CPU more than one process (each starts, imports and collects everything), for
+about two thirds of its wall time on a quiet machine (42 s against about 63 s on 2026-12-05).
+With PYTHONDONTWRITEBYTECODE set (no bytecode kept), each test process compiles and rewrites its
+modules afresh (a whole collection took 5.4 s against 2.9 s with bytecode kept, before the
+plugins were named in pyproject.toml).
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the

@@ -2,8 +2,8 @@
 
 The tests run ``mkdocs build`` in a subprocess on a copy of the project (a whole build takes about
 ten seconds of CPU, so it runs with ``-m slow``, as CI does; one stopped by the catalogue, about a
-second). The flipped verdict and the
-malformed case share one stopped build, whose report must name both.
+second). The flipped verdict, the malformed case and the cases no table shows share one stopped
+build, whose report must name each.
 """
 
 from __future__ import annotations
@@ -84,22 +84,40 @@ def test_the_site_builds_with_the_verified_table_and_nothing_external(
 
 @dataclass(frozen=True)
 class BrokenBuild:
-    """One build of a project with a flipped verdict and a malformed case file."""
+    """One build of a project with a flipped verdict, a malformed case file and two cases no
+    table shows: one stopped build, whose report must name each."""
 
     result: subprocess.CompletedProcess[str]
     flipped_line: int
     """The line of the claim whose expected verdict was flipped."""
 
 
+MARKED_CASE = "# <!-- oracle:verdict-table nowhere -->\n" + passing_case(
+    "marked",
+    "A case whose comment holds a verdict-table marker",
+    "A marker in a case file is its text, not a table of the site",
+)
+
+
 @pytest.fixture(scope="module")
 def broken_build(
     tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
 ) -> BrokenBuild:
+    """The project with a flipped verdict and a malformed case file, and two cases no table
+    shows: one in a new topic, and one whose comment holds the verdict-table marker of its own
+    topic (one build of about a second of CPU, not one for each)."""
     root = project_copier(tmp_path_factory.mktemp("broken"))
     case = root / "cases" / "claims" / "02-last-three-in-your-hand.yaml"
     text = case.read_text()
     case.write_text(text.replace("expect: refused", "expect: granted"))
     (root / "cases" / "claims" / "90-broken.yaml").write_text("id: broken\nsituation: [\n")
+    seed = root / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+    lonely = root / "cases" / "new-topic" / "lonely.yaml"
+    lonely.parent.mkdir()
+    lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
+    marked = root / "cases" / "nowhere" / "01-marked.yaml"
+    marked.parent.mkdir()
+    marked.write_text(MARKED_CASE)
     return BrokenBuild(build(root), text.splitlines().index("  - stone: 3") + 1)
 
 
@@ -122,48 +140,20 @@ def test_a_malformed_case_fails_the_build_in_one_line(broken_build: BrokenBuild)
     assert "Traceback" not in result.stderr
 
 
-MARKED_CASE = "# <!-- oracle:verdict-table nowhere -->\n" + passing_case(
-    "marked",
-    "A case whose comment holds a verdict-table marker",
-    "A marker in a case file is its text, not a table of the site",
-)
-
-
-@pytest.fixture(scope="module")
-def unplaced_build(
-    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
-) -> subprocess.CompletedProcess[str]:
-    """One build with two cases no table shows: one in a new topic, and one whose comment holds
-    the verdict-table marker of its own topic."""
-    root = project_copier(tmp_path_factory.mktemp("unplaced"))
-    seed = root / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
-    lonely = root / "cases" / "new-topic" / "lonely.yaml"
-    lonely.parent.mkdir()
-    lonely.write_text(seed.read_text().replace("id: three-twos-beat-a-colour", "id: lonely"))
-    marked = root / "cases" / "nowhere" / "01-marked.yaml"
-    marked.parent.mkdir()
-    marked.write_text(MARKED_CASE)
-    return build(root)
-
-
-def test_a_case_in_no_table_fails_the_build(
-    unplaced_build: subprocess.CompletedProcess[str],
-) -> None:
-    assert unplaced_build.returncode != 0
+def test_a_case_in_no_table_fails_the_build(broken_build: BrokenBuild) -> None:
+    assert broken_build.result.returncode != 0
     assert (
         "cases/new-topic/lonely.yaml:2: case 'lonely': no page shows the topic 'new-topic'; add"
         " <!-- oracle:verdict-table new-topic --> to a page in site_src/"
-    ) in unplaced_build.stderr
+    ) in broken_build.result.stderr
 
 
-def test_a_marker_in_a_case_file_does_not_place_its_topic(
-    unplaced_build: subprocess.CompletedProcess[str],
-) -> None:
+def test_a_marker_in_a_case_file_does_not_place_its_topic(broken_build: BrokenBuild) -> None:
     """A verdict-table marker inside a case file's comment must not count as showing the topic."""
-    assert unplaced_build.returncode != 0
+    assert broken_build.result.returncode != 0
     assert (
         "cases/nowhere/01-marked.yaml:2: case 'marked': no page shows the topic 'nowhere'"
-        in unplaced_build.stderr
+        in broken_build.result.stderr
     )
 
 
