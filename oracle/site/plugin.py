@@ -59,6 +59,7 @@ from oracle.site.serving import (
     served_app,
 )
 from oracle.site.snapshot import engine_snapshot, snapshot_name
+from oracle.site.streamed import StreamedFile
 
 DOWNLOADS = "downloads"
 
@@ -84,7 +85,9 @@ class SiteBuild:
     root: Path
     catalogue: Catalogue
     blocks: dict[str, Block]
-    conformance: Conformance
+    conformance: Conformance | None
+    """The export and the runs, until the export's files are added (then they hold it, and let
+    it go once written: a large catalogue's export is not kept while the pages are written)."""
     runtime: Path
     fonts: list[tuple[Path, str]]
     archive: Bundle
@@ -424,8 +427,12 @@ def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> N
             content=json.dumps(published_answers(build.catalogue), sort_keys=True),
         )
     )
-    for name, content in build.conformance.texts().items():
-        files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
+    conformance = build.conformance
+    if conformance is None:
+        raise PluginError(f"({build.label}) the site's files were added twice in one build")
+    for name, pieces in conformance.pieces().items():
+        files.append(StreamedFile.made_by(config, f"{DOWNLOADS}/{name}", pieces))
+    build.conformance = None  # the export's files hold it until MkDocs writes them
     for source, published in (
         (CATALOGUE_SCHEMA, EXPORT_SCHEMA),
         (PROTOCOL_SCHEMA, PROTOCOL_SCHEMA_FILE),
