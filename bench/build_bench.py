@@ -11,7 +11,9 @@ catalogue.
     .venv/bin/python bench/build_bench.py --cases 1000
 
 The misreadings' answers of the copy are kept in a cache folder of its own (not the user's), so
-the build works them out afresh, as a first build of such a catalogue would.
+the build works them out afresh, as a first build of such a catalogue would. ``--keep DIR`` keeps
+the built site there (DIR must not exist), to compare the builds of two versions of the code
+(``diff -r``): the generated catalogue is the same at every run.
 """
 
 from __future__ import annotations
@@ -129,7 +131,10 @@ def grow(project: Path, wanted: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--keep", type=Path, help="keep the built site in this new folder")
     args = parser.parse_args()
+    if args.keep is not None and args.keep.exists():
+        parser.error(f"{args.keep} exists; --keep makes a new folder")
     sys.path.insert(0, str(ROOT / "tests"))
     from conftest import copy_project  # the project as the site tests copy it
 
@@ -161,6 +166,9 @@ def main() -> int:
         for name in ("search/search_index.json", "sitemap.xml", "all-cases.html"):
             if (site / name).exists():
                 print(f"    {name}: {(site / name).stat().st_size / 1e6:.1f} MB")
+        if args.keep is not None:
+            shutil.move(site, args.keep)
+            print(f"  the built site kept in {args.keep}")
     return 0
 
 

@@ -27,7 +27,9 @@ from oracle.conformance.export import (
     VERSION,
     catalogue_version,
     export_json,
+    export_json_pieces,
     export_jsonl,
+    export_jsonl_pieces,
     header,
     published_records,
     read_export,
@@ -106,6 +108,22 @@ def test_the_export_matches_its_schema_in_both_forms(records: tuple[dict[str, An
     for line in lines[1:]:
         assert not list(case_validator.iter_errors(json.loads(line)))
     assert read_export("\n".join(lines)) == read_export(export_json(records, "test"))
+
+
+def test_the_export_in_pieces_is_the_export_json_writes_whole(
+    records: tuple[dict[str, Any], ...],
+) -> None:
+    """The site writes the export a case at a time: its pieces join to the very text of one
+    ``json.dumps`` of the whole export, and of one line per case."""
+    head = {**header("test", records)}
+    whole = json.dumps({**head, "cases": list(records)}, indent=1, ensure_ascii=False) + "\n"
+    assert export_json(records, "test") == "".join(export_json_pieces(records, "test")) == whole
+    lines = [json.dumps(head, ensure_ascii=False)]
+    lines += [json.dumps(record, ensure_ascii=False) for record in records]
+    jsonl = "\n".join(lines) + "\n"
+    assert export_jsonl(records, "test") == "".join(export_jsonl_pieces(records, "test")) == jsonl
+    assert json.loads(export_json((), "test"))["cases"] == []  # no case: the header alone
+    assert export_jsonl((), "test").count("\n") == 1
 
 
 def test_the_export_carries_every_published_case_and_its_misreadings(

@@ -25,6 +25,7 @@ from oracle.catalogue import (
 from oracle.site.blocks import fill_markers, generated_blocks
 from oracle.site.casepages import BOARD_SLOT, CasePageSource
 from oracle.site.figures import render_formation_odds
+from oracle.site.markup import Markup
 from oracle.site.markup import text as plain
 from oracle.site.render import (
     render_case_pages,
@@ -33,6 +34,7 @@ from oracle.site.render import (
     render_walkthrough,
     ruling_anchor,
 )
+from oracle.site.searched import SEARCH_ATTRIBUTE, after_search, board_stub, for_search
 from oracle.verify.questions import LONG_TURN
 from oracle.verify.report import CaseReport
 
@@ -349,6 +351,62 @@ def test_a_case_page_with_its_board_put_in_after_conversion_is_the_same_page(
         assert source.with_board(held_apart) == whole, uri
     with pytest.raises(ValueError, match="board"):
         CasePageSource("no slot", BOARD_SLOT).with_board("<p>no slot</p>")
+
+
+def _indexed(page: str) -> tuple[list[tuple[str, str | None, str, str]], str]:
+    """What the search plugin keeps of a page's HTML: each section's tag, id, title and text,
+    and the page as it leaves it (its own parser and pattern)."""
+    from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
+
+    parser = Parser()
+    parser.feed(page)
+    parser.close()
+    sections = [(str(s.el), s.id, "".join(s.title), "".join(s.text).strip()) for s in parser.data]
+    return sections, SEARCH_ATTRIBUTE.sub("", page)
+
+
+def test_a_case_page_is_indexed_with_its_board_stub_as_with_its_board(
+    catalogue: Catalogue,
+) -> None:
+    """The build lets the search plugin index a case page with its board's empty outer element
+    in the board's place, then puts the board in: the sections indexed and the page written are
+    those of the page with its board, for every case (boards drawn and boards written out)."""
+    import markdown
+
+    pages = render_case_pages(catalogue, TEMPLATES, {})
+    converter = markdown.Markdown(
+        extensions=[*SITE_MARKDOWN, "pymdownx.details"],
+        extension_configs={"toc": {"permalink": True}},
+    )
+    stubs = set()
+    for uri in pages:
+        source = pages.source(uri)
+        converted = converter.reset().convert(source.markdown)
+        stub = board_stub(source.board)
+        assert stub is not None and len(stub) < len(source.board), uri
+        stubs.add(stub)
+        searched = for_search(source, converted)
+        sections, left = _indexed(searched)
+        whole_sections, whole_left = _indexed(source.with_board(converted))
+        assert sections == whole_sections, uri
+        assert after_search(source, left) == whole_left, uri
+    assert len(stubs) == 2  # a board drawn, a board written out
+
+
+def test_a_board_the_search_plugin_would_not_skip_whole_is_indexed_as_it_is() -> None:
+    """Where a stub could not stand for the board exactly, the board itself is indexed."""
+    drawn = '<figure class="oracle-board" data-search-exclude><p>2</p></figure>'
+    assert board_stub(drawn) == '<figure class="oracle-board" data-search-exclude></figure>'
+    for board in (
+        '<figure class="oracle-board"><p>2</p></figure>',  # indexed: not excluded
+        '<figure class="oracle-board" data-search-exclude><h3 id="a">A</h3></figure>',
+        '<figure data-search-exclude><span data-search-exclude="x"></span></figure>',
+        "<figure data-search-exclude><p>2</p></figure><p>3</p>",
+    ):
+        assert board_stub(board) is None, board
+        source = CasePageSource(f"<p>1</p>{BOARD_SLOT}", Markup(board))
+        page = for_search(source, f"<p>1</p>{BOARD_SLOT}")
+        assert page == f"<p>1</p>{board}" and after_search(source, page) == page
 
 
 def test_case_pages_are_rendered_one_at_a_time_when_asked_for(

@@ -176,7 +176,7 @@ def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
         root=catalogue.root,
         catalogue=catalogue,
         blocks={},
-        conformance=None,  # type: ignore[arg-type]  # not reached after the pages
+        conformance=None,  # not reached after the pages
         runtime=catalogue.root,
         fonts=[],
         archive=None,  # type: ignore[arg-type]
@@ -300,3 +300,31 @@ def test_the_fonts_come_from_the_locked_packages_or_the_build_says_how_to_instal
     )
     with pytest.raises(BundleError, match=r"holds @fontsource/roboto 5.3.0 but .* pins 5.4.0"):
         font_files(tmp_path)
+
+
+def test_a_streamed_file_is_written_as_mkdocs_writes_its_text_and_then_let_go(
+    tmp_path: Path,
+) -> None:
+    """The export's files are written a piece at a time: the bytes MkDocs writes for the whole
+    text (UTF-8, line breaks as they are), and what made them is let go once written."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File
+
+    from oracle.site.streamed import StreamedFile
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    config.plugins._current_plugin = "oracle"  # as while the plugin adds the site's files
+    text = "".join(f"{n} é\r\n" if n % 3 else f"{n}\n" for n in range(10_000))
+    whole = File.generated(config, "downloads/x.json", content=text)
+    streamed = StreamedFile.made_by(config, "downloads/x.json", lambda: iter(text.splitlines(True)))
+    assert streamed.content_string == text and streamed.content_bytes == text.encode()
+    whole.copy_file()
+    written = Path(whole.abs_dest_path).read_bytes()
+    Path(whole.abs_dest_path).unlink()
+    streamed.copy_file()
+    assert Path(streamed.abs_dest_path).read_bytes() == written == text.encode()
+    assert streamed.pieces is None
+    with pytest.raises(RuntimeError, match="written already"):
+        _ = streamed.content_string

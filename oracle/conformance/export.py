@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -103,15 +103,27 @@ def header(engine_version: str, records: Sequence[dict[str, Any]]) -> dict[str, 
 
 def export_json(records: Sequence[dict[str, Any]], engine_version: str) -> str:
     """The whole export as one JSON document."""
-    document = {**header(engine_version, records), "cases": list(records)}
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    return "".join(export_json_pieces(records, engine_version))
+
+
+def export_json_pieces(records: Sequence[dict[str, Any]], engine_version: str) -> Iterator[str]:
+    """:func:`export_json`'s text in pieces, made a case at a time as they are taken (what
+    ``json.dumps`` joins: its encoder's pieces, with the same settings)."""
+    document = {**header(engine_version, records), "cases": records}
+    yield from json.JSONEncoder(indent=1, ensure_ascii=False).iterencode(document)
+    yield "\n"
 
 
 def export_jsonl(records: Sequence[dict[str, Any]], engine_version: str) -> str:
     """The export as JSON Lines: a header line, then one case a line."""
-    lines = [json.dumps(header(engine_version, records), ensure_ascii=False)]
-    lines += [json.dumps(record, ensure_ascii=False) for record in records]
-    return "\n".join(lines) + "\n"
+    return "".join(export_jsonl_pieces(records, engine_version))
+
+
+def export_jsonl_pieces(records: Sequence[dict[str, Any]], engine_version: str) -> Iterator[str]:
+    """:func:`export_jsonl`'s text in pieces: a line at a time, each made as it is taken."""
+    yield json.dumps(header(engine_version, records), ensure_ascii=False) + "\n"
+    for record in records:
+        yield json.dumps(record, ensure_ascii=False) + "\n"
 
 
 def is_export(head: str) -> bool:

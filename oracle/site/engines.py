@@ -3,7 +3,7 @@ build, the published results of other engines beside it, and the cases each misr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,8 +14,8 @@ from oracle.conformance.adapter import adapter_engine
 from oracle.conformance.export import (
     catalogue_version,
     engine_version,
-    export_json,
-    export_jsonl,
+    export_json_pieces,
+    export_jsonl_pieces,
     published_records,
 )
 from oracle.conformance.results import PublishedResult, published_results
@@ -50,9 +50,15 @@ class Conformance:
 
     def texts(self) -> dict[str, str]:
         """The export's files, by name."""
+        return {name: "".join(pieces()) for name, pieces in self.pieces().items()}
+
+    def pieces(self) -> dict[str, Callable[[], Iterator[str]]]:
+        """The export's files by name, each as what makes its text a case at a time, for the
+        build to write it so (:class:`oracle.site.streamed.StreamedFile`)."""
+        records, version = self.records, self.version
         return {
-            EXPORT_JSON: export_json(self.records, self.version),
-            EXPORT_JSONL: export_jsonl(self.records, self.version),
+            EXPORT_JSON: lambda: export_json_pieces(records, version),
+            EXPORT_JSONL: lambda: export_jsonl_pieces(records, version),
         }
 
 

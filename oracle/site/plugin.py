@@ -20,7 +20,7 @@ import jinja2
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
@@ -34,6 +34,7 @@ from oracle.conformance.results import RESULTS_DIR
 from oracle.protocol.schema import CATALOGUE_SCHEMA, PROTOCOL_SCHEMA, schema_text
 from oracle.site.blocks import GAMES_DIR, Block, EngineApp, fill_markers, generated_blocks
 from oracle.site.bundle import PYODIDE_FILES, Bundle, BundleError, bundle, pyodide_folder
+from oracle.site.casepages import CasePageSource
 from oracle.site.csp import THEME_PROBE, PageCheck, digest, inline_scripts, policy, with_policy
 from oracle.site.enginecache import (
     ENGINE_FILES,
@@ -48,6 +49,7 @@ from oracle.site.fonts import font_files
 from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import CasePages, render_case_pages, unplaced_cases
+from oracle.site.searched import after_search, for_search
 from oracle.site.serving import (
     CODE_FOLDERS,
     BuildProblems,
@@ -57,6 +59,7 @@ from oracle.site.serving import (
     served_app,
 )
 from oracle.site.snapshot import engine_snapshot, snapshot_name
+from oracle.site.streamed import StreamedFile
 
 DOWNLOADS = "downloads"
 
@@ -82,7 +85,9 @@ class SiteBuild:
     root: Path
     catalogue: Catalogue
     blocks: dict[str, Block]
-    conformance: Conformance
+    conformance: Conformance | None
+    """The export and the runs, until the export's files are added (then they hold it, and let
+    it go once written: a large catalogue's export is not kept while the pages are written)."""
     runtime: Path
     fonts: list[tuple[Path, str]]
     archive: Bundle
@@ -156,6 +161,10 @@ def _without_role(found: re.Match[str]) -> str:
 class CasePage(Page):
     """A case's page, converted to HTML only when it is written
     (:meth:`OraclePlugin.on_page_context`)."""
+
+    source: CasePageSource | None = None
+    """While the page is written, its source, whose board waits for the search plugin to have
+    indexed the page."""
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """Nothing yet: MkDocs converts every page before it writes any, which would hold a
@@ -254,12 +263,15 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         return env
 
     @event_priority(50)  # before the search plugin indexes the page
-    def on_page_context(
+    def _render_case_page(
         self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
         """Render a case's page just before it is written, and only then: MkDocs converts every
         page before it writes any, so a catalogue of thousands of cases would otherwise be held
-        in memory all at once, Markdown and HTML (on_post_page lets it go again)."""
+        in memory all at once, Markdown and HTML (on_post_page lets it go again). The search
+        plugin, next, indexes it with its board's stub in the board's place
+        (:mod:`oracle.site.searched`): it skips the board whole, yet reading the board was most
+        of its time on the page."""
         if not isinstance(page, CasePage):
             return context
         uri = page.file.src_uri
@@ -275,8 +287,21 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
         page.convert(markdown, config, self.build.files)
-        page.content = source.with_board(page.content or "")
+        page.content = for_search(source, page.content or "")
+        page.source = source
         return context
+
+    @event_priority(-50)  # after the search plugin has indexed the page
+    def _place_board(
+        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        """Put a case page's board in its place, once the search plugin has indexed the page."""
+        if isinstance(page, CasePage) and page.source is not None:
+            page.content = after_search(page.source, page.content or "")
+            page.source = None
+        return context
+
+    on_page_context = CombinedEvent(_render_case_page, _place_board)
 
     @property
     def _case_pages(self) -> CasePages:
@@ -402,8 +427,12 @@ def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> N
             content=json.dumps(published_answers(build.catalogue), sort_keys=True),
         )
     )
-    for name, content in build.conformance.texts().items():
-        files.append(File.generated(config, f"{DOWNLOADS}/{name}", content=content))
+    conformance = build.conformance
+    if conformance is None:
+        raise PluginError(f"({build.label}) the site's files were added twice in one build")
+    for name, pieces in conformance.pieces().items():
+        files.append(StreamedFile.made_by(config, f"{DOWNLOADS}/{name}", pieces))
+    build.conformance = None  # the export's files hold it until MkDocs writes them
     for source, published in (
         (CATALOGUE_SCHEMA, EXPORT_SCHEMA),
         (PROTOCOL_SCHEMA, PROTOCOL_SCHEMA_FILE),
