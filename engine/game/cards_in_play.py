@@ -29,7 +29,11 @@ class CardsInPlay:
     """Where every card of a game lies, and the plain questions about it."""
 
     __slots__ = (
+        "_changed_at",
+        "_changes",
         "_face_up",
+        "_held",
+        "_open",
         "_room",
         "clock",
         "decks",
@@ -57,6 +61,10 @@ class CardsInPlay:
         self.clock = 0
         self._face_up = 0
         self._room = [_ALL_STONES, _ALL_STONES]
+        self._open = _ALL_STONES
+        self._held = [0, 0]
+        self._changed_at = [0] * len(STONES)
+        self._changes = 0
 
     @property
     def variant(self) -> Variant:
@@ -83,22 +91,30 @@ class CardsInPlay:
         return self._room[player] ^ self.open_mask()
 
     def open_mask(self) -> int:
-        """The stones nobody holds yet, a mask as :meth:`room`'s."""
-        mask = 0
-        for index, stone in enumerate(self.stones):
-            if stone.claimed_by is None:
-                mask |= 1 << index
-        return mask
+        """The stones nobody holds yet, a mask as :meth:`room`'s. Kept by each claim; an
+        invariant checks it against the table."""
+        return self._open
+
+    def held_mask(self, player: Player) -> int:
+        """The stones ``player`` has claimed (or been awarded), a mask as :meth:`room`'s. Kept
+        by each claim; an invariant checks it against the table."""
+        return self._held[player]
 
     def stones_held(self, player: Player) -> tuple[int, ...]:
         """The stones ``player`` has claimed (or been awarded)."""
-        return tuple(
-            n for n, stone in zip(STONES, self.stones, strict=True) if stone.claimed_by is player
-        )
+        return STONES_IN_MASK[self._held[player]]
 
     def open_stones(self) -> list[tuple[int, StoneInPlay]]:
         """The stones nobody holds yet, by number."""
-        return [(n, s) for n, s in zip(STONES, self.stones, strict=True) if s.claimed_by is None]
+        stones = self.stones
+        return [(n, stones[n - 1]) for n in STONES_IN_MASK[self._open]]
+
+    def changed_at(self, number: int) -> int:
+        """When stone ``number`` last changed (a card laid or taken, a combat mode, a claim), by
+        a count of the changes of the game's stones: while it stays the same, so do the stone's
+        sides, modes, owner and who completed first. Not a fact of the game (a state set up from
+        a table starts it again), only a mark to compare."""
+        return self._changed_at[number - 1]
 
     def side(self, number: int, player: Player) -> Sequence[Card]:
         """``player``'s side of stone ``number``, or nothing when there is no such stone."""
@@ -134,8 +150,20 @@ class CardsInPlay:
         """Count the cards face up and the sides with room again from the table (a state set
         up or changed by hand)."""
         self._face_up = face_up_mask(self.stones, self.discards)
-        for number in STONES:
+        self._open, self._held = 0, [0, 0]
+        for number, stone in zip(STONES, self.stones, strict=True):
             self._count_room(number)
+            owner = stone.claimed_by
+            if owner is None:
+                self._open |= 1 << (number - 1)
+            else:
+                self._held[owner] |= 1 << (number - 1)
+            self._stone_changed(number)
+
+    def _stone_changed(self, number: int) -> None:
+        """Mark stone ``number`` changed (:meth:`changed_at`)."""
+        self._changes += 1
+        self._changed_at[number - 1] = self._changes
 
     def _count_room(self, number: int) -> None:
         """Count the room on both sides of stone ``number`` again from the table."""
@@ -163,6 +191,8 @@ class CardsInPlay:
         stone.sides[player].append(card)
         self._face_up |= 1 << card
         self.clock += 1
+        self._changes += 1
+        self._changed_at[number - 1] = self._changes
         if len(stone.sides[player]) == stone.capacity:
             stone.completed_at[player] = self.clock
             self._room[player] &= ~(1 << (number - 1))
@@ -173,11 +203,16 @@ class CardsInPlay:
         stone.sides[player].remove(card)
         stone.completed_at[player] = None
         self._count_room(number)
+        self._stone_changed(number)
 
     def claim(self, number: int, player: Player) -> None:
         """``player`` takes stone ``number`` (by a claim, or the stalemate award)."""
         self.stones[number - 1].claimed_by = player
+        bit = 1 << (number - 1)
+        self._open &= ~bit
+        self._held[player] |= bit
         self._count_room(number)
+        self._stone_changed(number)
 
     def add_mode(self, number: int, mode: CombatMode) -> None:
         """Lay combat mode ``mode`` on stone ``number``: Mud Fight asks four cards a side, so a
@@ -186,6 +221,7 @@ class CardsInPlay:
         stone.modes.add(mode)
         stone.refit()
         self._count_room(number)
+        self._stone_changed(number)
 
     def show(self, card: Card) -> None:
         """Count ``card`` face up from now on: a combat mode laid on its stone."""
