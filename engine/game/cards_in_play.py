@@ -9,7 +9,7 @@ below; the private fields of both are read and written by these classes alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.cards.card import Card
@@ -176,11 +176,13 @@ class CardsInPlay:
 
     def clone(self) -> Self:
         """An independent copy: every field, whatever its name, copied all the way down
-        (lists, tuples, dicts and sets anew, a stone by its own copy), values shared."""
+        (lists, tuples, dicts and sets anew, a stone by its own copy), values shared. The
+        fields a game holds are copied each by the copy its kind needs (:data:`_COPY`), any
+        other by :func:`_copied`, which looks at what it holds."""
         other = object.__new__(type(self))
-        for kind in type(self).__mro__:
-            for name in vars(kind).get("__slots__", ()):
-                setattr(other, name, _copied(getattr(self, name)))
+        for name, copy in _copiers(type(self)):
+            value = getattr(self, name)
+            setattr(other, name, value if copy is None else copy(value))
         return other
 
     # ------------------------------------------------------------------ the steps' changes
@@ -239,6 +241,51 @@ STONES_IN_MASK = tuple(
     tuple(number for number in STONES if mask >> (number - 1) & 1) for mask in range(1 << 9)
 )
 """For each mask of stones (stone ``n`` is bit ``n - 1``), their numbers in order."""
+
+
+_SHARED = (
+    "game", "clock", "_face_up", "_open", "_changes", "current_player", "outcome", "phase",
+    "turn", "_recruits_left", "_returns_left", "_idle_turns", "_played_this_turn",
+    "_could_claim_this_turn", "_dealt", "_version", "_derived_at",
+)  # fmt: skip
+"""The fields of a game's state a clone shares: each holds a value that never changes."""
+
+
+def _copy_list(value: list[Any]) -> list[Any]:
+    return value[:]
+
+
+_COPY: dict[str, Callable[[Any], Any] | None] = {
+    "stones": lambda stones: [stone.copy() for stone in stones],
+    "hands": lambda hands: (hands[0][:], hands[1][:]),
+    "decks": lambda decks: {deck: cards[:] for deck, cards in decks.items()},
+    "jokers_played": set,
+    "_derived": dict,
+    "_refuted": dict,
+    **dict.fromkeys(
+        ("discards", "tactics_played", "events", "moves", "_room", "_held", "_changed_at"),
+        _copy_list,
+    ),
+    **dict.fromkeys(_SHARED),
+}
+"""How a clone copies each field of a game's state whose kind is known: a list of values by a
+slice, the stones each by its copy, the hands, decks and memos anew; None shares a value (an
+int, a flag, an enum, the settings). A field not named here is copied by :func:`_copied`."""
+
+
+def _copiers(kind: type) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """Each field of a state of class ``kind`` and how a clone copies it (None: shared)."""
+    copiers = _COPIERS.get(kind)
+    if copiers is None:
+        copiers = _COPIERS[kind] = tuple(
+            (name, _COPY.get(name, _copied))
+            for cls in kind.__mro__
+            for name in vars(cls).get("__slots__", ())
+        )
+    return copiers
+
+
+_COPIERS: dict[type, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
 
 
 def _copied(value: Any) -> Any:
