@@ -109,13 +109,6 @@ class CardsInPlay:
         stones = self.stones
         return [(n, stones[n - 1]) for n in STONES_IN_MASK[self._open]]
 
-    def changed_at(self, number: int) -> int:
-        """When stone ``number`` last changed (a card laid or taken, a combat mode, a claim), by
-        a count of the changes of the game's stones: while it stays the same, so do the stone's
-        sides, modes, owner and who completed first. Not a fact of the game (a state set up from
-        a table starts it again), only a mark to compare."""
-        return self._changed_at[number - 1]
-
     def side(self, number: int, player: Player) -> Sequence[Card]:
         """``player``'s side of stone ``number``, or nothing when there is no such stone."""
         return self.stones[number - 1].sides[player] if number in STONES else ()
@@ -161,7 +154,11 @@ class CardsInPlay:
             self._stone_changed(number)
 
     def _stone_changed(self, number: int) -> None:
-        """Mark stone ``number`` changed (:meth:`changed_at`)."""
+        """Mark stone ``number`` changed: ``_changed_at`` holds, by stone, when it last changed
+        (a card laid or taken, a combat mode, a claim, a recount), by a count of the changes of
+        the game's stones. While a stone's mark stays the same, so do its sides, modes, owner and
+        who completed first. Not a fact of the game (a state set up from a table starts it
+        again), only a mark to compare; :meth:`add` marks inline."""
         self._changes += 1
         self._changed_at[number - 1] = self._changes
 

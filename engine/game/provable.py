@@ -16,11 +16,11 @@ from engine.proof.rulings import Rulings
 from engine.proof.variants import Variant
 
 _Refutation = tuple[int, int, tuple[Card, ...]]
-"""When the stone last changed as a claim on it was refused (its sides, modes, owner and who
-completed first stay the same while that mark does: :meth:`CardsInPlay.changed_at
-<engine.game.cards_in_play.CardsInPlay.changed_at>`), the cards of the completion that refuted
-the claim (a mask), and the elite troops among them; for a stone whose two sides were complete,
-no cards: the board alone refused it."""
+"""The mark of the stone's last change when a claim on it was refused (the game state keeps a
+mark per stone, bumped by each change of it, so its sides, modes, owner and who completed first
+stay the same while the mark does), the cards of the completion that refuted the claim (a mask),
+and the elite troops among them; for a stone whose two sides were complete, no cards: the board
+alone refused it."""
 
 Refutations = dict[tuple[Player, int], _Refutation]
 """The refutation last found for each player's claim on each stone."""
