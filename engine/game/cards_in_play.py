@@ -61,10 +61,8 @@ class CardsInPlay:
         self.clock = 0
         self._face_up = 0
         self._room = [_ALL_STONES, _ALL_STONES]
-        self._open = _ALL_STONES
-        self._held = [0, 0]
-        self._changed_at = [0] * len(STONES)
-        self._changes = 0
+        self._open, self._held = _ALL_STONES, [0, 0]
+        self._changed_at, self._changes = [0] * len(STONES), 0
 
     @property
     def variant(self) -> Variant:
@@ -143,22 +141,19 @@ class CardsInPlay:
         """Count the cards face up and the sides with room again from the table (a state set
         up or changed by hand)."""
         self._face_up = face_up_mask(self.stones, self.discards)
-        self._open, self._held = 0, [0, 0]
-        for number, stone in zip(STONES, self.stones, strict=True):
+        owners = [stone.claimed_by for stone in self.stones]
+        self._open, *self._held = (
+            sum(1 << index for index, owner in enumerate(owners) if owner is player)
+            for player in (None, *Player)
+        )
+        for number in STONES:
             self._count_room(number)
-            owner = stone.claimed_by
-            if owner is None:
-                self._open |= 1 << (number - 1)
-            else:
-                self._held[owner] |= 1 << (number - 1)
             self._stone_changed(number)
 
     def _stone_changed(self, number: int) -> None:
-        """Mark stone ``number`` changed: ``_changed_at`` holds, by stone, when it last changed
-        (a card laid or taken, a combat mode, a claim, a recount), by a count of the changes of
-        the game's stones. While a stone's mark stays the same, so do its sides, modes, owner and
-        who completed first. Not a fact of the game (a state set up from a table starts it
-        again), only a mark to compare; :meth:`add` marks inline."""
+        """Mark stone ``number`` changed (``_changed_at``, by stone, its last change by a count of
+        them: while a mark stays, so do the stone's sides, modes, owner and who completed first;
+        a mark to compare, not a fact of the game). :meth:`add` marks inline."""
         self._changes += 1
         self._changed_at[number - 1] = self._changes
 

@@ -62,11 +62,7 @@ class MoveSyntaxError(ValueError):
 
 def _name(card: Card) -> str:
     """A card's name, or its number when no card has that number (for error messages)."""
-    return _NAMES[card] if isinstance(card, int) and 0 <= card < 64 else f"card {card!r}"
-
-
-_NAMES = tuple(map(card_name, range(64)))
-"""Each card's name (:func:`card_name`), by number, written once for the moves' notation."""
+    return card_name(card) if isinstance(card, int) and 0 <= card < 64 else f"card {card!r}"
 
 
 @dataclass(frozen=True)
