@@ -125,3 +125,34 @@ def test_a_clone_shares_nothing_it_could_change() -> None:
     for stone, copy in zip(state.stones, other.stones, strict=True):
         assert stone == copy and stone is not copy
         assert stone.sides[0] is not copy.sides[0] and stone.modes is not copy.modes
+
+
+@pytest.mark.parametrize(
+    "variant, expert, seed",
+    [("base", False, 11), ("tactics", False, 12), ("base", True, 13), ("tactics", True, 14)],
+)
+def test_a_search_on_a_clone_leaves_the_state_as_it_was(
+    variant: str, expert: bool, seed: int
+) -> None:
+    """The cheap copy a search plays on (perft, the soaks): at every step of a game, a clone is
+    the state, field for field (its memos too); playing every legal move on clones of it, and a
+    few moves further on one, changes nothing of the state, and each clone keeps the invariants
+    (the kept masks checked against the table among them)."""
+    state = Game.named(variant, expert=expert, seed=seed).new_initial_state()
+    rng = random.Random(seed)
+    every = {name for name in _slots(state)}
+    while not state.is_over:
+        before = repr(snapshot(state))
+        copy = state.clone()
+        assert {name: getattr(copy, name) for name in every} == {
+            name: getattr(state, name) for name in every
+        }
+        for move in state.legal_moves():
+            state.clone().apply(move)
+        for _ in range(3):
+            if not copy.is_over:
+                copy.apply(random_move(copy, rng))
+        assert not copy.check_invariants()
+        assert repr(snapshot(state)) == before
+        assert not state.check_invariants()
+        state.apply(random_move(state, rng))

@@ -9,7 +9,7 @@ below; the private fields of both are read and written by these classes alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.cards.card import Card
@@ -29,7 +29,11 @@ class CardsInPlay:
     """Where every card of a game lies, and the plain questions about it."""
 
     __slots__ = (
+        "_changed_at",
+        "_changes",
         "_face_up",
+        "_held",
+        "_open",
         "_room",
         "clock",
         "decks",
@@ -57,6 +61,8 @@ class CardsInPlay:
         self.clock = 0
         self._face_up = 0
         self._room = [_ALL_STONES, _ALL_STONES]
+        self._open, self._held = _ALL_STONES, [0, 0]
+        self._changed_at, self._changes = [0] * len(STONES), 0
 
     @property
     def variant(self) -> Variant:
@@ -83,22 +89,23 @@ class CardsInPlay:
         return self._room[player] ^ self.open_mask()
 
     def open_mask(self) -> int:
-        """The stones nobody holds yet, a mask as :meth:`room`'s."""
-        mask = 0
-        for index, stone in enumerate(self.stones):
-            if stone.claimed_by is None:
-                mask |= 1 << index
-        return mask
+        """The stones nobody holds yet, a mask as :meth:`room`'s. Kept by each claim; an
+        invariant checks it against the table."""
+        return self._open
+
+    def held_mask(self, player: Player) -> int:
+        """The stones ``player`` has claimed (or been awarded), a mask as :meth:`room`'s. Kept
+        by each claim; an invariant checks it against the table."""
+        return self._held[player]
 
     def stones_held(self, player: Player) -> tuple[int, ...]:
         """The stones ``player`` has claimed (or been awarded)."""
-        return tuple(
-            n for n, stone in zip(STONES, self.stones, strict=True) if stone.claimed_by is player
-        )
+        return STONES_IN_MASK[self._held[player]]
 
     def open_stones(self) -> list[tuple[int, StoneInPlay]]:
         """The stones nobody holds yet, by number."""
-        return [(n, s) for n, s in zip(STONES, self.stones, strict=True) if s.claimed_by is None]
+        stones = self.stones
+        return [(n, stones[n - 1]) for n in STONES_IN_MASK[self._open]]
 
     def side(self, number: int, player: Player) -> Sequence[Card]:
         """``player``'s side of stone ``number``, or nothing when there is no such stone."""
@@ -134,8 +141,21 @@ class CardsInPlay:
         """Count the cards face up and the sides with room again from the table (a state set
         up or changed by hand)."""
         self._face_up = face_up_mask(self.stones, self.discards)
+        owners = [stone.claimed_by for stone in self.stones]
+        self._open, *self._held = (
+            sum(1 << index for index, owner in enumerate(owners) if owner is player)
+            for player in (None, *Player)
+        )
         for number in STONES:
             self._count_room(number)
+            self._stone_changed(number)
+
+    def _stone_changed(self, number: int) -> None:
+        """Mark stone ``number`` changed (``_changed_at``, by stone, its last change by a count of
+        them: while a mark stays, so do the stone's sides, modes, owner and who completed first;
+        a mark to compare, not a fact of the game). :meth:`add` marks inline."""
+        self._changes += 1
+        self._changed_at[number - 1] = self._changes
 
     def _count_room(self, number: int) -> None:
         """Count the room on both sides of stone ``number`` again from the table."""
@@ -148,11 +168,13 @@ class CardsInPlay:
 
     def clone(self) -> Self:
         """An independent copy: every field, whatever its name, copied all the way down
-        (lists, tuples, dicts and sets anew, a stone by its own copy), values shared."""
+        (lists, tuples, dicts and sets anew, a stone by its own copy), values shared. The
+        fields a game holds are copied each by the copy its kind needs (:data:`_COPY`), any
+        other by :func:`_copied`, which looks at what it holds."""
         other = object.__new__(type(self))
-        for kind in type(self).__mro__:
-            for name in vars(kind).get("__slots__", ()):
-                setattr(other, name, _copied(getattr(self, name)))
+        for name, copy in _copiers(type(self)):
+            value = getattr(self, name)
+            setattr(other, name, value if copy is None else copy(value))
         return other
 
     # ------------------------------------------------------------------ the steps' changes
@@ -163,6 +185,8 @@ class CardsInPlay:
         stone.sides[player].append(card)
         self._face_up |= 1 << card
         self.clock += 1
+        self._changes += 1
+        self._changed_at[number - 1] = self._changes
         if len(stone.sides[player]) == stone.capacity:
             stone.completed_at[player] = self.clock
             self._room[player] &= ~(1 << (number - 1))
@@ -173,11 +197,16 @@ class CardsInPlay:
         stone.sides[player].remove(card)
         stone.completed_at[player] = None
         self._count_room(number)
+        self._stone_changed(number)
 
     def claim(self, number: int, player: Player) -> None:
         """``player`` takes stone ``number`` (by a claim, or the stalemate award)."""
         self.stones[number - 1].claimed_by = player
+        bit = 1 << (number - 1)
+        self._open &= ~bit
+        self._held[player] |= bit
         self._count_room(number)
+        self._stone_changed(number)
 
     def add_mode(self, number: int, mode: CombatMode) -> None:
         """Lay combat mode ``mode`` on stone ``number``: Mud Fight asks four cards a side, so a
@@ -186,6 +215,7 @@ class CardsInPlay:
         stone.modes.add(mode)
         stone.refit()
         self._count_room(number)
+        self._stone_changed(number)
 
     def show(self, card: Card) -> None:
         """Count ``card`` face up from now on: a combat mode laid on its stone."""
@@ -203,6 +233,51 @@ STONES_IN_MASK = tuple(
     tuple(number for number in STONES if mask >> (number - 1) & 1) for mask in range(1 << 9)
 )
 """For each mask of stones (stone ``n`` is bit ``n - 1``), their numbers in order."""
+
+
+_SHARED = (
+    "game", "clock", "_face_up", "_open", "_changes", "current_player", "outcome", "phase",
+    "turn", "_recruits_left", "_returns_left", "_idle_turns", "_played_this_turn",
+    "_could_claim_this_turn", "_dealt", "_version", "_derived_at",
+)  # fmt: skip
+"""The fields of a game's state a clone shares: each holds a value that never changes."""
+
+
+def _copy_list(value: list[Any]) -> list[Any]:
+    return value[:]
+
+
+_COPY: dict[str, Callable[[Any], Any] | None] = {
+    "stones": lambda stones: [stone.copy() for stone in stones],
+    "hands": lambda hands: (hands[0][:], hands[1][:]),
+    "decks": lambda decks: {deck: cards[:] for deck, cards in decks.items()},
+    "jokers_played": set,
+    "_derived": dict,
+    "_refuted": dict,
+    **dict.fromkeys(
+        ("discards", "tactics_played", "events", "moves", "_room", "_held", "_changed_at"),
+        _copy_list,
+    ),
+    **dict.fromkeys(_SHARED),
+}
+"""How a clone copies each field of a game's state whose kind is known: a list of values by a
+slice, the stones each by its copy, the hands, decks and memos anew; None shares a value (an
+int, a flag, an enum, the settings). A field not named here is copied by :func:`_copied`."""
+
+
+def _copiers(kind: type) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """Each field of a state of class ``kind`` and how a clone copies it (None: shared)."""
+    copiers = _COPIERS.get(kind)
+    if copiers is None:
+        copiers = _COPIERS[kind] = tuple(
+            (name, _COPY.get(name, _copied))
+            for cls in kind.__mro__
+            for name in vars(cls).get("__slots__", ())
+        )
+    return copiers
+
+
+_COPIERS: dict[type, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
 
 
 def _copied(value: Any) -> Any:

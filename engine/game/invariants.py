@@ -36,6 +36,10 @@ def invariant_problems(state: PlayState) -> list[str]:
     for player in Player:
         if state.room(player) != _room_on_the_table(state, player):
             problems.append(f"the sides with room the game counts for {player.name} are wrong")
+        if state.held_mask(player) != _held_on_the_table(state, player):
+            problems.append(f"the stones the game counts as {player.name}'s are wrong")
+    if state.open_mask() != _held_on_the_table(state, None):
+        problems.append("the stones the game counts as open are wrong")
     tactics_problem = tactics_played_problem(state, state.current_player)
     if tactics_problem is not None:
         problems.append(tactics_problem)
@@ -121,3 +125,8 @@ def _room_on_the_table(state: PlayState, player: Player) -> int:
         for index, stone in enumerate(state.stones)
         if stone.claimed_by is None and len(stone.sides[player]) < stone.capacity
     )
+
+
+def _held_on_the_table(state: PlayState, player: Player | None) -> int:
+    """The stones ``player`` holds (None: the open ones), a mask, read from the table."""
+    return sum(1 << index for index, stone in enumerate(state.stones) if stone.claimed_by is player)

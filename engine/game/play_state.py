@@ -31,6 +31,8 @@ from engine.proof.pieces import Player
 Derived = TypeVar("Derived")
 Facts = TypeVarTuple("Facts")
 _NOT_KEPT = object()
+_PROVABLE = (("provable", Player.A), ("provable", Player.B))
+"""The keys the provable stones of each player are kept under (:meth:`PlayState.derived`)."""
 
 
 class PlayState(CardsInPlay):
@@ -139,13 +141,13 @@ class PlayState(CardsInPlay):
         player = self.current_player if player is None else player
         if not self.complete(player):
             return ()
-        return self.derived(("provable", player), self._prove, player)
+        return self.derived(_PROVABLE[player], self._prove, player)
 
     def _prove(self, player: Player) -> tuple[int, ...]:
         hand, rulings = self.hands[player], self.game.rulings
         return prove_stones(
-            self.stones, STONES_IN_MASK[self.complete(player)], player, hand, self.variant,
-            self._face_up, self.jokers_played, rulings, self._refuted,
+            self.stones, self._changed_at, STONES_IN_MASK[self.complete(player)], player, hand,
+            self.variant, self._face_up, self.jokers_played, rulings, self._refuted,
         )  # fmt: skip
 
     def derived(

@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards.card import Card, is_clan_card, mask_of
-from engine.cards.formations import CombatMode
 from engine.game.stone_in_play import StoneInPlay
 from engine.proof.claims import stone_verdict, unseen_elite_troops
 from engine.proof.pieces import Player, StoneState
 from engine.proof.rulings import Rulings
 from engine.proof.variants import Variant
 
-_Board = tuple[tuple[Card, ...], tuple[Card, ...], frozenset[CombatMode], Player | None]
-_Refutation = tuple[_Board, int, tuple[Card, ...]]
-"""A stone as it was when a claim on it was refused (its sides, modes and who completed first),
-the cards of the completion that refuted the claim (a mask), and the elite troops among them;
-for a stone whose two sides were complete, no cards: the board alone refused it."""
+_Refutation = tuple[int, int, tuple[Card, ...]]
+"""The mark of the stone's last change when a claim on it was refused (the game state keeps a
+mark per stone, bumped by each change of it, so its sides, modes, owner and who completed first
+stay the same while the mark does), the cards of the completion that refuted the claim (a mask),
+and the elite troops among them; for a stone whose two sides were complete, no cards: the board
+alone refused it."""
 
 Refutations = dict[tuple[Player, int], _Refutation]
 """The refutation last found for each player's claim on each stone."""
@@ -28,6 +28,7 @@ Refutations = dict[tuple[Player, int], _Refutation]
 
 def prove_stones(
     stones: Sequence[StoneInPlay],
+    changed_at: Sequence[int],
     numbers: Sequence[int],
     player: Player,
     hand: Sequence[Card],
@@ -40,47 +41,51 @@ def prove_stones(
     """The stones ``player`` can prove among ``numbers`` (the open ones where their side is
     complete), each judged by the claim proof on the table as it
     is (:func:`engine.proof.claims.stone_verdict`). A stone refused before (``refuted``, which
-    this keeps) is refused again without a proof while it is unchanged and the completion that
+    this keeps) is refused again without a proof while it is unchanged (``changed_at``, by
+    stone, the mark of its last change) and the completion that
     refuted the claim can still be made: its cards are still out of sight, and its elite troops
     still the opponent's to play. That completion still beats the claimant's side."""
     unseen = -1  # the cards out of sight, worked out when a proof first needs them
     troops: tuple[Card, ...] = ()
     proved = []
+    other = player.other
     for number in numbers:
         stone = stones[number - 1]
-        capacity = stone.capacity
-        first = stone.completed_first
-        board = (tuple(stone.sides[0]), tuple(stone.sides[1]), frozenset(stone.modes), first)
-        settled = len(stone.sides[player.other]) == capacity
+        mark = changed_at[number - 1]
+        settled = len(stone.sides[other]) == stone.capacity
         if unseen < 0 and not settled:
             unseen = variant.card_mask & ~face_up
             # The game records every Joker played (a test checks it agrees with the
             # position's).
-            troops = unseen_elite_troops(unseen, player.other in jokers_played)
+            troops = unseen_elite_troops(unseen, other in jokers_played)
         kept = refuted.get((player, number))
         judged = settled or unseen >= 0  # what the kept refutation needs is known
-        if kept is not None and judged and _still_refutes(kept, board, unseen, troops):
+        if kept is not None and judged and _still_refutes(kept, mark, unseen, troops):
             continue
-        state = StoneState._without_checks(board[:2], first, board[2], None)
+        sides = (tuple(stone.sides[0]), tuple(stone.sides[1]))
+        state = StoneState._without_checks(
+            sides, stone.completed_first, frozenset(stone.modes), None
+        )
         verdict = stone_verdict(number, state, player, hand, max(unseen, 0), troops, rulings)
         if verdict.granted:
             proved.append(number)
         elif verdict.best_reply is not None:
             added = verdict.best_reply.added
             refuting = tuple(card for card in added if not is_clan_card(card))
-            refuted[(player, number)] = (board, mask_of(added), refuting)
-        elif settled:  # both sides complete: refused again while the board stays as it is
-            refuted[(player, number)] = (board, 0, ())
+            refuted[(player, number)] = (mark, mask_of(added), refuting)
+        elif settled:  # both sides complete: refused again while the stone stays as it is
+            refuted[(player, number)] = (mark, 0, ())
     return tuple(proved)
 
 
-def _still_refutes(kept: _Refutation, board: _Board, unseen: int, troops: tuple[Card, ...]) -> bool:
-    """Whether the completion ``kept`` can still be made on the stone, now ``board``: its cards
-    out of sight, and its elite troops among ``troops``, those the opponent can still play."""
+def _still_refutes(kept: _Refutation, mark: int, unseen: int, troops: tuple[Card, ...]) -> bool:
+    """Whether the completion ``kept`` can still be made on the stone, unchanged since ``mark``
+    the refutation was found: its cards out of sight, and its elite troops among ``troops``,
+    those the opponent can still play."""
     was, witness, refuting = kept
-    if was != board or witness & unseen != witness:
+    if was != mark or witness & unseen != witness:
         return False
-    return set(refuting) <= set(troops)
+    return not refuting or set(refuting) <= set(troops)
 
 
 __all__ = ["Refutations", "prove_stones"]

@@ -12,12 +12,14 @@ from collections.abc import Callable, Sequence
 
 from engine.cards.card import Card, is_clan_card
 from engine.cards.tactics import WILD_VALUES
+from engine.game.cards_in_play import STONES_IN_MASK
 from engine.game.legality import has_a_play
 from engine.game.move_rules import someone_can_go_on
 from engine.game.moves import (
     RUSE_OF_MOVE,
     Banshee,
     Claim,
+    Deck,
     Draw,
     Move,
     Pass,
@@ -29,7 +31,7 @@ from engine.game.moves import (
 )
 from engine.game.play_state import Event, Outcome, Phase, PlayState, Termination
 from engine.game.tactic_cards import KIND_OF_CARD
-from engine.proof.pieces import Player
+from engine.proof.pieces import STONES, Player
 from engine.proof.reachable import has_won
 
 Step = Callable[[PlayState], None]
@@ -97,9 +99,10 @@ _CARRY_OUT: dict[type, Callable[[PlayState, Move], None]] = {
 
 def check_victory(state: PlayState, player: Player) -> bool:
     """End the game if ``player`` now holds five stones or three adjacent ones."""
-    if not has_won(set(state.stones_held(player))):
+    held = state.held_mask(player)
+    if not WINS[held]:
         return False
-    five = len(state.stones_held(player)) >= 5
+    five = held.bit_count() >= 5
     how = Termination.FIVE_STONES if five else Termination.THREE_ADJACENT_STONES
     state.outcome = Outcome(how, player)
     state.phase = Phase.OVER
@@ -128,7 +131,7 @@ def stalemate(state: PlayState) -> None:
             state.events.append(
                 Event(state.turn, stone.claimed_by, f"receives stone {number}", forced=True)
             )
-    winners = [player for player in Player if has_won(set(state.stones_held(player)))]
+    winners = [player for player in Player if WINS[state.held_mask(player)]]
     state.phase = Phase.OVER
     if len(winners) == 1:
         state.outcome = Outcome(Termination.STALEMATE_AWARD, winners[0])
@@ -136,6 +139,11 @@ def stalemate(state: PlayState) -> None:
         state.outcome = Outcome(Termination.AWARD_GIVES_BOTH_A_WIN)
     else:
         state.outcome = Outcome(Termination.NOBODY_WINS_AFTER_THE_AWARD)
+
+
+WINS = tuple(has_won(set(STONES_IN_MASK[mask])) for mask in range(1 << len(STONES)))
+"""For each mask of stones held (stone ``n`` is bit ``n - 1``), whether they win
+(:func:`engine.proof.reachable.has_won`), worked out once."""
 
 
 def award_total(cards: Sequence[Card]) -> int:
@@ -159,7 +167,7 @@ def _recruiter_draw(state: PlayState) -> Step | None:
     if state.recruits_left == 0 or not drawable:
         return PlayState.stop_recruiting
     if len(drawable) == 1:
-        return forced(Draw(drawable[0]))
+        return _DRAW[drawable[0]]
     return None
 
 
@@ -168,7 +176,7 @@ def _recruiter_return(state: PlayState) -> Step | None:
 
 
 def _claim_step(state: PlayState) -> Step | None:
-    return None if state.provable_stones() else forced(Claim())
+    return None if state.provable_stones() else _CLAIM_NOTHING
 
 
 def _draw_step(state: PlayState) -> Step | None:
@@ -176,7 +184,7 @@ def _draw_step(state: PlayState) -> Step | None:
     if len(state.hands[state.current_player]) >= state.variant.hand_size or not drawable:
         return _no_draw
     if len(drawable) == 1:
-        return forced(Draw(drawable[0]))
+        return _DRAW[drawable[0]]
     return None
 
 
@@ -186,7 +194,7 @@ def _no_draw(state: PlayState) -> None:
 
 
 def _play_step(state: PlayState) -> Step | None:
-    return None if has_a_play(state) else forced(Pass())
+    return None if has_a_play(state) else _PASS
 
 
 _FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
@@ -215,6 +223,9 @@ def forced(move: Move) -> Step:
 
 
 _FORCED: dict[Move, Step] = {}
+_CLAIM_NOTHING, _PASS = forced(Claim()), forced(Pass())
+_DRAW = {deck: forced(Draw(deck)) for deck in Deck}
+"""The forced steps the turn flow takes, made once."""
 
 
 __all__ = [
