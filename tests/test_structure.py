@@ -247,6 +247,7 @@ PURE_MEMOS = {
     "oracle.judges.enumeration._best_standing_of_set",
     "oracle.verify.openings.opening_ceiling",
     "engine.cards.search._coverings_of",
+    "engine.cards.search._first_coverings",
     "engine.cards.formations._side_strength",
     "engine.proof.variants._card_mask",
 }

@@ -45,6 +45,7 @@ class _Side:
         "low",
         "other_colour",
         "placed_total",
+        "placed_values",
         "pool",
         "size",
         "values",
@@ -57,19 +58,23 @@ class _Side:
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
         if wilds:
-            self.allowed = [WILD_VALUES[card] for card in wilds]
+            self.allowed = tuple([WILD_VALUES[card] for card in wilds])
             self.wild_top = [max(values) for values in self.allowed]
             self.placed_total = total_of(clan) + sum(self.wild_top)
         else:
-            self.allowed, self.wild_top, self.placed_total = [], [], total_of(clan)
+            self.allowed, self.wild_top, self.placed_total = (), [], total_of(clan)
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
             self.values: set[int] = set()
+            self.placed_values = 0
             self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
             self.low, self.high = 9, 1
             self.candidate_colours: Sequence[int] = _ALL_COLOURS
             self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
             return
         self.values = {card % 9 + 1 for card in clan}
+        self.placed_values = 0
+        for value in self.values:
+            self.placed_values |= 1 << (value - 1)
         colours = {card // 9 for card in clan}
         self.clan_mask = _mask(clan)
         self.other_colour = (min(colours) + 1) % 6
@@ -116,6 +121,46 @@ def _strongest(
     return _best_sum(side, beating)
 
 
+def _strongest_choosing(
+    clan: Sequence[Card],
+    fixed: Sequence[Card],
+    choices: Sequence[tuple[Card, ...]],
+    pool: int,
+    missing: int,
+    size: int,
+    blind: bool,
+    beating: int,
+) -> tuple[int, list[Card], tuple[Card, ...]] | None:
+    """The best side made of ``clan``, the elite troops ``fixed`` and, for one of ``choices``
+    of elite troops to add, the rest of the ``missing`` cards from ``pool``: one search over
+    every choice at once, not one search per choice.
+
+    Returns (strength, Clan cards taken from the pool, the choice added), or None when nothing
+    beats ``beating``. Formations are tried from the strongest down; the first one any choice
+    reaches holds the best side, and of the choices reaching its best strength the first in
+    ``choices`` is taken, as one search per choice in that order, each kept only when it beats
+    the best before, would take it. A choice needing more cards than ``pool`` holds is skipped.
+    """
+    held = pool.bit_count()
+    sides = [
+        (_Side(clan, (*fixed, *extra), pool, missing - len(extra), size), extra)
+        for extra in choices
+        if held >= missing - len(extra)
+    ]
+    for formation, search in _SUM_ONLY if blind else _ALL_SEARCHES:
+        if formation is not Formation.SUM and _out_of_reach(formation, beating):
+            return None
+        best: tuple[int, list[Card], tuple[Card, ...]] | None = None
+        floor = beating
+        for side, extra in sides:
+            found = search(side, floor)
+            if found is not None:
+                best, floor = (found[0], found[1], extra), found[0]
+        if best is not None:
+            return best
+    return None
+
+
 def _best_colour_run(side: _Side, beating: int) -> _Found | None:
     """One colour, consecutive values, the placed cards inside the run; each elite troop covers
     a missing value it may take, the pool gives the rest."""
@@ -145,17 +190,23 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
         first = (found & -found).bit_length() - 1
         needed = (((1 << size) - 1) << first) & ~clan_mask
         return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
+    placed = side.placed_values
     for start, total in _run_starts(size, side.low, side.high, formation, beating):
-        coverings = _coverings(start, size, side.values, side.allowed)
+        # The first covering (in the order of _coverings) that leaves no needed card missing
+        # from the pool, by the values the pool lacks: a lookup instead of a loop.
+        first_covering = _first_coverings(start, size, placed, side.allowed)
+        if not first_covering:
+            continue  # no elite troop of this choice fits this run
         run = ((1 << size) - 1) << (start - 1)
         for colour in side.candidate_colours:
             offset = colour * 9
             gaps = (run << offset) & ~clan_mask
-            for covered, covered_values in coverings:
+            covering = first_covering.get((gaps & ~pool) >> offset)
+            if covering is not None:
+                covered, covered_values = covering
                 needed = gaps & ~(covered << offset)
-                if pool & needed == needed:
-                    chosen = [offset + value - 1 for value in covered_values]
-                    return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
+                chosen = [offset + value - 1 for value in covered_values]
+                return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
     return None
 
 
@@ -229,6 +280,10 @@ _SEARCHES: tuple[tuple[Formation, Callable[[_Side, int], _Found | None]], ...] =
     (Formation.RUN, _best_run),
 )
 """The formations above a sum, strongest first, each with the search for its best side."""
+_ALL_SEARCHES = (*_SEARCHES, (Formation.SUM, _best_sum))
+"""Every formation, strongest first, each with the search for its best side."""
+_SUM_ONLY = ((Formation.SUM, _best_sum),)
+"""Under Blind-Man's Bluff only the total counts: the search of a sum alone."""
 
 
 def _run_starts(
@@ -273,6 +328,29 @@ def _coverings_of(
                 mask |= 1 << (value - 1)
             coverings.append((mask, covered))
     return tuple(coverings)
+
+
+@cache
+def _first_coverings(
+    start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
+) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """For each set of the run's gaps (as values, bit ``value - 1``) the pool cannot fill, the
+    first covering of :func:`_coverings_of` whose elite troops stand for all of them; a set no
+    covering holds is absent."""
+    first: dict[int, tuple[int, tuple[int, ...]]] = {}
+    coverings = _coverings_of(start, size, placed, allowed)
+    gaps = 0
+    for covered, _ in coverings:
+        gaps |= covered
+    lacking = gaps
+    while True:  # every subset of the gaps any covering covers
+        for covering in coverings:
+            if covering[0] & lacking == lacking:
+                first[lacking] = covering
+                break
+        if not lacking:
+            return first
+        lacking = (lacking - 1) & gaps
 
 
 def _mask(cards: Sequence[Card]) -> int:
