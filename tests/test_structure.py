@@ -248,6 +248,9 @@ PURE_MEMOS = {
     "oracle.verify.openings.opening_ceiling",
     "engine.cards.search._coverings_of",
     "engine.cards.search._first_coverings",
+    "engine.cards.search._troop_facts",
+    "engine.cards.search._colour_tops",
+    "engine.cards.search._highest_runs",
     "engine.cards.formations._side_strength",
     "engine.proof.variants._card_mask",
 }

@@ -8,7 +8,7 @@ reachable is the best, and a formation that cannot beat the bar it is given ends
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cache
 from itertools import permutations
 
@@ -39,6 +39,7 @@ class _Side:
         "candidate_colours",
         "candidate_mask",
         "clan_mask",
+        "clan_total",
         "count",
         "distinct_values",
         "high",
@@ -57,12 +58,12 @@ class _Side:
         self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
+        self.clan_total = self.placed_total = total_of(clan)
         if wilds:
-            self.allowed = tuple([WILD_VALUES[card] for card in wilds])
-            self.wild_top = [max(values) for values in self.allowed]
-            self.placed_total = total_of(clan) + sum(self.wild_top)
+            self.allowed, self.wild_top, troops_total = _troop_facts(tuple(wilds))
+            self.placed_total += troops_total
         else:
-            self.allowed, self.wild_top, self.placed_total = (), [], total_of(clan)
+            self.allowed, self.wild_top = (), ()
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
             self.values: set[int] = set()
             self.placed_values = 0
@@ -83,6 +84,19 @@ class _Side:
         # A side of two colours can only be a run or a sum.
         self.candidate_colours = list(colours) if len(colours) == 1 else []
         self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
+
+    def with_troops(self, wilds: tuple[Card, ...], count: int) -> _Side:
+        """The same placed Clan cards with the elite troops ``wilds`` and ``count`` cards to
+        take: what the placed cards are is copied, not worked out again."""
+        side = _Side.__new__(_Side)
+        side.candidate_colours, side.candidate_mask = self.candidate_colours, self.candidate_mask
+        side.clan_mask, side.clan_total, side.values = self.clan_mask, self.clan_total, self.values
+        side.distinct_values, side.high, side.low = self.distinct_values, self.high, self.low
+        side.other_colour, side.placed_values = self.other_colour, self.placed_values
+        side.wilds, side.pool, side.count, side.size = wilds, self.pool, count, self.size
+        side.allowed, side.wild_top, troops_total = _troop_facts(wilds)
+        side.placed_total = self.clan_total + troops_total
+        return side
 
     def top_identities(self, colour: int) -> list[Card]:
         """Each elite troop at its highest value, in ``colour`` (for a colour or a sum)."""
@@ -142,8 +156,9 @@ def _strongest_choosing(
     the best before, would take it. A choice needing more cards than ``pool`` holds is skipped.
     """
     held = pool.bit_count()
+    placed = _Side(clan, fixed, pool, missing, size)
     sides = [
-        (_Side(clan, (*fixed, *extra), pool, missing - len(extra), size), extra)
+        (placed.with_troops((*fixed, *extra), missing - len(extra)), extra)
         for extra in choices
         if held >= missing - len(extra)
     ]
@@ -190,15 +205,23 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
         first = (found & -found).bit_length() - 1
         needed = (((1 << size) - 1) << first) & ~clan_mask
         return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
-    placed = side.placed_values
-    for start, total in _run_starts(size, side.low, side.high, formation, beating):
+    placed, colours = side.placed_values, side.candidate_colours
+    starts: Iterable[tuple[int, int]]
+    if clan_mask:
+        starts = _run_starts(size, side.low, side.high, formation, beating)
+    else:
+        highest = _highest_run_of_any_colour(side, beating)
+        if highest is None:
+            return None
+        starts, colours = ((highest[0], highest[1]),), (highest[2],)
+    for start, total in starts:
         # The first covering (in the order of _coverings) that leaves no needed card missing
         # from the pool, by the values the pool lacks: a lookup instead of a loop.
         first_covering = _first_coverings(start, size, placed, side.allowed)
         if not first_covering:
             continue  # no elite troop of this choice fits this run
         run = ((1 << size) - 1) << (start - 1)
-        for colour in side.candidate_colours:
+        for colour in colours:
             offset = colour * 9
             gaps = (run << offset) & ~clan_mask
             covering = first_covering.get((gaps & ~pool) >> offset)
@@ -208,6 +231,24 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
                 chosen = [offset + value - 1 for value in covered_values]
                 return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
     return None
+
+
+def _highest_run_of_any_colour(side: _Side, beating: int) -> tuple[int, int, int] | None:
+    """On an empty side (but for elite troops), the highest colour run the pool and the troops
+    complete, as (lowest value, total, colour), or None when none beats ``beating``: each
+    colour's highest run is read from a table of that colour's cards left, and the lowest colour
+    reaching the highest is taken, as a search of each run in each colour would take it."""
+    size, pool = side.size, side.pool
+    highest = _highest_runs(size, side.allowed)
+    start = found = 0
+    for colour in _ALL_COLOURS:
+        reached = highest[pool >> colour * 9 & 0x1FF]
+        if reached > start:
+            start, found = reached, colour
+    total = size * start + size * (size - 1) // 2
+    if not start or Formation.COLOUR_RUN * RANK_WEIGHT + total <= beating:
+        return None
+    return start, total, found
 
 
 def _best_same_value(side: _Side, beating: int) -> _Found | None:
@@ -230,15 +271,17 @@ def _best_same_value(side: _Side, beating: int) -> _Found | None:
 
 def _best_colour(side: _Side, beating: int) -> _Found | None:
     """One colour; the best total takes the colour's highest cards left."""
-    formation = Formation.COLOUR
     best: _Found | None = None
+    tops, pool = _colour_tops(side.count), side.pool
+    placed = Formation.COLOUR * RANK_WEIGHT + side.placed_total
     for colour in side.candidate_colours:
-        top = _top_of_one_colour(side.pool & COLOUR_MASKS[colour], side.count)
+        offset = colour * 9
+        top = tops[pool >> offset & 0x1FF]  # the colour's cards left, as values
         if top is None:
             continue
-        score = formation * RANK_WEIGHT + side.placed_total + total_of(top)
+        score = placed + top[0]
         if score > beating and (best is None or score > best[0]):
-            best = (score, top, side.top_identities(colour))
+            best = (score, [offset + bit for bit in top[1]], side.top_identities(colour))
     return best
 
 
@@ -331,6 +374,44 @@ def _coverings_of(
 
 
 @cache
+def _troop_facts(
+    wilds: tuple[Card, ...],
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+    """The values each elite troop of ``wilds`` may take, its highest, and their sum."""
+    allowed = tuple([WILD_VALUES[card] for card in wilds])
+    tops = tuple([max(values) for values in allowed])
+    return allowed, tops, sum(tops)
+
+
+@cache
+def _colour_tops(count: int) -> tuple[tuple[int, tuple[int, ...]] | None, ...]:
+    """For each set of one colour's cards (bit ``value - 1`` for each value), the total of its
+    ``count`` highest cards and their bits, highest first; None for a set of fewer cards."""
+    tops: list[tuple[int, tuple[int, ...]] | None] = []
+    for cards in range(0x200):
+        bits = tuple([bit for bit in range(8, -1, -1) if cards >> bit & 1][:count])
+        tops.append((sum(bits) + count, bits) if len(bits) == count else None)
+    return tuple(tops)
+
+
+@cache
+def _highest_runs(size: int, allowed: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """For each set of one colour's cards (bit ``value - 1`` for each value), the lowest value
+    of the highest run of ``size`` cards those cards and the elite troops ``allowed`` complete
+    on an empty side, or 0 when none."""
+    highest = []
+    for cards in range(0x200):
+        reached = 0
+        for start in range(10 - size, 0, -1):
+            run = ((1 << size) - 1) << (start - 1)
+            if run & ~cards in _first_coverings(start, size, 0, allowed):
+                reached = start
+                break
+        highest.append(reached)
+    return tuple(highest)
+
+
+@cache
 def _first_coverings(
     start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
 ) -> dict[int, tuple[int, tuple[int, ...]]]:
@@ -371,15 +452,3 @@ def _top_cards(pool: int, count: int) -> list[Card] | None:
             if len(chosen) == count:
                 return chosen
     return None
-
-
-def _top_of_one_colour(cards: int, count: int) -> list[Card] | None:
-    """The ``count`` highest cards of a mask holding one colour only: its highest bits."""
-    chosen: list[Card] = []
-    while len(chosen) < count:
-        if not cards:
-            return None
-        highest = cards.bit_length() - 1
-        chosen.append(highest)
-        cards ^= 1 << highest
-    return chosen
