@@ -276,7 +276,7 @@ def _best_colour(side: _Side, beating: int) -> _Found | None:
     placed = Formation.COLOUR * RANK_WEIGHT + side.placed_total
     for colour in side.candidate_colours:
         offset = colour * 9
-        top = tops[pool >> offset & 0x1FF]  # the colour's cards left, as values
+        top = tops[pool >> offset & 0x1FF]
         if top is None:
             continue
         score = placed + top[0]
