@@ -182,12 +182,13 @@ def strongest_completion(
             return None
         found = _strongest(clan, fixed, pool, missing, size, blind, beating)
         return None if found is None else Completion(tuple(found[1]), found[0])
-    choices = _wild_choices(wilds, missing)
+    choices = _wild_choices(tuple(wilds), missing)
     chosen = _strongest_choosing(clan, fixed, choices, pool, missing, size, blind, beating)
     return None if chosen is None else Completion((*chosen[1], *chosen[2]), chosen[0])
 
 
-def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]:
+@lru_cache(maxsize=256)
+def _wild_choices(wilds: tuple[Card, ...], missing: int) -> tuple[tuple[Card, ...], ...]:
     """The sets of elite troops worth trying. A Joker can copy any Clan card, so it never hurts."""
     jokers = [card for card in wilds if card in _JOKERS]
     others = [card for card in wilds if card not in _JOKERS]
@@ -198,4 +199,4 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
         if len(extra) <= missing:
             choices.append(extra)
     # More troops first: of the choices reaching the best side, the first is taken.
-    return sorted(choices, key=len, reverse=True)
+    return tuple(sorted(choices, key=len, reverse=True))

@@ -4,24 +4,17 @@ completion found directly, formation by formation from the strongest down.
 Instead of enumerating every way the opponent could complete a side, :func:`_strongest` tries
 the formations from the strongest down, each reached by its highest total first: the first one
 reachable is the best, and a formation that cannot beat the bar it is given ends the search.
+:func:`_strongest_choosing` does it for several choices of elite troops to add at once. A
+colour's cards are read as 9-bit sets from the tables of :mod:`engine.cards.tables`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from functools import cache
-from itertools import permutations
 
-from engine.cards.card import (
-    ALL_CARDS_MASK,
-    COLOUR_MASKS,
-    VALUE_MASKS,
-    Card,
-    cards_in,
-    make_card,
-)
+from engine.cards import tables
+from engine.cards.card import ALL_CARDS_MASK, COLOUR_MASKS, VALUE_MASKS, Card, cards_in, make_card
 from engine.cards.ranks import HIGHEST_TOTAL, RANK_WEIGHT, Formation, total_of
-from engine.cards.tactics import WILD_VALUES
 
 _ALL_COLOURS = tuple(range(6))
 
@@ -40,6 +33,7 @@ class _Side:
         "candidate_mask",
         "clan_mask",
         "clan_total",
+        "common_values",
         "count",
         "distinct_values",
         "high",
@@ -60,10 +54,11 @@ class _Side:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
         self.clan_total = self.placed_total = total_of(clan)
         if wilds:
-            self.allowed, self.wild_top, troops_total = _troop_facts(tuple(wilds))
-            self.placed_total += troops_total
+            facts = tables._troop_facts(tuple(wilds))
+            self.allowed, self.wild_top, self.common_values = facts[0], facts[1], facts[3]
+            self.placed_total += facts[2]
         else:
-            self.allowed, self.wild_top = (), ()
+            self.allowed, self.wild_top, self.common_values = (), (), tables.EVERY_VALUE
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
             self.values: set[int] = set()
             self.placed_values = 0
@@ -94,7 +89,7 @@ class _Side:
         side.distinct_values, side.high, side.low = self.distinct_values, self.high, self.low
         side.other_colour, side.placed_values = self.other_colour, self.placed_values
         side.wilds, side.pool, side.count, side.size = wilds, self.pool, count, self.size
-        side.allowed, side.wild_top, troops_total = _troop_facts(wilds)
+        side.allowed, side.wild_top, troops_total, side.common_values = tables._troop_facts(wilds)
         side.placed_total = self.clan_total + troops_total
         return side
 
@@ -162,8 +157,8 @@ def _strongest_choosing(
         for extra in choices
         if held >= missing - len(extra)
     ]
-    for formation, search in _SUM_ONLY if blind else _ALL_SEARCHES:
-        if formation is not Formation.SUM and _out_of_reach(formation, beating):
+    for formation, search in () if blind else _SEARCHES:
+        if _out_of_reach(formation, beating):
             return None
         best: tuple[int, list[Card], tuple[Card, ...]] | None = None
         floor = beating
@@ -173,7 +168,26 @@ def _strongest_choosing(
                 best, floor = (found[0], found[1], extra), found[0]
         if best is not None:
             return best
-    return None
+    return _best_sum_of_choices(sides, beating)
+
+
+def _best_sum_of_choices(
+    sides: Sequence[tuple[_Side, tuple[Card, ...]]], beating: int
+) -> tuple[int, list[Card], tuple[Card, ...]] | None:
+    """The best sum over the choices of elite troops, the first choice of the best total: the
+    highest cards left are the same for every choice, so they are found once for the most any
+    choice takes, and each choice takes as many of them as it needs."""
+    if not sides:
+        return None
+    top = _top_cards(sides[0][0].pool, max([side.count for side, _ in sides]))
+    assert top is not None  # every choice kept needs no more cards than the pool holds
+    best: tuple[int, list[Card], tuple[Card, ...]] | None = None
+    for side, extra in sides:
+        taken = top[: side.count]
+        total = side.placed_total + total_of(taken)
+        if total > beating:
+            beating, best = total, (total, taken, extra)
+    return best
 
 
 def _best_colour_run(side: _Side, beating: int) -> _Found | None:
@@ -217,7 +231,7 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
     for start, total in starts:
         # The first covering (in the order of _coverings) that leaves no needed card missing
         # from the pool, by the values the pool lacks: a lookup instead of a loop.
-        first_covering = _first_coverings(start, size, placed, side.allowed)
+        first_covering = tables._first_coverings(start, size, placed, side.allowed)
         if not first_covering:
             continue  # no elite troop of this choice fits this run
         run = ((1 << size) - 1) << (start - 1)
@@ -239,7 +253,7 @@ def _highest_run_of_any_colour(side: _Side, beating: int) -> tuple[int, int, int
     colour's highest run is read from a table of that colour's cards left, and the lowest colour
     reaching the highest is taken, as a search of each run in each colour would take it."""
     size, pool = side.size, side.pool
-    highest = _highest_runs(size, side.allowed)
+    highest = tables._highest_runs(size, side.allowed)
     start = found = 0
     for colour in _ALL_COLOURS:
         reached = highest[pool >> colour * 9 & 0x1FF]
@@ -262,7 +276,7 @@ def _best_same_value(side: _Side, beating: int) -> _Found | None:
         if formation * RANK_WEIGHT + total <= beating:
             return None
         available = pool & VALUE_MASKS[value]
-        if available.bit_count() >= count and (not allowed or all(value in own for own in allowed)):
+        if available.bit_count() >= count and (not allowed or value in side.common_values):
             taken: list[Card] = list(cards_in(available))[:count]
             chosen = [make_card(index % 6, value) for index in range(len(side.wilds))]
             return formation * RANK_WEIGHT + total, taken, chosen
@@ -271,18 +285,19 @@ def _best_same_value(side: _Side, beating: int) -> _Found | None:
 
 def _best_colour(side: _Side, beating: int) -> _Found | None:
     """One colour; the best total takes the colour's highest cards left."""
-    best: _Found | None = None
-    tops, pool = _colour_tops(side.count), side.pool
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    tops, pool = tables._colour_tops(side.count), side.pool
     placed = Formation.COLOUR * RANK_WEIGHT + side.placed_total
     for colour in side.candidate_colours:
-        offset = colour * 9
-        top = tops[pool >> offset & 0x1FF]
-        if top is None:
-            continue
-        score = placed + top[0]
-        if score > beating and (best is None or score > best[0]):
-            best = (score, [offset + bit for bit in top[1]], side.top_identities(colour))
-    return best
+        top = tops[pool >> colour * 9 & 0x1FF]
+        if top is not None and placed + top[0] > beating:
+            beating, best = placed + top[0], (colour, top[0], top[1])
+    if best is None:
+        return None
+    colour, total, bits = best
+    offset = colour * 9
+    taken = [offset + bit for bit in bits]
+    return placed + total, taken, side.top_identities(colour) if side.wilds else []
 
 
 def _best_run(side: _Side, beating: int) -> _Found | None:
@@ -323,10 +338,6 @@ _SEARCHES: tuple[tuple[Formation, Callable[[_Side, int], _Found | None]], ...] =
     (Formation.RUN, _best_run),
 )
 """The formations above a sum, strongest first, each with the search for its best side."""
-_ALL_SEARCHES = (*_SEARCHES, (Formation.SUM, _best_sum))
-"""Every formation, strongest first, each with the search for its best side."""
-_SUM_ONLY = ((Formation.SUM, _best_sum),)
-"""Under Blind-Man's Bluff only the total counts: the search of a sum alone."""
 
 
 def _run_starts(
@@ -355,83 +366,7 @@ def _coverings(
     placed = 0
     for value in values:
         placed |= 1 << (value - 1)
-    return _coverings_of(start, size, placed, tuple(allowed))
-
-
-@cache
-def _coverings_of(
-    start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    gaps = [value for value in range(start, start + size) if not placed >> (value - 1) & 1]
-    coverings = []
-    for covered in permutations(gaps, len(allowed)):
-        if all(value in own for value, own in zip(covered, allowed, strict=True)):
-            mask = 0
-            for value in covered:
-                mask |= 1 << (value - 1)
-            coverings.append((mask, covered))
-    return tuple(coverings)
-
-
-@cache
-def _troop_facts(
-    wilds: tuple[Card, ...],
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
-    """The values each elite troop of ``wilds`` may take, its highest, and their sum."""
-    allowed = tuple([WILD_VALUES[card] for card in wilds])
-    tops = tuple([max(values) for values in allowed])
-    return allowed, tops, sum(tops)
-
-
-@cache
-def _colour_tops(count: int) -> tuple[tuple[int, tuple[int, ...]] | None, ...]:
-    """For each set of one colour's cards (bit ``value - 1`` for each value), the total of its
-    ``count`` highest cards and their bits, highest first; None for a set of fewer cards."""
-    tops: list[tuple[int, tuple[int, ...]] | None] = []
-    for cards in range(0x200):
-        bits = tuple([bit for bit in range(8, -1, -1) if cards >> bit & 1][:count])
-        tops.append((sum(bits) + count, bits) if len(bits) == count else None)
-    return tuple(tops)
-
-
-@cache
-def _highest_runs(size: int, allowed: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    """For each set of one colour's cards (bit ``value - 1`` for each value), the lowest value
-    of the highest run of ``size`` cards those cards and the elite troops ``allowed`` complete
-    on an empty side, or 0 when none."""
-    highest = []
-    for cards in range(0x200):
-        reached = 0
-        for start in range(10 - size, 0, -1):
-            run = ((1 << size) - 1) << (start - 1)
-            if run & ~cards in _first_coverings(start, size, 0, allowed):
-                reached = start
-                break
-        highest.append(reached)
-    return tuple(highest)
-
-
-@cache
-def _first_coverings(
-    start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
-) -> dict[int, tuple[int, tuple[int, ...]]]:
-    """For each set of the run's gaps (as values, bit ``value - 1``) the pool cannot fill, the
-    first covering of :func:`_coverings_of` whose elite troops stand for all of them; a set no
-    covering holds is absent."""
-    first: dict[int, tuple[int, tuple[int, ...]]] = {}
-    coverings = _coverings_of(start, size, placed, allowed)
-    gaps = 0
-    for covered, _ in coverings:
-        gaps |= covered
-    lacking = gaps
-    while True:  # every subset of the gaps any covering covers
-        for covering in coverings:
-            if covering[0] & lacking == lacking:
-                first[lacking] = covering
-                break
-        if not lacking:
-            return first
-        lacking = (lacking - 1) & gaps
+    return tables._coverings_of(start, size, placed, tuple(allowed))
 
 
 def _mask(cards: Sequence[Card]) -> int:
