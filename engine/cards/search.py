@@ -289,7 +289,7 @@ def _best_colour(side: _Side, beating: int) -> _Found | None:
     tops, pool = tables._colour_tops(side.count), side.pool
     placed = Formation.COLOUR * RANK_WEIGHT + side.placed_total
     for colour in side.candidate_colours:
-        top = tops[pool >> colour * 9 & 0x1FF]
+        top = tops[(pool & COLOUR_MASKS[colour]) >> colour * 9]
         if top is not None and placed + top[0] > beating:
             beating, best = placed + top[0], (colour, top[0], top[1])
     if best is None:
