@@ -27,6 +27,7 @@ from sampling import random_claim_position, random_tactics_claim_position
 
 from engine import (
     CARDS,
+    CardSet,
     CombatMode,
     Position,
     Tactic,
@@ -36,7 +37,6 @@ from engine import (
     strength,
     strongest_completion,
 )
-from engine.cards.card import mask_of
 
 MODE_SETS = (
     (),
@@ -117,7 +117,8 @@ def completion_lines(rng: random.Random, count: int) -> None:
                 placed[0] = kinds.pop()
             wilds = [troop for troop in kinds if rng.random() < 0.7]
         beating = rng.choice((-1, -1, rng.randint(0, 300)))
-        found = strongest_completion(placed, mask_of(pool), modes, beating=beating, wilds=wilds)
+        mask = CardSet(pool).mask
+        found = strongest_completion(placed, mask, modes, beating=beating, wilds=wilds)
         print(f"completion {index}: {found!r}")
         if found is not None:
             side = (*placed, *found.added)
