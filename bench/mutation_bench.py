@@ -63,6 +63,7 @@ RULE_FILES = (
     "cards/formations",
     "cards/ranks",
     "cards/search",
+    "cards/tables",
     "proof/position",
     "proof/position_checks",
     "proof/variants",

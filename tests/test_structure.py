@@ -252,8 +252,13 @@ PURE_MEMOS = {
     "oracle.judges.enumeration._standing_of_set",
     "oracle.judges.enumeration._best_standing_of_set",
     "oracle.verify.openings.opening_ceiling",
-    "engine.cards.search._coverings_of",
+    "engine.cards.tables._coverings_of",
+    "engine.cards.tables._first_coverings",
+    "engine.cards.tables._troop_facts",
+    "engine.cards.tables._colour_tops",
+    "engine.cards.tables._highest_runs",
     "engine.cards.formations._side_strength",
+    "engine.cards.formations._wild_choices",
     "engine.proof.variants._card_mask",
 }
 """Functions allowed to fill a memo as a catalogue is used, named in full: each the same answer

@@ -24,7 +24,7 @@ from engine.cards.ranks import Formation as Formation
 from engine.cards.ranks import formation_of as formation_of
 from engine.cards.ranks import side_capacity as side_capacity
 from engine.cards.ranks import total_of as total_of
-from engine.cards.search import _strongest
+from engine.cards.search import _strongest, _strongest_choosing
 from engine.frozen import FrozenValue, set_field
 
 
@@ -182,19 +182,13 @@ def strongest_completion(
             return None
         found = _strongest(clan, fixed, pool, missing, size, blind, beating)
         return None if found is None else Completion(tuple(found[1]), found[0])
-    best: Completion | None = None
-    for extra in _wild_choices(wilds, missing):
-        count = missing - len(extra)
-        if pool.bit_count() < count:
-            continue
-        floor = beating if best is None else max(beating, best.strength)
-        found = _strongest(clan, fixed + list(extra), pool, count, size, blind, floor)
-        if found is not None:
-            best = Completion(tuple(found[1]) + tuple(extra), found[0])
-    return best
+    choices = _wild_choices(tuple(wilds), missing)
+    chosen = _strongest_choosing(clan, fixed, choices, pool, missing, size, blind, beating)
+    return None if chosen is None else Completion((*chosen[1], *chosen[2]), chosen[0])
 
 
-def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]:
+@lru_cache(maxsize=256)
+def _wild_choices(wilds: tuple[Card, ...], missing: int) -> tuple[tuple[Card, ...], ...]:
     """The sets of elite troops worth trying. A Joker can copy any Clan card, so it never hurts."""
     jokers = [card for card in wilds if card in _JOKERS]
     others = [card for card in wilds if card not in _JOKERS]
@@ -204,5 +198,5 @@ def _wild_choices(wilds: Sequence[Card], missing: int) -> list[tuple[Card, ...]]
         extra = forced + tuple(card for bit, card in enumerate(others) if chosen >> bit & 1)
         if len(extra) <= missing:
             choices.append(extra)
-    # More troops first: they tend to give the strongest side, which then prunes the rest.
-    return sorted(choices, key=len, reverse=True)
+    # More troops first: of the choices reaching the best side, the first is taken.
+    return tuple(sorted(choices, key=len, reverse=True))

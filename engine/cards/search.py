@@ -4,24 +4,17 @@ completion found directly, formation by formation from the strongest down.
 Instead of enumerating every way the opponent could complete a side, :func:`_strongest` tries
 the formations from the strongest down, each reached by its highest total first: the first one
 reachable is the best, and a formation that cannot beat the bar it is given ends the search.
+:func:`_strongest_choosing` does it for several choices of elite troops to add at once. A
+colour's cards are read as 9-bit sets from the tables of :mod:`engine.cards.tables`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
-from functools import cache
-from itertools import permutations
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
-from engine.cards.card import (
-    ALL_CARDS_MASK,
-    COLOUR_MASKS,
-    VALUE_MASKS,
-    Card,
-    cards_in,
-    make_card,
-)
+from engine.cards import tables
+from engine.cards.card import ALL_CARDS_MASK, COLOUR_MASKS, VALUE_MASKS, Card, cards_in, make_card
 from engine.cards.ranks import HIGHEST_TOTAL, RANK_WEIGHT, Formation, total_of
-from engine.cards.tactics import WILD_VALUES
 
 _ALL_COLOURS = tuple(range(6))
 
@@ -39,12 +32,15 @@ class _Side:
         "candidate_colours",
         "candidate_mask",
         "clan_mask",
+        "clan_total",
+        "common_values",
         "count",
         "distinct_values",
         "high",
         "low",
         "other_colour",
         "placed_total",
+        "placed_values",
         "pool",
         "size",
         "values",
@@ -56,20 +52,25 @@ class _Side:
         self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
+        self.clan_total = self.placed_total = total_of(clan)
         if wilds:
-            self.allowed = [WILD_VALUES[card] for card in wilds]
-            self.wild_top = [max(values) for values in self.allowed]
-            self.placed_total = total_of(clan) + sum(self.wild_top)
+            facts = tables._troop_facts(tuple(wilds))
+            self.allowed, self.wild_top, self.common_values = facts[0], facts[1], facts[3]
+            self.placed_total += facts[2]
         else:
-            self.allowed, self.wild_top, self.placed_total = [], [], total_of(clan)
+            self.allowed, self.wild_top, self.common_values = (), (), tables.EVERY_VALUE
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
             self.values: set[int] = set()
+            self.placed_values = 0
             self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
             self.low, self.high = 9, 1
             self.candidate_colours: Sequence[int] = _ALL_COLOURS
             self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
             return
         self.values = {card % 9 + 1 for card in clan}
+        self.placed_values = 0
+        for value in self.values:
+            self.placed_values |= 1 << (value - 1)
         colours = {card // 9 for card in clan}
         self.clan_mask = _mask(clan)
         self.other_colour = (min(colours) + 1) % 6
@@ -78,6 +79,19 @@ class _Side:
         # A side of two colours can only be a run or a sum.
         self.candidate_colours = list(colours) if len(colours) == 1 else []
         self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
+
+    def with_troops(self, wilds: tuple[Card, ...], count: int) -> _Side:
+        """The same placed Clan cards with the elite troops ``wilds`` and ``count`` cards to
+        take: what the placed cards are is copied, not worked out again."""
+        side = _Side.__new__(_Side)
+        side.candidate_colours, side.candidate_mask = self.candidate_colours, self.candidate_mask
+        side.clan_mask, side.clan_total, side.values = self.clan_mask, self.clan_total, self.values
+        side.distinct_values, side.high, side.low = self.distinct_values, self.high, self.low
+        side.other_colour, side.placed_values = self.other_colour, self.placed_values
+        side.wilds, side.pool, side.count, side.size = wilds, self.pool, count, self.size
+        side.allowed, side.wild_top, troops_total, side.common_values = tables._troop_facts(wilds)
+        side.placed_total = self.clan_total + troops_total
+        return side
 
     def top_identities(self, colour: int) -> list[Card]:
         """Each elite troop at its highest value, in ``colour`` (for a colour or a sum)."""
@@ -116,6 +130,66 @@ def _strongest(
     return _best_sum(side, beating)
 
 
+def _strongest_choosing(
+    clan: Sequence[Card],
+    fixed: Sequence[Card],
+    choices: Sequence[tuple[Card, ...]],
+    pool: int,
+    missing: int,
+    size: int,
+    blind: bool,
+    beating: int,
+) -> tuple[int, list[Card], tuple[Card, ...]] | None:
+    """The best side made of ``clan``, the elite troops ``fixed`` and, for one of ``choices``
+    of elite troops to add, the rest of the ``missing`` cards from ``pool``: one search over
+    every choice at once, not one search per choice.
+
+    Returns (strength, Clan cards taken from the pool, the choice added), or None when nothing
+    beats ``beating``. Formations are tried from the strongest down; the first one any choice
+    reaches holds the best side, and of the choices reaching its best strength the first in
+    ``choices`` is taken, as one search per choice in that order, each kept only when it beats
+    the best before, would take it. A choice needing more cards than ``pool`` holds is skipped.
+    """
+    held = pool.bit_count()
+    placed = _Side(clan, fixed, pool, missing, size)
+    sides = [
+        (placed.with_troops((*fixed, *extra), missing - len(extra)), extra)
+        for extra in choices
+        if held >= missing - len(extra)
+    ]
+    for formation, search in () if blind else _SEARCHES:
+        if _out_of_reach(formation, beating):
+            return None
+        best: tuple[int, list[Card], tuple[Card, ...]] | None = None
+        floor = beating
+        for side, extra in sides:
+            found = search(side, floor)
+            if found is not None:
+                best, floor = (found[0], found[1], extra), found[0]
+        if best is not None:
+            return best
+    return _best_sum_of_choices(sides, beating)
+
+
+def _best_sum_of_choices(
+    sides: Sequence[tuple[_Side, tuple[Card, ...]]], beating: int
+) -> tuple[int, list[Card], tuple[Card, ...]] | None:
+    """The best sum over the choices of elite troops, the first choice of the best total: the
+    highest cards left are the same for every choice, so they are found once for the most any
+    choice takes, and each choice takes as many of them as it needs."""
+    if not sides:
+        return None
+    top = _top_cards(sides[0][0].pool, max([side.count for side, _ in sides]))
+    assert top is not None  # every choice kept needs no more cards than the pool holds
+    best: tuple[int, list[Card], tuple[Card, ...]] | None = None
+    for side, extra in sides:
+        taken = top[: side.count]
+        total = side.placed_total + total_of(taken)
+        if total > beating:
+            beating, best = total, (total, taken, extra)
+    return best
+
+
 def _best_colour_run(side: _Side, beating: int) -> _Found | None:
     """One colour, consecutive values, the placed cards inside the run; each elite troop covers
     a missing value it may take, the pool gives the rest."""
@@ -145,18 +219,50 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
         first = (found & -found).bit_length() - 1
         needed = (((1 << size) - 1) << first) & ~clan_mask
         return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
-    for start, total in _run_starts(size, side.low, side.high, formation, beating):
-        coverings = _coverings(start, size, side.values, side.allowed)
+    placed, colours = side.placed_values, side.candidate_colours
+    starts: Iterable[tuple[int, int]]
+    if clan_mask:
+        starts = _run_starts(size, side.low, side.high, formation, beating)
+    else:
+        highest = _highest_run_of_any_colour(side, beating)
+        if highest is None:
+            return None
+        starts, colours = ((highest[0], highest[1]),), (highest[2],)
+    for start, total in starts:
+        # The first covering (in the order of _coverings) that leaves no needed card missing
+        # from the pool, by the values the pool lacks: a lookup instead of a loop.
+        first_covering = tables._first_coverings(start, size, placed, side.allowed)
+        if not first_covering:
+            continue  # no elite troop of this choice fits this run
         run = ((1 << size) - 1) << (start - 1)
-        for colour in side.candidate_colours:
+        for colour in colours:
             offset = colour * 9
             gaps = (run << offset) & ~clan_mask
-            for covered, covered_values in coverings:
+            covering = first_covering.get((gaps & ~pool) >> offset)
+            if covering is not None:
+                covered, covered_values = covering
                 needed = gaps & ~(covered << offset)
-                if pool & needed == needed:
-                    chosen = [offset + value - 1 for value in covered_values]
-                    return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
+                chosen = [offset + value - 1 for value in covered_values]
+                return formation * RANK_WEIGHT + total, list(cards_in(needed)), chosen
     return None
+
+
+def _highest_run_of_any_colour(side: _Side, beating: int) -> tuple[int, int, int] | None:
+    """On an empty side (but for elite troops), the highest colour run the pool and the troops
+    complete, as (lowest value, total, colour), or None when none beats ``beating``: each
+    colour's highest run is read from a table of that colour's cards left, and the lowest colour
+    reaching the highest is taken, as a search of each run in each colour would take it."""
+    size, pool = side.size, side.pool
+    highest = tables._highest_runs(size, side.allowed)
+    start = found = 0
+    for colour in _ALL_COLOURS:
+        reached = highest[pool >> colour * 9 & 0x1FF]
+        if reached > start:
+            start, found = reached, colour
+    total = size * start + size * (size - 1) // 2
+    if not start or Formation.COLOUR_RUN * RANK_WEIGHT + total <= beating:
+        return None
+    return start, total, found
 
 
 def _best_same_value(side: _Side, beating: int) -> _Found | None:
@@ -170,7 +276,7 @@ def _best_same_value(side: _Side, beating: int) -> _Found | None:
         if formation * RANK_WEIGHT + total <= beating:
             return None
         available = pool & VALUE_MASKS[value]
-        if available.bit_count() >= count and (not allowed or all(value in own for own in allowed)):
+        if available.bit_count() >= count and (not allowed or value in side.common_values):
             taken: list[Card] = list(cards_in(available))[:count]
             chosen = [make_card(index % 6, value) for index in range(len(side.wilds))]
             return formation * RANK_WEIGHT + total, taken, chosen
@@ -179,16 +285,19 @@ def _best_same_value(side: _Side, beating: int) -> _Found | None:
 
 def _best_colour(side: _Side, beating: int) -> _Found | None:
     """One colour; the best total takes the colour's highest cards left."""
-    formation = Formation.COLOUR
-    best: _Found | None = None
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    tops, pool = tables._colour_tops(side.count), side.pool
+    placed = Formation.COLOUR * RANK_WEIGHT + side.placed_total
     for colour in side.candidate_colours:
-        top = _top_of_one_colour(side.pool & COLOUR_MASKS[colour], side.count)
-        if top is None:
-            continue
-        score = formation * RANK_WEIGHT + side.placed_total + total_of(top)
-        if score > beating and (best is None or score > best[0]):
-            best = (score, top, side.top_identities(colour))
-    return best
+        top = tops[(pool & COLOUR_MASKS[colour]) >> colour * 9]
+        if top is not None and placed + top[0] > beating:
+            beating, best = placed + top[0], (colour, top[0], top[1])
+    if best is None:
+        return None
+    colour, total, bits = best
+    offset = colour * 9
+    taken = [offset + bit for bit in bits]
+    return placed + total, taken, side.top_identities(colour) if side.wilds else []
 
 
 def _best_run(side: _Side, beating: int) -> _Found | None:
@@ -257,22 +366,7 @@ def _coverings(
     placed = 0
     for value in values:
         placed |= 1 << (value - 1)
-    return _coverings_of(start, size, placed, tuple(allowed))
-
-
-@cache
-def _coverings_of(
-    start: int, size: int, placed: int, allowed: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    gaps = [value for value in range(start, start + size) if not placed >> (value - 1) & 1]
-    coverings = []
-    for covered in permutations(gaps, len(allowed)):
-        if all(value in own for value, own in zip(covered, allowed, strict=True)):
-            mask = 0
-            for value in covered:
-                mask |= 1 << (value - 1)
-            coverings.append((mask, covered))
-    return tuple(coverings)
+    return tables._coverings_of(start, size, placed, tuple(allowed))
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -293,15 +387,3 @@ def _top_cards(pool: int, count: int) -> list[Card] | None:
             if len(chosen) == count:
                 return chosen
     return None
-
-
-def _top_of_one_colour(cards: int, count: int) -> list[Card] | None:
-    """The ``count`` highest cards of a mask holding one colour only: its highest bits."""
-    chosen: list[Card] = []
-    while len(chosen) < count:
-        if not cards:
-            return None
-        highest = cards.bit_length() - 1
-        chosen.append(highest)
-        cards ^= 1 << highest
-    return chosen
