@@ -140,7 +140,7 @@ def test_a_search_on_a_clone_leaves_the_state_as_it_was(
     (the kept masks checked against the table among them)."""
     state = Game.named(variant, expert=expert, seed=seed).new_initial_state()
     rng = random.Random(seed)
-    every = {name for name in _slots(state)}
+    every = set(_slots(state))
     while not state.is_over:
         before = repr(snapshot(state))
         copy = state.clone()
