@@ -340,3 +340,21 @@ def test_a_turn_whose_last_move_is_refused_is_pinned_as_a_refusal_and_held_to_it
     draft.write_text(text.replace("  expect:\n", "  expect:\n    next: them\n"))
     status, _, err = run(capsys, "ask", str(draft))
     assert status != 0 and "32-refused.yaml:" in err
+
+
+def test_pin_lays_a_long_log_below_its_key_without_a_space_after_the_colon(
+    look: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    draft = look / "cases" / "turns" / "31-long-log.yaml"
+    draft.write_text(
+        "id: long-log\nsituation: to write\nwhy: to write\ndraft: true\nvariant: base\n"
+        "position:\n  stones:\n    - stone: 1\n      you: [red 1]\n"
+        "  hand: [red 2, red 3, red 4, red 5, red 6]\n"
+        "table:\n  their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]\n  step: draw\n"
+        "turn:\n  moves: [blue 1 on 2, red 2 on 1, blue 2 on 2]\n"
+    )
+    status, out, _ = run(capsys, "pin", "--root", str(look), str(draft))
+    assert status == 0, out
+    text = draft.read_text()
+    assert "    log:\n      - " in text
+    assert [line for line in text.splitlines() if line.endswith(" ")] == []

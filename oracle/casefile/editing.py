@@ -67,9 +67,7 @@ def _edit(
     last_key, last_value = siblings[-1]
     column = last_key.start_mark.column
     at = _line_end(text, _value_end(text, last_value))
-    written = fitted_scalar(value, column, len(str(key)) + 2)
-    space = "" if written.startswith("\n") else " "  # a block list starts on the next line
-    line = f"{' ' * column}{key}:{space}{written}"
+    line = " " * column + keyed(key, fitted_scalar(value, column, len(str(key)) + 2))
     return at, at, line if line.endswith("\n") else line + "\n"
 
 
@@ -126,6 +124,13 @@ def _written(value: Any, node: yaml.Node, column: int, text: str) -> str:
         indent = " " * node.start_mark.column
         return f"\n{indent}".join(f"- {_flow(item)}" for item in value) if value else "[]"
     return _flow(value)
+
+
+def keyed(key: object, written: str) -> str:
+    """``key: written``, without a space after the colon when the value starts on the next
+    line (a block list), which would leave the key's line ending in a space."""
+    space = "" if written.startswith("\n") else " "
+    return f"{key}:{space}{written}"
 
 
 def fitted_scalar(value: Any, column: int, key_width: int) -> str:

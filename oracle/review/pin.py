@@ -17,6 +17,7 @@ from oracle.casefile.editing import (
     as_lf,
     edited_text,
     fitted_scalar,
+    keyed,
     line_ending,
     with_ending,
 )
@@ -183,7 +184,7 @@ def _as_block(text: str, where: DataPath, value: Any) -> str:
             continue
         indent = len(line) - len(written)
         rows = (
-            f"{key}: {fitted_scalar(item, indent + 2, len(str(key)) + 2)}"
+            keyed(key, fitted_scalar(item, indent + 2, len(str(key)) + 2))
             for key, item in value.items()
         )
         block = "".join(" " * (indent + 2) + row + "\n" for row in rows)
