@@ -106,8 +106,12 @@ async function caseFromLink() {
   }
 }
 
-async function showInAddress(text) {
+// The address holds the board of the newest question (asked). A link the reader brings
+// while the fragment is being made (a hashchange on its way) is theirs: never written over.
+async function showInAddress(text, asked = generation) {
+  const before = location.hash;
   const fragment = await linkFragment(text);
+  if (asked !== generation || location.hash !== before) return;
   if (location.hash !== `#${fragment}`) history.replaceState(null, "", `#${fragment}`);
 }
 
@@ -447,7 +451,7 @@ async function askBoard(focusField = false) {
   app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
   clearProblem();
   showText(answer.case_text);
-  showInAddress(answer.case_text);
+  showInAddress(answer.case_text, asked);
   if (answer.ok) {
     showReport(answer.report, false);
     showPublished(answer.report, false, asked);
@@ -469,7 +473,7 @@ async function askCaseText() {
   if (asked !== generation) return;
   app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
   clearProblem();
-  showInAddress(text);
+  showInAddress(text, asked);
   if (!answer.ok) {
     // The board keeps its last readable state; the answer is withdrawn with it.
     $("ask-answer").hidden = true;
@@ -735,6 +739,11 @@ async function followLink() {
   const linked = await caseFromLink();
   if (linked === null) return;
   if (linked.problem !== undefined) {
+    // The link is the reader's newest question: an answer still on its way to the page's
+    // earlier one is dropped, or it would clear this problem as it arrived.
+    clearTimeout(timer);
+    waiting = null;
+    generation += 1;
     showProblem({ message: linked.problem }, "The link to this page", false);
     return;
   }
