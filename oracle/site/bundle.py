@@ -51,6 +51,7 @@ and the pages' own module."""
 LIBRARIES = (
     "MarkupSafe",
     "PyYAML",
+    "fastjsonschema",
     "jsonschema",
     "jsonschema-specifications",
     "referencing",
