@@ -208,7 +208,7 @@ class GameState(PlayState):
             if isinstance(chosen, Claim):  # a claim step waits for a choice when one is provable
                 self._could_claim_this_turn = True
             self.moves.append(chosen)
-            self.events.append(Event(self.turn, player, str(chosen)))
+            self.events.append(Event.logged(self.turn, player, str(chosen)))
             carry_out(self, chosen)
 
         self._steps(step)

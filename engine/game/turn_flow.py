@@ -129,7 +129,7 @@ def stalemate(state: PlayState) -> None:
                 state.claim(number, Player.A if totals[0] > totals[1] else Player.B)
         if stone.claimed_by is not None:
             state.events.append(
-                Event(state.turn, stone.claimed_by, f"receives stone {number}", forced=True)
+                Event.logged(state.turn, stone.claimed_by, f"receives stone {number}", True)
             )
     winners = [player for player in Player if WINS[state.held_mask(player)]]
     state.phase = Phase.OVER
@@ -189,7 +189,7 @@ def _draw_step(state: PlayState) -> Step | None:
 
 
 def _no_draw(state: PlayState) -> None:
-    state.events.append(Event(state.turn, state.current_player, "no draw", forced=True))
+    state.events.append(Event.logged(state.turn, state.current_player, "no draw", True))
     end_turn(state)
 
 
@@ -215,7 +215,7 @@ def forced(move: Move) -> Step:
         text = str(move)
 
         def step(state: PlayState) -> None:
-            state.events.append(Event(state.turn, state.current_player, text, forced=True))
+            state.events.append(Event.logged(state.turn, state.current_player, text, True))
             carry_out(state, move)
 
         _FORCED[move] = step
