@@ -157,8 +157,6 @@ def award_total(cards: Sequence[Card]) -> int:
 def forced_step(state: PlayState) -> Step | None:
     """The step the rules force now, when the current player has no choice; None when they
     have one, or the game is over."""
-    if state.phase is Phase.OVER:
-        return None
     return _FORCED_STEP[state.phase](state)
 
 
@@ -197,7 +195,12 @@ def _play_step(state: PlayState) -> Step | None:
     return None if has_a_play(state) else _PASS
 
 
+def _game_over(state: PlayState) -> None:
+    return None
+
+
 _FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
+    Phase.OVER: _game_over,
     Phase.RECRUITER_DRAW: _recruiter_draw,
     Phase.RECRUITER_RETURN: _recruiter_return,
     Phase.CLAIM: _claim_step,
