@@ -4,17 +4,21 @@ moves, the stones with room, the provable stones) is what working it out afresh 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
 import pytest
 
+from engine.cards.tactics import Tactic
 from engine.game.interface import Game, GameState
 from engine.game.legality import LegalMoves, as_listed, refusal
 from engine.game.move_rules import ROOM_FOR_A_CARD, stones_with_room
-from engine.game.moves import Claim, Deck, Draw, Move, Pass, Play
+from engine.game.moves import Banshee, Claim, Deck, Draw, Move, Pass, Play, Strategist, Traitor
+from engine.game.tactic_cards import _banshee, _ruses
+from engine.game.values import Event
 from engine.match.records import random_move
-from engine.proof.pieces import Player
+from engine.proof.pieces import STONES, Player
 
 DERIVED_SLOTS = {"_derived", "_derived_at", "_refuted"}
 """The state's memos of what is worked out from it (and the claims refuted so far): what they
@@ -156,3 +160,37 @@ def test_a_search_on_a_clone_leaves_the_state_as_it_was(
         assert repr(snapshot(state)) == before
         assert not state.check_invariants()
         state.apply(random_move(state, rng))
+
+
+def test_an_event_logged_is_the_event_its_constructor_makes() -> None:
+    """The log's quick constructor makes the very value ``Event(...)`` does: equal, hashed
+    alike, written alike, frozen, and a dataclass still."""
+    for forced in (False, True):
+        made, logged = (
+            Event(4, Player.B, "red 5 on 3", forced),
+            Event.logged(4, Player.B, "red 5 on 3", forced),
+        )
+        assert made == logged and hash(made) == hash(logged) and repr(made) == repr(logged)
+        assert dataclasses.replace(logged, turn=5) == Event(5, Player.B, "red 5 on 3", forced)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            logged.turn = 5  # type: ignore[misc]
+
+
+def test_the_ruses_listed_are_made_once_and_hold_the_card_listed() -> None:
+    """The Strategist's, Banshee's and Traitor's moves are made once for a card that is a plain
+    number, and equal to the moves made afresh; a card given as a :class:`Tactic` member gets
+    moves of its own that hold that very member."""
+    for card in (4, Tactic.SPY):
+        plain = type(card) is int
+        strategist, traitor = _ruses(Strategist, card, 3), _ruses(Traitor, card, 3)
+        assert list(strategist) == [
+            *(Strategist(card, 3, to) for to in STONES),
+            Strategist(card, 3, None),
+        ]
+        assert list(traitor) == [Traitor(card, 3, to) for to in STONES]
+        assert _banshee(card, 3) == Banshee(card, 3)
+        assert (_ruses(Traitor, card, 3) is traitor) is plain
+        assert (_banshee(card, 3) is _banshee(card, 3)) is plain
+        assert all(
+            type(move.card) is type(card) for move in (*strategist, *traitor, _banshee(card, 3))
+        )

@@ -43,6 +43,7 @@ class CardsInPlay:
         "jokers_played",
         "stones",
         "tactics_played",
+        "variant",
     )
 
     def __init__(
@@ -52,6 +53,7 @@ class CardsInPlay:
         decks: dict[Deck, list[Card]],
     ) -> None:
         self.game = game
+        self.variant: Variant = game.variant
         self.stones = [StoneInPlay() for _ in STONES]
         self.hands = hands
         self.decks = decks
@@ -63,10 +65,6 @@ class CardsInPlay:
         self._room = [_ALL_STONES, _ALL_STONES]
         self._open, self._held = _ALL_STONES, [0, 0]
         self._changed_at, self._changes = [0] * len(STONES), 0
-
-    @property
-    def variant(self) -> Variant:
-        return self.game.variant
 
     @property
     def face_up(self) -> int:
@@ -236,8 +234,8 @@ STONES_IN_MASK = tuple(
 
 
 _SHARED = (
-    "game", "clock", "_face_up", "_open", "_changes", "current_player", "outcome", "phase",
-    "turn", "_recruits_left", "_returns_left", "_idle_turns", "_played_this_turn",
+    "game", "variant", "clock", "_face_up", "_open", "_changes", "current_player", "outcome",
+    "phase", "turn", "_recruits_left", "_returns_left", "_idle_turns", "_played_this_turn",
     "_could_claim_this_turn", "_dealt", "_version", "_derived_at",
 )  # fmt: skip
 """The fields of a game's state a clone shares: each holds a value that never changes."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 
 from engine.cards.card import CARDS, Card
 from engine.game.legality import (
@@ -202,20 +204,19 @@ class GameState(PlayState):
             raise self.why_illegal(move) or IllegalMove(
                 move, "it is not among the legal moves now", "turn.order"
             )
-        chosen, player = found, self.current_player
-
-        def step(state: PlayState) -> None:
-            if isinstance(chosen, Claim):  # a claim step waits for a choice when one is provable
-                self._could_claim_this_turn = True
-            self.moves.append(chosen)
-            self.events.append(Event(self.turn, player, str(chosen)))
-            carry_out(self, chosen)
-
-        self._steps(step)
+        self._version += 1
+        if isinstance(found, Claim):  # a claim step waits for a choice when one is provable
+            self._could_claim_this_turn = True
+        self.moves.append(found)
+        self.events.append(Event.logged(self.turn, self.current_player, str(found)))
+        carry_out(self, found)
+        self._version += 1
+        self._steps(forced_step(self))
 
     def _steps(self, step: Step | None) -> None:
         """Carry out ``step``, then every step the rules force after it: the only changes a
-        game state sees, each between two changes of its version."""
+        game state sees (with the move :meth:`apply` carries out before them), each between
+        two changes of its version."""
         while step is not None:
             self._version += 1
             step(self)
@@ -278,17 +279,17 @@ class GameState(PlayState):
         """The legal moves, in order, kept until the state changes."""
         return self._legal()[0]
 
-    def _legal(self) -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
-        """The legal moves, the identity of each (so that :meth:`apply` knows a move taken
-        from the list without comparing it), and a table of them by value, filled the first time
-        a move not taken from the list is asked for."""
+    def _legal(self) -> tuple[tuple[Move, ...], dict[Move, Move]]:
+        """The legal moves, and a table of them by value, filled the first time a move not
+        taken from the list is asked for."""
         return self.derived("legal moves", _listing, self)
 
     def _listed_move(self, move: Move) -> Move | None:
         """The listed move that is ``move``, or else the first equal to it (one read from
-        notation, say), or None."""
-        listed, identities, by_move = self._legal()
-        if id(move) in identities:
+        notation, say), or None. A move taken from the list is found by identity, comparing
+        none: one pass of ``is`` over the list costs less than a set of the moves' ids."""
+        listed, by_move = self._legal()
+        if any(map(is_, listed, repeat(move))):
             return move
         if not by_move:
             by_move.update((equal, equal) for equal in reversed(listed))
@@ -298,9 +299,8 @@ class GameState(PlayState):
             return None
 
 
-def _listing(state: PlayState) -> tuple[tuple[Move, ...], set[int], dict[Move, Move]]:
-    listed = listed_moves(state)
-    return listed, set(map(id, listed)), {}
+def _listing(state: PlayState) -> tuple[tuple[Move, ...], dict[Move, Move]]:
+    return listed_moves(state), {}
 
 
 __all__ = [

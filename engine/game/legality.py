@@ -171,7 +171,7 @@ def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
     me = state.current_player
     if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
         for card in distinct(card for card in state.hands[me] if not is_clan_card(card)):
-            yield list(KIND_OF_CARD[card].uses(state, card))
+            yield KIND_OF_CARD[card].uses(state, card)
 
 
 def has_a_play(state: PlayState) -> bool:
@@ -193,7 +193,7 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
 def as_listed(state: PlayState, move: Move) -> Move:
     """``move`` as the legal moves write it: the two Jokers play alike, so a Joker names the one
     actually in the place it is taken from (as ``joker`` in the notation does)."""
-    if not isinstance(move, Play | Return | Strategist | Banshee | Traitor):
+    if not isinstance(move, _MOVES_OF_A_CARD):
         return move
     if move.card not in JOKERS:
         return move
@@ -208,6 +208,11 @@ def as_listed(state: PlayState, move: Move) -> Move:
         return Strategist(card, move.source, move.to)
     card = held_card(move.card, state.side(move.source, me.other))
     return Traitor(card, move.source, move.to)
+
+
+_MOVES_OF_A_CARD = (Play, Return, Strategist, Banshee, Traitor)
+"""The kinds of move that name a card, which may be a Joker (a tuple made once, not a union
+at each call)."""
 
 
 # ------------------------------------------------------------------ explaining a refusal

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards.card import Card, is_clan_card, mask_of
+from engine.cards.tactics import ELITE_TROOPS
 from engine.game.stone_in_play import StoneInPlay
 from engine.proof.claims import stone_verdict, unseen_elite_troops
 from engine.proof.pieces import Player, StoneState
@@ -57,7 +58,7 @@ def prove_stones(
             unseen = variant.card_mask & ~face_up
             # The game records every Joker played (a test checks it agrees with the
             # position's).
-            troops = unseen_elite_troops(unseen, other in jokers_played)
+            troops = _elite_troops(unseen, other in jokers_played)
         kept = refuted.get((player, number))
         judged = settled or unseen >= 0  # what the kept refutation needs is known
         if kept is not None and judged and _still_refutes(kept, mark, unseen, troops):
@@ -86,6 +87,20 @@ def _still_refutes(kept: _Refutation, mark: int, unseen: int, troops: tuple[Card
     if was != mark or witness & unseen != witness:
         return False
     return not refuting or set(refuting) <= set(troops)
+
+
+def _elite_troops(unseen: int, joker_played: bool) -> tuple[Card, ...]:
+    """:func:`engine.proof.claims.unseen_elite_troops`, worked out once for each set of unseen
+    elite troops: a claim step asks it whenever a side is open."""
+    key = (unseen & _TROOPS_MASK, joker_played)
+    troops = _TROOPS.get(key)
+    if troops is None:
+        troops = _TROOPS[key] = unseen_elite_troops(*key)
+    return troops
+
+
+_TROOPS_MASK = mask_of(ELITE_TROOPS)
+_TROOPS: dict[tuple[int, bool], tuple[Card, ...]] = {}
 
 
 __all__ = ["Refutations", "prove_stones"]

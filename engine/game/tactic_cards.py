@@ -13,10 +13,11 @@ the legal moves and the turn flow.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator
+from collections.abc import Sequence
 
 from engine.cards.card import Card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
+from engine.game.cards_in_play import STONES_IN_MASK
 from engine.game.move_rules import (
     BANSHEE_HAS_A_CARD,
     BANSHEE_TAKES_THEIRS,
@@ -42,7 +43,7 @@ from engine.game.move_rules import (
 )
 from engine.game.moves import PLAYS, Banshee, Move, Play, Recruit, Strategist, Traitor
 from engine.game.play_state import PlayState
-from engine.proof.pieces import MODE_CARDS
+from engine.proof.pieces import MODE_CARDS, STONES
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
 
@@ -53,7 +54,7 @@ class TacticKind(abc.ABC):
     cards: frozenset[Card] = frozenset()
 
     @abc.abstractmethod
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         """Every move playing ``card`` (in the current player's hand, within the limit) allows."""
 
     @abc.abstractmethod
@@ -77,11 +78,11 @@ class EliteTroops(TacticKind):
 
     cards = frozenset(ELITE_TROOPS)
 
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         if not ONE_JOKER.holds(state, state.current_player, card):
-            return
-        for target in stones_with_room(state, state.current_player):
-            yield PLAYS[card][target]
+            return ()
+        plays = PLAYS[card]
+        return [plays[target] for target in stones_with_room(state, state.current_player)]
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
@@ -104,9 +105,9 @@ class CombatModes(TacticKind):
 
     cards = frozenset(COMBAT_MODE_CARDS)
 
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
-        for number, _ in state.open_stones():
-            yield PLAYS[card][number]
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
+        plays = PLAYS[card]
+        return [plays[number] for number in STONES_IN_MASK[state.open_mask()]]
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
@@ -124,8 +125,8 @@ class Recruiter(TacticKind):
 
     cards = frozenset({Tactic.RECRUITER})
 
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
-        yield Recruit()
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
+        return _RECRUIT
 
     def check(self, state: PlayState, move: Move) -> None:
         return  # nothing beyond what every Tactic card must keep
@@ -140,15 +141,20 @@ class StrategistCard(TacticKind):
 
     cards = frozenset({Tactic.STRATEGIST})
 
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         me = state.current_player
         room = stones_with_room(state, me, ROOM_FOR_THE_STRATEGIST)
+        moves: list[Move] = []
         for number, stone in state.open_stones():
             for mine in stone.sides[me]:
-                for target in room:
-                    if STRATEGIST_TO_ANOTHER_STONE.holds(number, target):
-                        yield Strategist(mine, number, target)
-                yield Strategist(mine, number, None)
+                to = _ruses(Strategist, mine, number)
+                moves += [
+                    to[target - 1]
+                    for target in room
+                    if STRATEGIST_TO_ANOTHER_STONE.holds(number, target)
+                ]
+                moves.append(to[-1])
+        return moves
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Strategist)
@@ -180,10 +186,13 @@ class BansheeCard(TacticKind):
 
     cards = frozenset({Tactic.BANSHEE})
 
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
-        for number, stone in state.open_stones():
-            for theirs in stone.sides[state.current_player.other]:
-                yield Banshee(theirs, number)
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
+        other = state.current_player.other
+        return [
+            _banshee(theirs, number)
+            for number, stone in state.open_stones()
+            for theirs in stone.sides[other]
+        ]
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Banshee)
@@ -208,14 +217,16 @@ class TraitorCard(TacticKind):
 
     cards = frozenset({Tactic.TRAITOR})
 
-    def uses(self, state: PlayState, card: Card) -> Iterator[Move]:
+    def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         me = state.current_player
         room = stones_with_room(state, me, ROOM_FOR_THE_TRAITOR)
+        moves: list[Move] = []
         for number, stone in state.open_stones():
             for theirs in stone.sides[me.other]:
                 if TRAITOR_TAKES_CLAN_CARDS.holds(theirs):
-                    for target in room:
-                        yield Traitor(theirs, number, target)
+                    to = _ruses(Traitor, theirs, number)
+                    moves += [to[target - 1] for target in room]
+        return moves
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Traitor)
@@ -237,6 +248,44 @@ class TraitorCard(TacticKind):
         state.remove(move.source, me.other, move.card)
         state.add(move.to, me, move.card)
         state.discard(Tactic.TRAITOR)
+
+
+_RECRUIT = (Recruit(),)
+"""The Recruiter's one move."""
+
+_RUSES: dict[tuple[type, Card, int], tuple[Strategist | Traitor, ...]] = {}
+
+
+def _ruses(
+    kind: type[Strategist] | type[Traitor], card: Card, source: int
+) -> tuple[Strategist | Traitor, ...]:
+    """The ruses of ``kind`` taking ``card`` from stone ``source``, by the stone it goes to
+    (stone ``n`` at ``n - 1``; the Strategist's to the discards last), each made once: every
+    play step lists them again. A card that is not a plain number (a :class:`Tactic` member,
+    say) gets its own moves, made anew, so that a move holds the very card it was listed with."""
+    plain = type(card) is int
+    ruses = _RUSES.get((kind, card, source)) if plain else None
+    if ruses is None:
+        ruses = tuple(kind(card, source, to) for to in STONES)
+        if kind is Strategist:
+            ruses += (Strategist(card, source, None),)
+        if plain:
+            _RUSES[kind, card, source] = ruses
+    return ruses
+
+
+_BANSHEES: dict[tuple[Card, int], Banshee] = {}
+
+
+def _banshee(card: Card, number: int) -> Banshee:
+    """The Banshee discarding ``card`` from stone ``number``, made once (as :func:`_ruses`)."""
+    plain = type(card) is int
+    move = _BANSHEES.get((card, number)) if plain else None
+    if move is None:
+        move = Banshee(card, number)
+        if plain:
+            _BANSHEES[card, number] = move
+    return move
 
 
 KINDS: tuple[TacticKind, ...] = (

@@ -129,7 +129,7 @@ def stalemate(state: PlayState) -> None:
                 state.claim(number, Player.A if totals[0] > totals[1] else Player.B)
         if stone.claimed_by is not None:
             state.events.append(
-                Event(state.turn, stone.claimed_by, f"receives stone {number}", forced=True)
+                Event.logged(state.turn, stone.claimed_by, f"receives stone {number}", True)
             )
     winners = [player for player in Player if WINS[state.held_mask(player)]]
     state.phase = Phase.OVER
@@ -157,8 +157,6 @@ def award_total(cards: Sequence[Card]) -> int:
 def forced_step(state: PlayState) -> Step | None:
     """The step the rules force now, when the current player has no choice; None when they
     have one, or the game is over."""
-    if state.phase is Phase.OVER:
-        return None
     return _FORCED_STEP[state.phase](state)
 
 
@@ -189,7 +187,7 @@ def _draw_step(state: PlayState) -> Step | None:
 
 
 def _no_draw(state: PlayState) -> None:
-    state.events.append(Event(state.turn, state.current_player, "no draw", forced=True))
+    state.events.append(Event.logged(state.turn, state.current_player, "no draw", True))
     end_turn(state)
 
 
@@ -197,7 +195,12 @@ def _play_step(state: PlayState) -> Step | None:
     return None if has_a_play(state) else _PASS
 
 
+def _game_over(state: PlayState) -> None:
+    return None
+
+
 _FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
+    Phase.OVER: _game_over,
     Phase.RECRUITER_DRAW: _recruiter_draw,
     Phase.RECRUITER_RETURN: _recruiter_return,
     Phase.CLAIM: _claim_step,
@@ -215,7 +218,7 @@ def forced(move: Move) -> Step:
         text = str(move)
 
         def step(state: PlayState) -> None:
-            state.events.append(Event(state.turn, state.current_player, text, forced=True))
+            state.events.append(Event.logged(state.turn, state.current_player, text, True))
             carry_out(state, move)
 
         _FORCED[move] = step

@@ -130,3 +130,17 @@ class Event:
     player: Player
     text: str
     forced: bool = False
+
+    @classmethod
+    def logged(cls, turn: int, player: Player, text: str, forced: bool = False) -> Event:
+        """``Event(turn, player, text, forced)``, made for the game's log at about half the cost:
+        a game logs two or three a move, and a frozen dataclass's constructor sets each field
+        through ``object.__setattr__``; this one fills the new event's fields at once."""
+        event = _new_object(cls)
+        fields = event.__dict__
+        fields["turn"], fields["player"], fields["text"] = turn, player, text
+        fields["forced"] = forced
+        return event
+
+
+_new_object = object.__new__
