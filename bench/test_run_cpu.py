@@ -20,12 +20,13 @@ plugins were named in pyproject.toml). But the site builds of tests/test_site.py
 environment of their own, without PYTHONDONTWRITEBYTECODE, and write the bytecode of engine/ and
 oracle/ into the checkout, which every later process reads: an A/B clears the ``__pycache__``
 folders of both trees before each run, or the tree run first pays for both. On 2026-12-07 (load
-11 to 12, alternated twice with the parent, caches cleared): spread over two workers 57.4 and
-64.5 s before issue 47's second round of "make test without repeats", 60.8 and 56.9 s after; in
-one process 52.2 and 55.5 s before, 47.7 and 47.5 s after. Measured alone (named on the command
-line, alternated twice, load 11 to 14), tests/test_history_written.py went from 3.1 and 3.1 s to
-1.9 and 1.9 s once edits compose and read back with libyaml; the other files changed moved less
-than the noise of one file's run (about 0.5 s).
+9 to 12, alternated three times with the parent, caches cleared): spread over two workers 57.4,
+64.5 and 64.6 s before issue 47's second round of "make test without repeats", 60.8, 56.9 and
+52.7 s after; in one process 52.2, 55.5 and 51.1 s before, 47.7, 47.5 and 47.1 s after.
+Measured alone (named on the command line, alternated twice, load 11 to 14),
+tests/test_history_written.py went from 3.1 and 3.1 s to 1.9 and 1.9 s once edits compose and
+read back with libyaml; the other files changed moved less than the noise of one file's run
+(about 0.5 s).
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
