@@ -16,7 +16,17 @@ cost about 15 s of CPU more than one process (each starts, imports and collects 
 about two thirds of its wall time on a quiet machine (42 s against about 63 s on 2026-12-05).
 With PYTHONDONTWRITEBYTECODE set (no bytecode kept), each test process compiles and rewrites its
 modules afresh (a whole collection took 5.4 s against 2.9 s with bytecode kept, before the
-plugins were named in pyproject.toml).
+plugins were named in pyproject.toml). But the site builds of tests/test_site.py run with an
+environment of their own, without PYTHONDONTWRITEBYTECODE, and write the bytecode of engine/ and
+oracle/ into the checkout, which every later process reads: an A/B clears the ``__pycache__``
+folders of both trees before each run, or the tree run first pays for both. On 2026-12-07 (load
+9 to 12, alternated three times with the parent, caches cleared): spread over two workers 57.4,
+64.5 and 64.6 s before issue 47's second round of "make test without repeats", 60.8, 56.9 and
+52.7 s after; in one process 52.2, 55.5 and 51.1 s before, 47.7, 47.5 and 47.1 s after.
+Measured alone (named on the command line, alternated twice, load 11 to 14),
+tests/test_history_written.py went from 3.1 and 3.1 s to 1.9 and 1.9 s once edits compose and
+read back with libyaml; the other files changed moved less than the noise of one file's run
+(about 0.5 s).
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
@@ -24,6 +34,7 @@ browser tests an editor opts into.
 
     .venv/bin/python bench/test_run_cpu.py            # the whole default run, then each file
     .venv/bin/python bench/test_run_cpu.py --total    # the whole run only
+    .venv/bin/python bench/test_run_cpu.py tests/test_cli.py tests/test_render.py   # those files
 """
 
 from __future__ import annotations
@@ -43,6 +54,12 @@ def measure(arguments: list[str]) -> tuple[float, float, int]:
 
 
 def main() -> int:
+    named = [argument for argument in sys.argv[1:] if not argument.startswith("-")]
+    if named:  # only these files, each in its own process: a change to them measured quickly
+        for name in named:
+            cpu, wall, status = measure([name])
+            print(f"  {name:36} {cpu:6.1f} s CPU, {wall:6.1f} s wall (exit {status})")
+        return 0
     cpu, wall, status = measure(["-n", "auto", "--dist", "loadfile"])
     print(f"make test (-n auto):   {cpu:6.1f} s CPU, {wall:6.1f} s wall (exit {status})")
     cpu, wall, status = measure([])

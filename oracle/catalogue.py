@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import datetime
 import inspect
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine import Rulings
@@ -173,7 +175,7 @@ class Catalogue:
     @cached_property
     def nav_problems(self) -> list[Problem]:
         """The pages showing a topic's table that the site's navigation leaves out."""
-        return pages_missing_from_nav(self.root, self.shown_topics)
+        return pages_missing_from_nav(self.root, self.shown_topics, self.kept)
 
     @cached_property
     def problems(self) -> tuple[Problem, ...]:
@@ -208,6 +210,9 @@ class Kept:
         self.rules: dict[tuple[str, datetime.date], RulesIndex] = {}
         """Each rules index read, by its text and the day (a history's dates are real days up
         to today): a copy of the project's index elsewhere is the same index at another path."""
+        self.site_configs: dict[tuple[Path, bytes, frozenset[tuple[str, str]]], Any] = {}
+        """Each site configuration read, by its path, its text and the environment (its
+        ``!relative`` and ``!ENV`` tags read both)."""
 
     def rules_index(self, path: Path) -> RulesIndex:
         """The rules index at ``path`` (:func:`load_rules_index`), read again only when its
@@ -221,6 +226,19 @@ class Kept:
                 self.rules.clear()
             index = self.rules[key] = rules_index_of_text(text, path, key[1])
         return index if index.path == path else replace(index, path=path)
+
+    def site_config(self, path: Path) -> Any:
+        """The site configuration at ``path`` read with MkDocs' own loader (its ``!ENV`` and
+        ``!relative`` tags), read again only when its text or the environment changed."""
+        from mkdocs.utils.yaml import yaml_load  # the site's packages: asked for only here
+
+        key = (path, path.read_bytes(), frozenset(os.environ.items()))
+        if key not in self.site_configs:
+            if len(self.site_configs) >= ReadCases.LIMIT:
+                self.site_configs.clear()
+            with path.open(encoding="utf-8") as file:
+                self.site_configs[key] = yaml_load(file)
+        return self.site_configs[key]
 
     def report_of(self, case: Case) -> CaseReport:
         """``case`` replayed, once for every case the loader read from the same text."""
@@ -438,14 +456,17 @@ def verified_catalogue(
 # ------------------------------------------------------------------------------ the site's pages
 
 
-def pages_missing_from_nav(root: Path, shown_topics: Mapping[str, str]) -> list[Problem]:
+def pages_missing_from_nav(
+    root: Path, shown_topics: Mapping[str, str], kept: Kept | None = None
+) -> list[Problem]:
     """A line for each page showing a topic's table that the site's navigation leaves out,
-    read from ``mkdocs.yml`` with MkDocs' own loader (its ``!ENV`` and ``!relative`` tags)."""
+    read from ``mkdocs.yml`` with MkDocs' own loader (its ``!ENV`` and ``!relative`` tags; by
+    ``kept``, whose catalogues read each configuration once)."""
     path = root / SITE_CONFIG
     if not path.exists() or not shown_topics:
         return []  # a project without a site publishes nothing to navigate
     try:
-        from mkdocs.utils.yaml import yaml_load  # the site's packages: asked for only here
+        config = (kept or Kept()).site_config(path)
     except ImportError:
         return [
             Problem(
@@ -453,9 +474,6 @@ def pages_missing_from_nav(root: Path, shown_topics: Mapping[str, str]) -> list[
                 " install the site's packages (pip install -e '.[site]')"
             )
         ]
-    try:
-        with path.open(encoding="utf-8") as file:
-            config = yaml_load(file)
     except (OSError, ValueError) as error:
         return [Problem(f"{SITE_CONFIG}: cannot be read to check its nav: {error}")]
     if not isinstance(config, dict) or "nav" not in config:

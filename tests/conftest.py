@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import os
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from _pytest.mark.expression import Expression
 from hypothesis import settings
 
 from engine import Verdict
@@ -96,6 +99,41 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not cache.store.exists():
         build_catalogue(ROOT, cache).matrix  # noqa: B018 (worked out for its answers)
         cache.save()
+
+
+BROWSER_MODULE = re.compile(r"^pytestmark = .*\bpytest\.mark\.browser\b", re.MULTILINE)
+"""A test module whose every test is a browser test: its ``pytestmark`` names ``browser``."""
+
+MARK_NAMED = re.compile(r"\bpytest\.mark\.(\w+)")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A module of browser tests (:data:`BROWSER_MODULE`) is not imported when the run's ``-m``
+    selects none of its tests, whatever other marks a test of it names: the default run would
+    collect test_browser.py's tests only to deselect them all, after rewriting its asserts and
+    compiling it in each test process (about 0.2 s of CPU each). A file named on the command
+    line is collected as always."""
+    expression = config.getoption("markexpr")
+    if not expression or not collection_path.name.startswith("test_"):
+        return None
+    if collection_path.suffix != ".py" or not collection_path.is_file():
+        return None
+    text = collection_path.read_text(encoding="utf-8")
+    if not BROWSER_MODULE.search(text):
+        return None
+    named = sorted(set(MARK_NAMED.findall(text)) - {"browser"})
+    compiled = Expression.compile(expression)
+    for size in range(len(named) + 1):
+        for others in itertools.combinations(named, size):
+            if compiled.evaluate(functools.partial(_carries, {"browser", *others})):
+                return None
+    return True
+
+
+def _carries(marks: set[str], name: str, /, **arguments: object) -> bool:
+    """Whether a test with ``marks`` matches a mark of an ``-m`` expression (one given with
+    arguments is taken to match: a module is left out only when surely nothing in it runs)."""
+    return bool(arguments) or name in marks
 
 
 @pytest.fixture

@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 try:
     from PIL import Image
     from pixelmatch.contrib.PIL import pixelmatch
@@ -36,6 +34,8 @@ except ImportError:  # pragma: no cover - the dev extras install both
 
 from browser_support import REFUSED_SEED, moves_to_a_refused_card, play_moves, table_turn
 from playwright.sync_api import Page
+
+from oracle.casefile.source import loaded_yaml
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -99,7 +99,7 @@ def _case_pages_by_kind(project: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     longest = -1
     for path in sorted((project / "cases").glob("*/*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = loaded_yaml(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("draft"):
             continue
         uri = f"cases/{path.parent.name}/{data['id']}.html"

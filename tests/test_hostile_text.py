@@ -41,6 +41,7 @@ from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case
 from oracle.casefile.questions import QUESTION_KINDS, case_schema
 from oracle.casefile.rules import load_rules_index
+from oracle.casefile.source import loaded_yaml
 from oracle.casefile.validation import load_schema
 from oracle.catalogue import build_catalogue
 from oracle.conformance.adapter import Adapter
@@ -143,7 +144,7 @@ def template_files() -> dict[str, Path]:
     """A published case file asking each question kind."""
     found: dict[str, Path] = {}
     for path in publishable_case_files():
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = loaded_yaml(path.read_text(encoding="utf-8"))
         for kind in QUESTIONS:
             if kind in data and kind not in found:
                 found[kind] = path
@@ -154,7 +155,7 @@ def templates() -> dict[str, dict[str, Any]]:
     """A published case asking each question kind, as plain data: a new case made from it, so
     without the fingerprint its prose was reviewed for (its questions change here)."""
     found = {
-        kind: yaml.safe_load(path.read_text(encoding="utf-8"))
+        kind: loaded_yaml(path.read_text(encoding="utf-8"))
         for kind, path in template_files().items()
     }
     for case in found.values():

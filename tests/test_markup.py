@@ -8,7 +8,8 @@ from pathlib import Path
 import jinja2
 import markdown
 import pytest
-from hypothesis import given
+from conftest import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle.site.csp import (
@@ -188,6 +189,7 @@ PAGE_PIECES = (
 """Pieces of pages, whole and broken, whose lines a shared reading could get wrong."""
 
 
+@settings(max_examples=examples(100))  # Hypothesis's own default count, in CI's profile
 @given(
     pages=st.lists(
         st.lists(st.sampled_from(PAGE_PIECES), max_size=40).map("".join), min_size=1, max_size=4

@@ -7,7 +7,7 @@ import random
 import re
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from conftest import FIXTURE, kept_for_the_run
@@ -28,6 +28,7 @@ from oracle.site.figures import render_formation_odds
 from oracle.site.markup import Markup
 from oracle.site.markup import text as plain
 from oracle.site.render import (
+    CasePages,
     render_case_pages,
     render_rulings,
     render_verdict_table,
@@ -331,11 +332,19 @@ SITE_MARKDOWN = ["toc", "tables", "fenced_code", "attr_list", "md_in_html", "adm
 """MkDocs' own Markdown extensions and the site's (mkdocs.yml), but pymdownx.details."""
 
 
-def test_a_case_page_with_its_board_put_in_after_conversion_is_the_same_page(
-    catalogue: Catalogue,
-) -> None:
-    """The build converts a case page's Markdown with its board held apart and puts the board
-    in afterwards: the page is the one Markdown makes of the whole Markdown, for every case."""
+class HeldApart(NamedTuple):
+    """The fixture catalogue's case pages, and each page's Markdown converted with its board
+    held apart, as the build converts it (by the page's source path)."""
+
+    pages: CasePages
+    converted: dict[str, str]
+    converter: Any
+
+
+@pytest.fixture(scope="module")
+def held_apart(catalogue: Catalogue) -> HeldApart:
+    """:class:`HeldApart`, converted once for the two tests that compare it with the whole
+    page (each of them for every case)."""
     import markdown
 
     pages = render_case_pages(catalogue, TEMPLATES, {})
@@ -343,12 +352,22 @@ def test_a_case_page_with_its_board_put_in_after_conversion_is_the_same_page(
         extensions=[*SITE_MARKDOWN, "pymdownx.details"],
         extension_configs={"toc": {"permalink": True}},
     )
+    converted = {uri: converter.reset().convert(pages.source(uri).markdown) for uri in pages}
+    return HeldApart(pages, converted, converter)
+
+
+def test_a_case_page_with_its_board_put_in_after_conversion_is_the_same_page(
+    held_apart: HeldApart,
+) -> None:
+    """The build converts a case page's Markdown with its board held apart and puts the board
+    in afterwards: the page is the one Markdown makes of the whole Markdown, for every case."""
+    pages, converter = held_apart.pages, held_apart.converter
+    assert list(held_apart.converted) == list(pages)
     for uri in pages:
         source = pages.source(uri)
         assert source.markdown.count(BOARD_SLOT) == 1 and BOARD_SLOT not in source.board
         whole = converter.reset().convert(pages[uri])
-        held_apart = converter.reset().convert(source.markdown)
-        assert source.with_board(held_apart) == whole, uri
+        assert source.with_board(held_apart.converted[uri]) == whole, uri
     with pytest.raises(ValueError, match="board"):
         CasePageSource("no slot", BOARD_SLOT).with_board("<p>no slot</p>")
 
@@ -366,22 +385,17 @@ def _indexed(page: str) -> tuple[list[tuple[str, str | None, str, str]], str]:
 
 
 def test_a_case_page_is_indexed_with_its_board_stub_as_with_its_board(
-    catalogue: Catalogue,
+    held_apart: HeldApart,
 ) -> None:
     """The build lets the search plugin index a case page with its board's empty outer element
     in the board's place, then puts the board in: the sections indexed and the page written are
     those of the page with its board, for every case (boards drawn and boards written out)."""
-    import markdown
-
-    pages = render_case_pages(catalogue, TEMPLATES, {})
-    converter = markdown.Markdown(
-        extensions=[*SITE_MARKDOWN, "pymdownx.details"],
-        extension_configs={"toc": {"permalink": True}},
-    )
+    pages = held_apart.pages
+    assert list(held_apart.converted) == list(pages)
     stubs = set()
     for uri in pages:
         source = pages.source(uri)
-        converted = converter.reset().convert(source.markdown)
+        converted = held_apart.converted[uri]
         stub = board_stub(source.board)
         assert stub is not None and len(stub) < len(source.board), uri
         stubs.add(stub)

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from oracle.casefile.source import DataPath
+from oracle.casefile.source import DataPath, composed_yaml, loaded_yaml
 
 WIDTH = 100
 """The width a rewritten folded text is wrapped to, as the case files are written."""
@@ -31,7 +31,7 @@ def edited_text(
     last key: ``because`` beside ``expect``), or, for None, removed with its key. Raises
     :class:`EditError` if the result does not read back as the same data with those values
     set."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    root = composed_yaml(text)
     if not isinstance(root, yaml.MappingNode):
         raise EditError("the file is not a mapping of keys")
     edits: list[tuple[int, int, str]] = []
@@ -196,7 +196,7 @@ def _flow(value: Any) -> str:
 
 def _check_reads_back(text: str, changes: Sequence[tuple[DataPath, Any]]) -> None:
     try:
-        data = yaml.safe_load(text)
+        data = loaded_yaml(text)
     except yaml.YAMLError as error:
         raise EditError(f"the rewritten file is no longer YAML: {error}") from None
     for where, value in changes:

@@ -37,6 +37,26 @@ def echoed(text: str, limit: int = ECHO_LIMIT) -> str:
 _FastLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser where PyYAML was built with it (it keeps every line mark), else Python's."""
 
+
+def composed_yaml(text: str) -> yaml.Node | None:
+    """The node tree of YAML ``text`` (marks and styles as Python's parser gives them), parsed
+    by libyaml where it can be; a text it refuses is parsed again in Python, which raises its
+    own error, the one the callers' messages were written for."""
+    try:
+        return yaml.compose(text, Loader=_FastLoader)
+    except yaml.YAMLError:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
+def loaded_yaml(text: str) -> Any:
+    """``yaml.safe_load(text)``, parsed by libyaml where it can be (a text it refuses is read
+    again in Python, which raises its own error)."""
+    try:
+        return yaml.load(text, Loader=_FastLoader)
+    except yaml.YAMLError:
+        return yaml.safe_load(text)
+
+
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
 )

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from oracle.casefile.editing import (
     EditError,
     as_lf,
@@ -24,7 +22,7 @@ from oracle.casefile.editing import (
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import RulesIndex
 from oracle.casefile.questions import answers_fingerprint
-from oracle.casefile.source import DataPath, SourceError, parse_yaml, shown_path
+from oracle.casefile.source import DataPath, SourceError, loaded_yaml, parse_yaml, shown_path
 from oracle.outputs import replace_whole
 from oracle.review.drift import DriftedCase, file_digest
 from oracle.verify.replay import verify_case
@@ -189,7 +187,7 @@ def _as_block(text: str, where: DataPath, value: Any) -> str:
         )
         block = "".join(" " * (indent + 2) + row + "\n" for row in rows)
         candidate = text.replace(line, f"{' ' * indent}{where[-1]}:\n{block}", 1)
-        return candidate if yaml.safe_load(candidate) == yaml.safe_load(text) else text
+        return candidate if loaded_yaml(candidate) == loaded_yaml(text) else text
     return text
 
 
