@@ -165,6 +165,9 @@ class CasePage(Page):
     source: CasePageSource | None = None
     """While the page is written, its source, whose board waits for the search plugin to have
     indexed the page."""
+    board_stub: str | None = None
+    """While the page is written, what stands in its board's place for the search plugin (None:
+    the board itself)."""
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """Nothing yet: MkDocs converts every page before it writes any, which would hold a
@@ -287,7 +290,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
         page.convert(markdown, config, self.build.files)
-        page.content = for_search(source, page.content or "")
+        page.content, page.board_stub = for_search(source, page.content or "")
         page.source = source
         return context
 
@@ -297,8 +300,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     ) -> TemplateContext:
         """Put a case page's board in its place, once the search plugin has indexed the page."""
         if isinstance(page, CasePage) and page.source is not None:
-            page.content = after_search(page.source, page.content or "")
-            page.source = None
+            page.content = after_search(page.source, page.content or "", page.board_stub)
+            page.source = page.board_stub = None
         return context
 
     on_page_context = CombinedEvent(_render_case_page, _place_board)
