@@ -399,11 +399,12 @@ def test_a_case_page_is_indexed_with_its_board_stub_as_with_its_board(
         stub = board_stub(source.board)
         assert stub is not None and len(stub) < len(source.board), uri
         stubs.add(stub)
-        searched = for_search(source, converted)
+        searched, searched_stub = for_search(source, converted)
+        assert searched_stub == stub, uri
         sections, left = _indexed(searched)
         whole_sections, whole_left = _indexed(source.with_board(converted))
         assert sections == whole_sections, uri
-        assert after_search(source, left) == whole_left, uri
+        assert after_search(source, left, stub) == whole_left, uri
     assert len(stubs) == 2  # a board drawn, a board written out
 
 
@@ -419,8 +420,9 @@ def test_a_board_the_search_plugin_would_not_skip_whole_is_indexed_as_it_is() ->
     ):
         assert board_stub(board) is None, board
         source = CasePageSource(f"<p>1</p>{BOARD_SLOT}", Markup(board))
-        page = for_search(source, f"<p>1</p>{BOARD_SLOT}")
-        assert page == f"<p>1</p>{board}" and after_search(source, page) == page
+        page, stub = for_search(source, f"<p>1</p>{BOARD_SLOT}")
+        assert page == f"<p>1</p>{board}" and stub is None
+        assert after_search(source, page, stub) == page
 
 
 def test_case_pages_are_rendered_one_at_a_time_when_asked_for(

@@ -328,3 +328,49 @@ def test_a_streamed_file_is_written_as_mkdocs_writes_its_text_and_then_let_go(
     assert streamed.pieces is None
     with pytest.raises(RuntimeError, match="written already"):
         _ = streamed.content_string
+
+
+def test_the_case_pages_of_a_folder_show_the_navigation_the_theme_rendered_for_the_first(
+    tmp_path: Path,
+) -> None:
+    """The theme's navigation is rendered once for the case pages of a folder (none of them is in
+    the navigation, and its links are relative to the folder); every other page has its own."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    import jinja2
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page
+
+    from oracle.site.plugin import THEME_NAV, CasePage, OraclePlugin
+
+    config = MkDocsConfig()
+    config.load_dict({"site_name": "x", "docs_dir": str(tmp_path), "use_directory_urls": False})
+    theme = jinja2.DictLoader(
+        {"main.html": f"<{{% include '{THEME_NAV}' %}}>", THEME_NAV: "{{ page.url }} {{ turn }}"}
+    )
+    plugin = OraclePlugin()
+    plugin.current = cast(Any, SimpleNamespace(files=None, case_navs={}))
+    env = plugin.on_env(jinja2.Environment(loader=theme), config=config, files=Files([]))
+    pages: list[tuple[str, type[Page]]] = [
+        ("cases/a/1.md", CasePage),
+        ("cases/a/2.md", CasePage),
+        ("cases/b/3.md", CasePage),
+        ("index.md", Page),
+        ("index.md", Page),
+    ]
+    shown = [
+        env.get_template("main.html").render(
+            page=kind(None, File(uri, None, str(tmp_path), use_directory_urls=False), config),
+            turn=turn,
+        )
+        for turn, (uri, kind) in enumerate(pages)
+    ]
+    assert shown == [
+        "<cases/a/1.html 0>",
+        "<cases/a/1.html 0>",
+        "<cases/b/3.html 2>",
+        "<index.html 3>",
+        "<index.html 4>",
+    ]

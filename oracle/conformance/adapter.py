@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,20 @@ def case_from_request(case: Any) -> Case:
         raise RequestError(error.located) from None
 
 
+def request_key(case: Any) -> str:
+    """A request's case as an adapter knows it again: its JSON, keys sorted."""
+    return json.dumps(case, sort_keys=True)
+
+
+def exported_cases(records: Iterable[dict[str, Any]], cases: Iterable[Case]) -> dict[str, Case]:
+    """Each record's request keyed to the loaded case it was exported from, for an adapter that
+    answers the export of cases already read (the build's): the loader made them once, so reading
+    every request through the schema again would only make the same questions on the same board.
+    """
+    by_id = {case.id: case for case in cases}
+    return {request_key(record["request"]): by_id[record["id"]] for record in records}
+
+
 class Adapter:
     """One engine behind the protocol: the rules, or a misreading; the cases it has read, by
     their request (a build asks every engine about the same cases), and the misreadings' cache."""
@@ -90,7 +105,7 @@ class Adapter:
         if request.get("protocol") not in VERSIONS:
             spoken = " and ".join(map(str, VERSIONS))
             return {"id": identifier, "error": f"this engine speaks protocol {spoken}"}
-        key = json.dumps(request.get("case"), sort_keys=True)
+        key = request_key(request.get("case"))
         try:
             if key not in self.read:
                 self.read[key] = case_from_request(request.get("case"))

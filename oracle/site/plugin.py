@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import logging
+import posixpath
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.runtime import Context
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -100,6 +103,8 @@ class SiteBuild:
     theme_scripts: frozenset[str] | None = None
     page_check: PageCheck | None = None
     """The page policy's check of the built pages, once the theme's scripts are known."""
+    case_navs: dict[str, str] = field(default_factory=dict)
+    """The theme's navigation as the case pages of a folder show it, rendered for the first."""
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -165,6 +170,9 @@ class CasePage(Page):
     source: CasePageSource | None = None
     """While the page is written, its source, whose board waits for the search plugin to have
     indexed the page."""
+    board_stub: str | None = None
+    """While the page is written, what stands in its board's place for the search plugin (None:
+    the board itself)."""
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """Nothing yet: MkDocs converts every page before it writes any, which would hold a
@@ -258,8 +266,19 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
-        """Keep the site's files: a case page rendered as it is written links to them."""
+        """Keep the site's files: a case page rendered as it is written links to them. Let the
+        case pages share the theme's navigation (:func:`_shared_nav`)."""
         self.build.files = files
+        theme = env.loader
+        assert theme is not None  # MkDocs loads the theme's templates from its folders
+        env.loader = jinja2.ChoiceLoader(
+            [
+                jinja2.DictLoader({THEME_NAV: "{{ oracle_nav() }}"}),
+                jinja2.PrefixLoader({THEME_PREFIX: theme}),
+                theme,
+            ]
+        )
+        env.globals["oracle_nav"] = jinja2.pass_context(partial(_shared_nav, self.build))
         return env
 
     @event_priority(50)  # before the search plugin indexes the page
@@ -287,7 +306,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
         page.convert(markdown, config, self.build.files)
-        page.content = for_search(source, page.content or "")
+        page.content, page.board_stub = for_search(source, page.content or "")
         page.source = source
         return context
 
@@ -297,8 +316,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     ) -> TemplateContext:
         """Put a case page's board in its place, once the search plugin has indexed the page."""
         if isinstance(page, CasePage) and page.source is not None:
-            page.content = after_search(page.source, page.content or "")
-            page.source = None
+            page.content = after_search(page.source, page.content or "", page.board_stub)
+            page.source = page.board_stub = None
         return context
 
     on_page_context = CombinedEvent(_render_case_page, _place_board)
@@ -396,6 +415,29 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         """The files the served build names by their content (none while it is rebuilt)."""
         current = self.current
         return () if current is None else content_named(current.engine_app)
+
+
+THEME_NAV = "partials/nav.html"
+"""The theme's navigation, which every page includes."""
+THEME_PREFIX = "oracle-theme"
+"""The prefix that names the theme's own template where the plugin stands in for it."""
+
+
+def _shared_nav(build: SiteBuild, context: Context) -> str:
+    """The theme's navigation for the page being written, as the theme renders it; a case page
+    takes it from the first case page of its folder. Case pages are not in the navigation, so
+    none of them marks an entry active, and the links are relative to the page's folder: the
+    theme renders the same navigation for each of them, about half of what a page costs it."""
+    template = context.environment.get_template(f"{THEME_PREFIX}/{THEME_NAV}")
+    page = context.get("page")
+    if not isinstance(page, CasePage):
+        return "".join(template.root_render_func(template.new_context(context.get_all(), True)))
+    folder = posixpath.dirname(page.url)
+    shared = build.case_navs.get(folder)
+    if shared is None:
+        shared = "".join(template.root_render_func(template.new_context(context.get_all(), True)))
+        build.case_navs[folder] = shared
+    return shared
 
 
 def _add_served_files(files: Files, config: MkDocsConfig, build: SiteBuild) -> None:

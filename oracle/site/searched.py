@@ -41,17 +41,18 @@ def board_stub(board: str) -> str | None:
     return f"{opening[0]}</{opening[1]}>"
 
 
-def for_search(source: CasePageSource, html: str) -> str:
+def for_search(source: CasePageSource, html: str) -> tuple[str, str | None]:
     """The page's HTML, converted from ``source.markdown``, as the search plugin is to index it:
-    with the board's stub in the board's place, or the board itself where it has none."""
+    with the board's stub in the board's place, or the board itself where it has none; and the
+    stub (None for the board), which :func:`after_search` replaces without working it out again.
+    """
     stub = board_stub(source.board)
-    return _replaced_once(html, BOARD_SLOT, source.board if stub is None else stub)
+    return _replaced_once(html, BOARD_SLOT, source.board if stub is None else stub), stub
 
 
-def after_search(source: CasePageSource, html: str) -> str:
-    """The page's HTML as the search plugin left it (:func:`for_search`), with the board in
-    its place: the page :meth:`CasePageSource.with_board` makes."""
-    stub = board_stub(source.board)
+def after_search(source: CasePageSource, html: str, stub: str | None) -> str:
+    """The page's HTML as the search plugin left it (:func:`for_search`, which gave ``stub``),
+    with the board in its place: the page :meth:`CasePageSource.with_board` makes."""
     return html if stub is None else _replaced_once(html, stub, source.board)
 
 
