@@ -52,30 +52,35 @@ class _Side:
         self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
-        self.clan_total = self.placed_total = total_of(clan)
+        # One pass over the placed Clan cards: their values (as a set and as bits), colours,
+        # mask and total.
+        values: set[int] = set()
+        colours: set[int] = set()
+        clan_mask = placed_values = total = 0
+        for card in clan:
+            value = card % 9 + 1
+            values.add(value)
+            colours.add(card // 9)
+            clan_mask |= 1 << card
+            placed_values |= 1 << (value - 1)
+            total += value
+        self.clan_total = self.placed_total = total
         if wilds:
             facts = tables._troop_facts(tuple(wilds))
             self.allowed, self.wild_top, self.common_values = facts[0], facts[1], facts[3]
             self.placed_total += facts[2]
         else:
             self.allowed, self.wild_top, self.common_values = (), (), tables.EVERY_VALUE
+        self.values, self.placed_values, self.clan_mask = values, placed_values, clan_mask
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
-            self.values: set[int] = set()
-            self.placed_values = 0
-            self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
+            self.other_colour, self.distinct_values = 0, True
             self.low, self.high = 9, 1
             self.candidate_colours: Sequence[int] = _ALL_COLOURS
             self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
             return
-        self.values = {card % 9 + 1 for card in clan}
-        self.placed_values = 0
-        for value in self.values:
-            self.placed_values |= 1 << (value - 1)
-        colours = {card // 9 for card in clan}
-        self.clan_mask = _mask(clan)
         self.other_colour = (min(colours) + 1) % 6
-        self.distinct_values = len(self.values) == len(clan)
-        self.low, self.high = min(self.values), max(self.values)
+        self.distinct_values = len(values) == len(clan)
+        self.low, self.high = min(values), max(values)
         # A side of two colours can only be a run or a sum.
         self.candidate_colours = list(colours) if len(colours) == 1 else []
         self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
@@ -367,13 +372,6 @@ def _coverings(
     for value in values:
         placed |= 1 << (value - 1)
     return tables._coverings_of(start, size, placed, tuple(allowed))
-
-
-def _mask(cards: Sequence[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 def _top_cards(pool: int, count: int) -> list[Card] | None:
