@@ -45,7 +45,7 @@ def encode(position: Position, stone: int) -> str:
 
 
 def _cards(text: str) -> tuple[Card, ...]:
-    return () if text == "." else tuple(int(card) for card in text.split(","))
+    return () if text == "." else tuple(map(int, text.split(",")))
 
 
 def decode(line: str) -> tuple[Position, int]:

@@ -49,7 +49,7 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
 def _side_strength(cards: tuple[Card, ...], blind: bool) -> int:
     """:func:`strength`, remembered: a proof or a game judges the same complete sides again and
     again, and working one out costs more than looking it up."""
-    if any(card >= ELITE_BASE for card in cards):
+    if cards and max(cards) >= ELITE_BASE:
         return _judged_with_troops(cards, blind)[0]
     if blind:
         return total_of(cards)

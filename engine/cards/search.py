@@ -10,7 +10,7 @@ colour's cards are read as 9-bit sets from the tables of :mod:`engine.cards.tabl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from engine.cards import tables
 from engine.cards.card import ALL_CARDS_MASK, COLOUR_MASKS, VALUE_MASKS, Card, cards_in, make_card
@@ -52,30 +52,33 @@ class _Side:
         self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
-        self.clan_total = self.placed_total = total_of(clan)
+        values: set[int] = set()
+        colours: set[int] = set()
+        clan_mask = placed_values = total = 0
+        for card in clan:
+            value = card % 9 + 1
+            values.add(value)
+            colours.add(card // 9)
+            clan_mask |= 1 << card
+            placed_values |= 1 << (value - 1)
+            total += value
+        self.clan_total = self.placed_total = total
         if wilds:
             facts = tables._troop_facts(tuple(wilds))
             self.allowed, self.wild_top, self.common_values = facts[0], facts[1], facts[3]
             self.placed_total += facts[2]
         else:
             self.allowed, self.wild_top, self.common_values = (), (), tables.EVERY_VALUE
+        self.values, self.placed_values, self.clan_mask = values, placed_values, clan_mask
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
-            self.values: set[int] = set()
-            self.placed_values = 0
-            self.clan_mask, self.other_colour, self.distinct_values = 0, 0, True
+            self.other_colour, self.distinct_values = 0, True
             self.low, self.high = 9, 1
             self.candidate_colours: Sequence[int] = _ALL_COLOURS
             self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
             return
-        self.values = {card % 9 + 1 for card in clan}
-        self.placed_values = 0
-        for value in self.values:
-            self.placed_values |= 1 << (value - 1)
-        colours = {card // 9 for card in clan}
-        self.clan_mask = _mask(clan)
         self.other_colour = (min(colours) + 1) % 6
-        self.distinct_values = len(self.values) == len(clan)
-        self.low, self.high = min(self.values), max(self.values)
+        self.distinct_values = len(values) == len(clan)
+        self.low, self.high = min(values), max(values)
         # A side of two colours can only be a run or a sum.
         self.candidate_colours = list(colours) if len(colours) == 1 else []
         self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
@@ -229,7 +232,7 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
             return None
         starts, colours = ((highest[0], highest[1]),), (highest[2],)
     for start, total in starts:
-        # The first covering (in the order of _coverings) that leaves no needed card missing
+        # The first covering (in the order of _coverings_of) that leaves no needed card missing
         # from the pool, by the values the pool lacks: a lookup instead of a loop.
         first_covering = tables._first_coverings(start, size, placed, side.allowed)
         if not first_covering:
@@ -271,7 +274,7 @@ def _best_same_value(side: _Side, beating: int) -> _Found | None:
     values, pool, count, size, allowed = side.values, side.pool, side.count, side.size, side.allowed
     if len(values) > 1:
         return None
-    for value in values or range(9, 0, -1):  # the placed cards' value, or the highest first
+    for value in values or tables.values_held(pool, count):  # the placed value, or any held
         total = size * value
         if formation * RANK_WEIGHT + total <= beating:
             return None
@@ -305,8 +308,11 @@ def _best_run(side: _Side, beating: int) -> _Found | None:
     formation = Formation.RUN
     if not side.distinct_values:
         return None
+    if not side.allowed:
+        return _best_run_without_troops(side, beating)
     for start, total in _run_starts(side.size, side.low, side.high, formation, beating):
-        for covered, covered_values in _coverings(start, side.size, side.values, side.allowed):
+        coverings = tables._coverings_of(start, side.size, side.placed_values, side.allowed)
+        for covered, covered_values in coverings:
             taken = []
             for value in range(start, start + side.size):
                 if value in side.values or covered >> (value - 1) & 1:
@@ -319,6 +325,33 @@ def _best_run(side: _Side, beating: int) -> _Found | None:
                 chosen = [side.other_colour * 9 + value - 1 for value in covered_values]
                 return formation * RANK_WEIGHT + total, taken, chosen
     return None
+
+
+def _best_run_without_troops(side: _Side, beating: int) -> _Found | None:
+    """:func:`_best_run` without elite troops, from the values the pool holds in any colour and
+    the placed ones, as bits (colours 3 to 5 folded onto 0 to 2, then onto 0): bit b of ``runs``
+    is set when values b + 1 to b + size are there; its highest is the best run."""
+    weight, size = Formation.RUN * RANK_WEIGHT, side.size
+    pool, placed = side.pool, side.placed_values
+    highest_start, lowest_start = min(side.low, 10 - size), max(side.high - size + 1, 1)
+    above_start = size * (size - 1) // 2  # a run's total is size * start + this
+    if lowest_start > highest_start or weight + size * highest_start + above_start <= beating:
+        return None
+    pairs = pool | pool >> 27
+    reach = placed | ((pairs | pairs >> 9 | pairs >> 18) & 0x1FF)
+    runs = reach & (reach >> 1) & (reach >> 2)
+    if size == 4:
+        runs &= reach >> 3
+    runs &= ((1 << highest_start) - 1) >> (lowest_start - 1) << (lowest_start - 1)
+    if not runs:
+        return None
+    start = runs.bit_length()
+    total = size * start + above_start
+    if weight + total <= beating:
+        return None
+    run = range(start, start + size)
+    taken = [(pool & VALUE_MASKS[v]).bit_length() - 1 for v in run if not placed >> (v - 1) & 1]
+    return weight + total, taken, []
 
 
 def _best_sum(side: _Side, beating: int) -> _Found | None:
@@ -352,28 +385,6 @@ def _run_starts(
         if formation * RANK_WEIGHT + total <= beating:
             return
         yield start, total
-
-
-def _coverings(
-    start: int, size: int, values: Collection[int], allowed: Sequence[tuple[int, ...]]
-) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Ways to give each elite troop a different value of the run ``start``.. that no placed card
-    has and that the troop may take. Each way is the values as a mask (bit ``value - 1``) and as
-    a tuple in troop order.
-    """
-    if not allowed:
-        return ((0, ()),)
-    placed = 0
-    for value in values:
-        placed |= 1 << (value - 1)
-    return tables._coverings_of(start, size, placed, tuple(allowed))
-
-
-def _mask(cards: Sequence[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 def _top_cards(pool: int, count: int) -> list[Card] | None:

@@ -2,9 +2,10 @@
 
 The search (:mod:`engine.cards.search`) looks a colour's cards up as a 9-bit set (bit
 ``value - 1`` for each value) instead of working its formations out card by card: a colour's
-highest cards for a colour formation (:func:`_colour_tops`), and on an empty side with elite
-troops each colour's highest run (:func:`_highest_runs`); which values elite troops may stand for
-in a run (:func:`_coverings_of`, :func:`_first_coverings`) and what a set of troops may take
+highest cards for a colour formation (:func:`_colour_tops`), each value's cards counted over
+the colours (:func:`_value_fields`), and on an empty side with elite troops each colour's
+highest run (:func:`_highest_runs`); which values elite troops may stand for in a run
+(:func:`_coverings_of`, :func:`_first_coverings`) and what a set of troops may take
 (:func:`_troop_facts`) are tables of a few entries each, kept for the life of the process.
 """
 
@@ -41,6 +42,46 @@ def _colour_tops(count: int) -> tuple[tuple[int, tuple[int, ...]] | None, ...]:
         bits = tuple([bit for bit in range(8, -1, -1) if cards >> bit & 1][:count])
         tops.append((sum(bits) + count, bits) if len(bits) == count else None)
     return tuple(tops)
+
+
+def values_held(pool: int, count: int) -> list[int]:
+    """The values of which ``pool`` holds at least ``count`` cards, the highest first.
+
+    Each colour's cards are spread one value to a 4-bit field and summed over the colours, so
+    that each field counts its value's cards (six at most); adding ``8 - count`` to every field
+    sets its top bit (bit ``4 * value - 1``) when the count reaches ``count``.
+    """
+    fields = _value_fields()
+    counts = (
+        fields[pool & 0x1FF]
+        + fields[pool >> 9 & 0x1FF]
+        + fields[pool >> 18 & 0x1FF]
+        + fields[pool >> 27 & 0x1FF]
+        + fields[pool >> 36 & 0x1FF]
+        + fields[pool >> 45 & 0x1FF]
+    )
+    enough = (counts + (8 - count) * 0x111111111) & 0x888888888
+    held = []
+    while enough:
+        value = enough.bit_length() // 4
+        held.append(value)
+        enough ^= 1 << 4 * value - 1
+    return held
+
+
+@cache
+def _value_fields() -> tuple[int, ...]:
+    """For each set of one colour's cards (bit ``value - 1`` for each value), the same values
+    one to a 4-bit field (bit ``4 * (value - 1)``): summed over the colours, each field counts
+    the cards of its value."""
+    fields = []
+    for cards in range(0x200):
+        spread = 0
+        for bit in range(9):
+            if cards >> bit & 1:
+                spread |= 1 << 4 * bit
+        fields.append(spread)
+    return tuple(fields)
 
 
 @cache
