@@ -169,3 +169,14 @@ def _every_slip(document: Any) -> list[Any]:
 def test_every_slip_in_every_fixture_case_is_judged_alike_both_ways(path: Path) -> None:
     for broken in _every_slip(_documents((path,))[0]):
         _agree(case_validator(), broken)
+
+
+def test_without_compiled_code_the_check_finds_the_same_problems() -> None:
+    compiled = case_validator()
+    walked = SchemaCheck(compiled.schema, compiled=False)
+    slipped = _every_slip(_documents(CASE_FILES)[0])
+    assert any(not compiled.fits(document) for document in slipped)
+    for document in slipped[:: max(1, len(slipped) // 60)]:
+        assert walked.fits(document) == compiled.fits(document)
+        shown = [error.message for error in walked.errors(document)]
+        assert shown == [error.message for error in compiled.errors(document)]

@@ -30,7 +30,6 @@ from oracle.browser.games import (
 from oracle.casefile.errors import CaseError
 from oracle.casefile.loader import load_case_text
 from oracle.casefile.model import Case, RulesIndex
-from oracle.casefile.questions import case_validator
 from oracle.casefile.rules import load_rules_index
 from oracle.site.boards import board_html, card_html
 from oracle.site.casepages import answers
@@ -48,7 +47,6 @@ def session_maker(rules_index: str) -> Callable[[], Session]:
     """Sessions over one engine, one for each page the engine serves: the rules index the
     catalogue pins (so a pasted case's rule ids are checked) is read once, for all of them."""
     rules = load_rules_index(Path(rules_index))
-    case_validator()  # its check compiled now, into the site's snapshot, not at the first question
     return lambda: Session(rules)
 
 

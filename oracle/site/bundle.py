@@ -51,7 +51,6 @@ and the pages' own module."""
 LIBRARIES = (
     "MarkupSafe",
     "PyYAML",
-    "fastjsonschema",
     "jsonschema",
     "jsonschema-specifications",
     "referencing",
