@@ -126,10 +126,12 @@ def _put(document: Any, where: tuple[Any, ...], edit: Any) -> Any:
 
 
 def _broken(document: Any, draw: st.DataObject) -> Any:
-    """``document`` with one slip at one place (a mapping or a list half the time)."""
+    """``document`` with one slip at one place (a mapping or a list half the time, while the
+    document, perhaps replaced whole by an earlier slip, has one)."""
     places = _places(document)
     containers = [place for place in places if isinstance(_at(document, place), (dict, list))]
-    where = draw.draw(st.sampled_from(containers if draw.draw(st.booleans()) else places))
+    into_a_container = draw.draw(st.booleans())
+    where = draw.draw(st.sampled_from(containers if containers and into_a_container else places))
     return _put(document, where, draw.draw(st.sampled_from(_edits(_at(document, where)))))
 
 
