@@ -210,18 +210,24 @@ def test_review_goes_case_by_case_and_refuses_a_stdin_that_is_no_terminal(
     assert "one Joker each" in (look / JOKER).read_text()
 
 
+def _draw_step_draft(look: Path, name: str, questions: str) -> Path:
+    """A draft in ``look``'s turns: red 1 on stone 1, your hand of five, their six, at your draw
+    step, asking ``questions``."""
+    draft = look / "cases" / "turns" / f"{name}.yaml"
+    draft.write_text(
+        f"id: {name.split('-', 1)[1]}\nsituation: to write\nwhy: to write\ndraft: true\n"
+        "variant: base\nposition:\n  stones:\n    - stone: 1\n      you: [red 1]\n"
+        "  hand: [red 2, red 3, red 4, red 5, red 6]\n"
+        "table:\n  their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]\n  step: draw\n"
+        + questions
+    )
+    return draft
+
+
 def test_pin_fills_a_drafts_open_answers_and_ask_says_what_it_did(
     look: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    draft = look / "cases" / "turns" / "30-draw-step.yaml"
-    draft.write_text(
-        "id: draw-step\nsituation: to write\nwhy: to write\ndraft: true\nvariant: base\n"
-        "position:\n  stones:\n    - stone: 1\n      you: [red 1]\n"
-        "  hand: [red 2, red 3, red 4, red 5, red 6]\n"
-        "claims:\n  - stone: 1\n"
-        "table:\n  their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]\n  step: draw\n"
-        "turn:\n  moves: []\n"
-    )
+    draft = _draw_step_draft(look, "30-draw-step", "claims:\n  - stone: 1\nturn:\n  moves: []\n")
     status, out, _ = run(capsys, "ask", str(draft))
     assert status == 0
     assert "the engine carried out what left no choice: you: draw clan" in out
@@ -345,14 +351,8 @@ def test_a_turn_whose_last_move_is_refused_is_pinned_as_a_refusal_and_held_to_it
 def test_pin_lays_a_long_log_below_its_key_without_a_space_after_the_colon(
     look: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    draft = look / "cases" / "turns" / "31-long-log.yaml"
-    draft.write_text(
-        "id: long-log\nsituation: to write\nwhy: to write\ndraft: true\nvariant: base\n"
-        "position:\n  stones:\n    - stone: 1\n      you: [red 1]\n"
-        "  hand: [red 2, red 3, red 4, red 5, red 6]\n"
-        "table:\n  their_hand: [blue 1, blue 2, blue 3, blue 4, blue 5, blue 6]\n  step: draw\n"
-        "turn:\n  moves: [blue 1 on 2, red 2 on 1, blue 2 on 2]\n"
-    )
+    moves = "turn:\n  moves: [blue 1 on 2, red 2 on 1, blue 2 on 2]\n"
+    draft = _draw_step_draft(look, "31-long-log", moves)
     status, out, _ = run(capsys, "pin", "--root", str(look), str(draft))
     assert status == 0, out
     text = draft.read_text()
