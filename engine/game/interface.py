@@ -31,10 +31,12 @@ from engine.game.legality import (
 )
 from engine.game.move_rules import may_pass, someone_can_go_on
 from engine.game.moves import (
+    PLAYS,
     Claim,
     Deck,
     IllegalMove,
     Move,
+    Play,
     read_move,
 )
 from engine.game.play_state import (
@@ -55,7 +57,7 @@ from engine.game.table import (
     tactics_played_problem,
     turn_so_far,
 )
-from engine.game.turn_flow import Step, carry_out, forced_step
+from engine.game.turn_flow import FORCED_STEP, carry_out
 from engine.proof.pieces import Player
 from engine.proof.position import Position
 from engine.proof.rulings import RULINGS, Rulings
@@ -139,7 +141,7 @@ class GameState(PlayState):
         :meth:`Game.new_initial_state`), at the first player's first decision."""
         super().__init__(game, hands, decks, dealt=dealt)
         if dealt:
-            self._steps(forced_step(self))
+            self._steps()
 
     @classmethod
     def from_table(
@@ -177,7 +179,7 @@ class GameState(PlayState):
         set_up(state, position, tactics_played, phase)
         facts = turn_so_far(state, played_this_turn, could_claim_this_turn, idle_turns)
         state._played_this_turn, state._could_claim_this_turn, state._idle_turns = facts
-        state._steps(forced_step(state))  # the steps that leave the viewer no choice
+        state._steps()  # the steps that leave the viewer no choice
         return state
 
     # ------------------------------------------------------------------ the fixed interface
@@ -208,20 +210,23 @@ class GameState(PlayState):
         if isinstance(found, Claim):  # a claim step waits for a choice when one is provable
             self._could_claim_this_turn = True
         self.moves.append(found)
-        self.events.append(Event.logged(self.turn, self.current_player, str(found)))
+        text = _PLAY_TEXT[found.card][found.stone] if type(found) is Play else str(found)
+        self.events.append(Event.logged(self.turn, self.current_player, text))
         carry_out(self, found)
         self._version += 1
-        self._steps(forced_step(self))
+        self._steps()
 
-    def _steps(self, step: Step | None) -> None:
-        """Carry out ``step``, then every step the rules force after it: the only changes a
-        game state sees (with the move :meth:`apply` carries out before them), each between
-        two changes of its version."""
+    def _steps(self) -> None:
+        """Carry out every step the rules force now, one after another
+        (:func:`~engine.game.turn_flow.forced_step`): the only changes a game state sees (with
+        the move :meth:`apply` carries out before them), each between two changes of its
+        version."""
+        step = FORCED_STEP[self.phase](self)
         while step is not None:
             self._version += 1
             step(self)
             self._version += 1
-            step = forced_step(self)
+            step = FORCED_STEP[self.phase](self)
 
     def why_illegal(self, move: Move) -> IllegalMove | None:
         """The reason ``move`` is refused here, in words and a rule id; None if nothing forbids
@@ -297,6 +302,11 @@ class GameState(PlayState):
             return by_move.get(move)
         except TypeError:  # a move holding a list, say: equal to no listed move
             return None
+
+
+_PLAY_TEXT = tuple(tuple(map(str, plays)) for plays in PLAYS)
+"""The notation of each play of :data:`~engine.game.moves.PLAYS`, written once (``str`` of a
+listed play, which the log writes once a move)."""
 
 
 def _listing(state: PlayState) -> tuple[tuple[Move, ...], dict[Move, Move]]:

@@ -9,7 +9,7 @@ own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of stat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, combinations
+from itertools import chain, combinations, filterfalse
 
 from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
@@ -170,7 +170,7 @@ def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
     """What each Tactic card in hand allows, within the tactic limit, a card at a time."""
     me = state.current_player
     if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
-        for card in distinct(card for card in state.hands[me] if not is_clan_card(card)):
+        for card in distinct(filterfalse(is_clan_card, state.hands[me])):
             yield KIND_OF_CARD[card].uses(state, card)
 
 
@@ -184,9 +184,13 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
     """The cards, with any Joker after the first dropped: the two Jokers play alike, and which
     one comes first in the hand (not its number) keeps the order of the moves."""
     kept: list[Card] = []
+    joker = False  # whether a Joker is kept
     for card in cards:
-        if not (card in JOKERS and any(other in JOKERS for other in kept)):
-            kept.append(card)
+        if card in JOKERS:
+            if joker:
+                continue
+            joker = True
+        kept.append(card)
     return kept
 
 

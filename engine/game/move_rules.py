@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, ParamSpec
 
-from engine.cards.card import Card, card_name, clan_cards, is_clan_card
+from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
 from engine.game.cards_in_play import STONES_IN_MASK
 from engine.game.moves import PLAYS, IllegalMove, Move, Play
@@ -223,9 +223,33 @@ _CLAN_PLAYS = (("clan plays", Player.A), ("clan plays", Player.B))
 
 
 def _clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
-    clan = clan_cards(state.hands[player])
-    room = stones_with_room(state, player) if clan else ()
-    return tuple([PLAYS[card][target] for card in clan for target in room])
+    room, rows = state.room(player), _CLAN_PLAYS_TO
+    plays: list[Play] = []
+    for card in state.hands[player]:
+        block = rows[card][room]
+        plays += block if block is not None else plays_to(card, room)
+    return tuple(plays)
+
+
+def plays_to(card: Card, stones: int) -> tuple[Play, ...]:
+    """The plays of ``card`` to each stone of the mask ``stones`` (stone ``n`` is bit ``n - 1``),
+    in order: the same tuple each time, made the first time it is asked."""
+    block = _PLAYS_TO[card][stones]
+    if block is None:
+        block = tuple(PLAYS[card][number] for number in STONES_IN_MASK[stones])
+        _PLAYS_TO[card][stones] = block
+        if is_clan_card(card):
+            _CLAN_PLAYS_TO[card][stones] = block
+    return block
+
+
+_PLAYS_TO: list[list[tuple[Play, ...] | None]] = [[None] * (1 << len(STONES)) for _ in range(64)]
+""":func:`plays_to` of each card number and mask of stones, once asked."""
+_CLAN_PLAYS_TO: list[list[tuple[Play, ...] | None]] = [
+    [None if is_clan_card(card) else ()] * (1 << len(STONES)) for card in range(64)
+]
+""":func:`plays_to` of a Clan card, once asked, and no plays for a Tactic card: a hand's Clan
+plays are its cards' plays to the stones with room, one card after another."""
 
 
 def _no_clan_card_fits(state: PlayState, player: Player) -> bool:
@@ -284,6 +308,7 @@ __all__ = [
     "clan_plays",
     "may_pass",
     "pass_rule",
+    "plays_to",
     "someone_can_go_on",
     "stones_with_room",
 ]

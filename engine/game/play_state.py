@@ -139,14 +139,15 @@ class PlayState(CardsInPlay):
     def provable_stones(self, player: Player | None = None) -> tuple[int, ...]:
         """The stones ``player`` (the current one by default) could claim right now."""
         player = self.current_player if player is None else player
-        if not self.complete(player):
+        complete = self._room[player] ^ self._open  # self.complete(player)
+        if not complete:
             return ()
-        return self.derived(_PROVABLE[player], self._prove, player)
+        return self.derived(_PROVABLE[player], self._prove, player, complete)
 
-    def _prove(self, player: Player) -> tuple[int, ...]:
+    def _prove(self, player: Player, complete: int) -> tuple[int, ...]:
         hand, rulings = self.hands[player], self.game.rulings
         return prove_stones(
-            self.stones, self._changed_at, STONES_IN_MASK[self.complete(player)], player, hand,
+            self.stones, self._changed_at, STONES_IN_MASK[complete], player, hand,
             self.variant, self._face_up, self.jokers_played, rulings, self._refuted,
         )  # fmt: skip
 

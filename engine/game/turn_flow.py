@@ -157,7 +157,7 @@ def award_total(cards: Sequence[Card]) -> int:
 def forced_step(state: PlayState) -> Step | None:
     """The step the rules force now, when the current player has no choice; None when they
     have one, or the game is over."""
-    return _FORCED_STEP[state.phase](state)
+    return FORCED_STEP[state.phase](state)
 
 
 def _recruiter_draw(state: PlayState) -> Step | None:
@@ -199,7 +199,7 @@ def _game_over(state: PlayState) -> None:
     return None
 
 
-_FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
+FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
     Phase.OVER: _game_over,
     Phase.RECRUITER_DRAW: _recruiter_draw,
     Phase.RECRUITER_RETURN: _recruiter_return,
@@ -215,11 +215,11 @@ def forced(move: Move) -> Step:
     each move (a forced step is one of a few: no claim, a pass, a draw from one deck)."""
     step = _FORCED.get(move)
     if step is None:
-        text = str(move)
+        text, carry = str(move), _CARRY_OUT[type(move)]
 
         def step(state: PlayState) -> None:
             state.events.append(Event.logged(state.turn, state.current_player, text, True))
-            carry_out(state, move)
+            carry(state, move)
 
         _FORCED[move] = step
     return step
@@ -232,6 +232,7 @@ _DRAW = {deck: forced(Draw(deck)) for deck in Deck}
 
 
 __all__ = [
+    "FORCED_STEP",
     "Step",
     "award_total",
     "carry_out",
