@@ -26,7 +26,7 @@ from engine.game.legality import (
     RULES_NAMED,
     as_listed,
     card_refusal,
-    listed_moves,
+    listing,
     refusal,
 )
 from engine.game.move_rules import may_pass, someone_can_go_on
@@ -282,35 +282,23 @@ class GameState(PlayState):
 
     def _listed(self) -> tuple[Move, ...]:
         """The legal moves, in order, kept until the state changes."""
-        return self._legal()[0]
-
-    def _legal(self) -> tuple[tuple[Move, ...], dict[Move, Move]]:
-        """The legal moves, and a table of them by value, filled the first time a move not
-        taken from the list is asked for."""
-        return self.derived("legal moves", _listing, self)
+        return listing(self)
 
     def _listed_move(self, move: Move) -> Move | None:
         """The listed move that is ``move``, or else the first equal to it (one read from
         notation, say), or None. A move taken from the list is found by identity, comparing
-        none: one pass of ``is`` over the list costs less than a set of the moves' ids."""
-        listed, by_move = self._legal()
+        none: one pass of ``is`` over the list costs less than a set of the moves' ids; a
+        move equal to a listed one (the random player's claim of every provable stone, equal
+        to the first listed) by one pass of ``==``, which stops at the first."""
+        listed = listing(self)
         if any(map(is_, listed, repeat(move))):
             return move
-        if not by_move:
-            by_move.update((equal, equal) for equal in reversed(listed))
-        try:
-            return by_move.get(move)
-        except TypeError:  # a move holding a list, say: equal to no listed move
-            return None
+        return next((equal for equal in listed if equal == move), None)
 
 
 _PLAY_TEXT = tuple(tuple(map(str, plays)) for plays in PLAYS)
 """The notation of each play of :data:`~engine.game.moves.PLAYS`, written once (``str`` of a
 listed play, which the log writes once a move)."""
-
-
-def _listing(state: PlayState) -> tuple[tuple[Move, ...], dict[Move, Move]]:
-    return listed_moves(state), {}
 
 
 __all__ = [

@@ -9,7 +9,7 @@ own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of stat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, combinations, filterfalse
+from itertools import chain, filterfalse
 
 from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
@@ -19,6 +19,7 @@ from engine.game.move_rules import (
     STONE_EXISTS,
     TACTIC_LIMIT,
     check_room,
+    claims_of,
     clan_plays,
     may_pass,
     pass_rule,
@@ -81,6 +82,10 @@ RULES_NAMED = frozenset(
 
 # ------------------------------------------------------------------ listing
 
+_PLAY, _CLAIM, _DRAW, _RECRUITER_DRAW = Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.RECRUITER_DRAW
+"""The steps the listing tells apart, read as module values (a member read from its
+enumeration's class costs ten times as much)."""
+
 
 class LegalMoves:
     """The legal moves of a state as it is now, a lazy view over the move rules (as
@@ -120,20 +125,16 @@ class LegalMoves:
     def _groups(self) -> Iterator[Sequence[Move]]:
         """The moves, a group at a time, each group worked out only when it is reached."""
         state = self._state
-        if state.phase is Phase.PLAY:
+        phase = state.phase
+        if phase is _PLAY:
             yield from _play_groups(state)
             if may_pass(state):
                 yield [Pass()]
-        elif state.phase is Phase.CLAIM:
-            provable = state.provable_stones()
-            yield [
-                Claim(stones)
-                for size in range(len(provable), -1, -1)
-                for stones in combinations(provable, size)
-            ]
-        elif state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
+        elif phase is _CLAIM:
+            yield claims_of(state.provable_stones())
+        elif phase is _DRAW or phase is _RECRUITER_DRAW:
             yield [Draw(deck) for deck in state.drawable()]
-        elif state.phase is Phase.RECRUITER_RETURN:
+        elif phase is Phase.RECRUITER_RETURN:
             yield [Return(card) for card in distinct(state.hands[state.current_player])]
 
 
@@ -141,7 +142,7 @@ def listed_moves(state: PlayState) -> tuple[Move, ...]:
     """The legal moves in :class:`LegalMoves`' order, the play step's listed without its
     generators: the Clan cards' plays, what each Tactic card allows, and the pass when no Clan
     card fits (:func:`~engine.game.move_rules.may_pass`)."""
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         return tuple(LegalMoves(state))
     plays = clan_plays(state, state.current_player)
     if not state.variant.has_tactics:
@@ -175,9 +176,15 @@ def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
 
 
 def has_a_play(state: PlayState) -> bool:
-    """Whether the play step offers any move but a pass: the first group of
-    :class:`LegalMoves` with a move ends the search (most often the Clan cards' plays)."""
-    return bool(clan_plays(state, state.current_player)) or any(_tactic_groups(state))
+    """Whether the play step offers any move but a pass: its listing (:func:`listing`, which
+    the player asks next) is more than the pass alone."""
+    listed = listing(state)
+    return len(listed) > 1 or type(listed[0]) is not Pass
+
+
+def listing(state: PlayState) -> tuple[Move, ...]:
+    """The legal moves (:func:`listed_moves`), kept until the state changes."""
+    return state.derived("legal moves", listed_moves, state)
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:
@@ -378,5 +385,6 @@ __all__ = [
     "has_a_play",
     "legal_moves",
     "listed_moves",
+    "listing",
     "refusal",
 ]

@@ -34,6 +34,10 @@ from engine.game.tactic_cards import KIND_OF_CARD
 from engine.proof.pieces import STONES, Player
 from engine.proof.reachable import has_won
 
+_PLAY_STEP, _DRAW_STEP, _RECRUITER_DRAW_STEP = Phase.PLAY, Phase.DRAW, Phase.RECRUITER_DRAW
+"""The phases a move sets or tests, read as module values (a member read from its enumeration's
+class costs ten times as much)."""
+
 Step = Callable[[PlayState], None]
 """One step of a game: a move carried out, or a step the rules force. The state carries each out
 between two changes of its version (:meth:`engine.game.play_state.PlayState.derived`)."""
@@ -51,13 +55,13 @@ def _claim(state: PlayState, move: Move) -> None:
     for number in move.stones:
         state.claim(number, me)
     if not check_victory(state, me):
-        state.phase = Phase.PLAY if state.game.expert else Phase.DRAW
+        state.phase = _PLAY_STEP if state.game.expert else _DRAW_STEP
 
 
 def _draw(state: PlayState, move: Move) -> None:
     assert isinstance(move, Draw)
     state.draw(move.deck)
-    if state.phase is not Phase.RECRUITER_DRAW:
+    if state.phase is not _RECRUITER_DRAW_STEP:
         end_turn(state)
 
 
@@ -80,7 +84,7 @@ def _card(state: PlayState, move: Move) -> None:
     else:
         state.tactics_played[me] += 1
         KIND_OF_CARD[card].carry_out(state, move)
-    if state.phase is Phase.PLAY:  # not after a Recruiter, whose own steps follow
+    if state.phase is _PLAY_STEP:  # not after a Recruiter, whose own steps follow
         state.after_play()
 
 
