@@ -189,7 +189,7 @@ class GameState(PlayState):
 
         This list is the one definition of what is legal: :meth:`apply` accepts exactly these.
         """
-        return list(self._listed())
+        return list(listing(self))
 
     def apply(self, move: Move) -> None:
         """Carry out ``move`` for the current player if :meth:`legal_moves` lists it, or raise
@@ -279,10 +279,6 @@ class GameState(PlayState):
         return f"replay({self.game!r}, {[str(move) for move in self.moves]!r})"
 
     # ------------------------------------------------------------------ helpers
-
-    def _listed(self) -> tuple[Move, ...]:
-        """The legal moves, in order, kept until the state changes."""
-        return listing(self)
 
     def _listed_move(self, move: Move) -> Move | None:
         """The listed move that is ``move``, or else the first equal to it (one read from

@@ -9,7 +9,7 @@ own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of stat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, filterfalse
+from itertools import chain
 
 from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
@@ -28,6 +28,7 @@ from engine.game.moves import (
     RUSE_OF_MOVE,
     Banshee,
     Claim,
+    Deck,
     Draw,
     IllegalMove,
     Move,
@@ -85,6 +86,10 @@ RULES_NAMED = frozenset(
 _PLAY, _CLAIM, _DRAW, _RECRUITER_DRAW = Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.RECRUITER_DRAW
 """The steps the listing tells apart, read as module values (a member read from its
 enumeration's class costs ten times as much)."""
+_PASS, _DRAW_FROM = (Pass(),), {deck: Draw(deck) for deck in Deck}
+"""The pass and the draws the listing offers, made once (a move is an immutable value)."""
+_IS_TACTIC = tuple(not is_clan_card(card) for card in range(64))
+""":func:`~engine.cards.card.is_clan_card`'s answer reversed, for each card number."""
 
 
 class LegalMoves:
@@ -129,11 +134,11 @@ class LegalMoves:
         if phase is _PLAY:
             yield from _play_groups(state)
             if may_pass(state):
-                yield [Pass()]
+                yield _PASS
         elif phase is _CLAIM:
             yield claims_of(state.provable_stones())
         elif phase is _DRAW or phase is _RECRUITER_DRAW:
-            yield [Draw(deck) for deck in state.drawable()]
+            yield [_DRAW_FROM[deck] for deck in state.drawable()]
         elif phase is Phase.RECRUITER_RETURN:
             yield [Return(card) for card in distinct(state.hands[state.current_player])]
 
@@ -146,12 +151,12 @@ def listed_moves(state: PlayState) -> tuple[Move, ...]:
         return tuple(LegalMoves(state))
     plays = clan_plays(state, state.current_player)
     if not state.variant.has_tactics:
-        return plays or (Pass(),)
+        return plays or _PASS
     moves: list[Move] = list(plays)
     for group in _tactic_groups(state):
         moves.extend(group)
     if not plays:
-        moves.append(Pass())
+        moves += _PASS
     return tuple(moves)
 
 
@@ -171,7 +176,7 @@ def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
     """What each Tactic card in hand allows, within the tactic limit, a card at a time."""
     me = state.current_player
     if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
-        for card in distinct(filterfalse(is_clan_card, state.hands[me])):
+        for card in distinct(filter(_IS_TACTIC.__getitem__, state.hands[me])):
             yield KIND_OF_CARD[card].uses(state, card)
 
 
