@@ -218,7 +218,7 @@ class GameState(PlayState):
 
     def _steps(self) -> None:
         """Carry out every step the rules force now, one after another
-        (:func:`~engine.game.turn_flow.forced_step`): the only changes a game state sees (with
+        (:data:`~engine.game.turn_flow.FORCED_STEP`): the only changes a game state sees (with
         the move :meth:`apply` carries out before them), each between two changes of its
         version."""
         step = FORCED_STEP[self.phase](self)

@@ -45,7 +45,7 @@ between two changes of its version (:meth:`engine.game.play_state.PlayState.deri
 
 def carry_out(state: PlayState, move: Move) -> None:
     """Carry out a legal move for the current player (the forced steps after it are
-    :func:`forced_step`'s)."""
+    :data:`FORCED_STEP`'s)."""
     _CARRY_OUT[type(move)](state, move)
 
 
@@ -158,12 +158,6 @@ def award_total(cards: Sequence[Card]) -> int:
 # ------------------------------------------------------------------ forced steps
 
 
-def forced_step(state: PlayState) -> Step | None:
-    """The step the rules force now, when the current player has no choice; None when they
-    have one, or the game is over."""
-    return FORCED_STEP[state.phase](state)
-
-
 def _recruiter_draw(state: PlayState) -> Step | None:
     drawable = state.drawable()
     if state.recruits_left == 0 or not drawable:
@@ -211,7 +205,9 @@ FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
     Phase.DRAW: _draw_step,
     Phase.PLAY: _play_step,
 }
-"""For each step, the step the rules force there, or None when it waits for a choice."""
+"""For each step, what tells the step the rules force there (``FORCED_STEP[state.phase](state)``:
+the step, when the current player has no choice; None when they have one, or the game is over).
+The game state reads it after each step, a table rather than a function that reads it."""
 
 
 def forced(move: Move) -> Step:
@@ -243,6 +239,5 @@ __all__ = [
     "check_victory",
     "end_turn",
     "forced",
-    "forced_step",
     "stalemate",
 ]
