@@ -26,15 +26,17 @@ from engine.game.legality import (
     RULES_NAMED,
     as_listed,
     card_refusal,
-    listed_moves,
+    listing,
     refusal,
 )
 from engine.game.move_rules import may_pass, someone_can_go_on
 from engine.game.moves import (
+    PLAYS,
     Claim,
     Deck,
     IllegalMove,
     Move,
+    Play,
     read_move,
 )
 from engine.game.play_state import (
@@ -55,7 +57,7 @@ from engine.game.table import (
     tactics_played_problem,
     turn_so_far,
 )
-from engine.game.turn_flow import Step, carry_out, forced_step
+from engine.game.turn_flow import FORCED_STEP, carry_out
 from engine.proof.pieces import Player
 from engine.proof.position import Position
 from engine.proof.rulings import RULINGS, Rulings
@@ -139,7 +141,7 @@ class GameState(PlayState):
         :meth:`Game.new_initial_state`), at the first player's first decision."""
         super().__init__(game, hands, decks, dealt=dealt)
         if dealt:
-            self._steps(forced_step(self))
+            self._steps()
 
     @classmethod
     def from_table(
@@ -177,7 +179,7 @@ class GameState(PlayState):
         set_up(state, position, tactics_played, phase)
         facts = turn_so_far(state, played_this_turn, could_claim_this_turn, idle_turns)
         state._played_this_turn, state._could_claim_this_turn, state._idle_turns = facts
-        state._steps(forced_step(state))  # the steps that leave the viewer no choice
+        state._steps()  # the steps that leave the viewer no choice
         return state
 
     # ------------------------------------------------------------------ the fixed interface
@@ -187,7 +189,7 @@ class GameState(PlayState):
 
         This list is the one definition of what is legal: :meth:`apply` accepts exactly these.
         """
-        return list(self._listed())
+        return list(listing(self))
 
     def apply(self, move: Move) -> None:
         """Carry out ``move`` for the current player if :meth:`legal_moves` lists it, or raise
@@ -208,20 +210,23 @@ class GameState(PlayState):
         if isinstance(found, Claim):  # a claim step waits for a choice when one is provable
             self._could_claim_this_turn = True
         self.moves.append(found)
-        self.events.append(Event.logged(self.turn, self.current_player, str(found)))
+        text = _PLAY_TEXT[found.card][found.stone] if type(found) is Play else str(found)
+        self.events.append(Event.logged(self.turn, self.current_player, text))
         carry_out(self, found)
         self._version += 1
-        self._steps(forced_step(self))
+        self._steps()
 
-    def _steps(self, step: Step | None) -> None:
-        """Carry out ``step``, then every step the rules force after it: the only changes a
-        game state sees (with the move :meth:`apply` carries out before them), each between
-        two changes of its version."""
+    def _steps(self) -> None:
+        """Carry out every step the rules force now, one after another
+        (:data:`~engine.game.turn_flow.FORCED_STEP`): the only changes a game state sees (with
+        the move :meth:`apply` carries out before them), each between two changes of its
+        version."""
+        step = FORCED_STEP[self.phase](self)
         while step is not None:
             self._version += 1
             step(self)
             self._version += 1
-            step = forced_step(self)
+            step = FORCED_STEP[self.phase](self)
 
     def why_illegal(self, move: Move) -> IllegalMove | None:
         """The reason ``move`` is refused here, in words and a rule id; None if nothing forbids
@@ -275,32 +280,21 @@ class GameState(PlayState):
 
     # ------------------------------------------------------------------ helpers
 
-    def _listed(self) -> tuple[Move, ...]:
-        """The legal moves, in order, kept until the state changes."""
-        return self._legal()[0]
-
-    def _legal(self) -> tuple[tuple[Move, ...], dict[Move, Move]]:
-        """The legal moves, and a table of them by value, filled the first time a move not
-        taken from the list is asked for."""
-        return self.derived("legal moves", _listing, self)
-
     def _listed_move(self, move: Move) -> Move | None:
         """The listed move that is ``move``, or else the first equal to it (one read from
         notation, say), or None. A move taken from the list is found by identity, comparing
-        none: one pass of ``is`` over the list costs less than a set of the moves' ids."""
-        listed, by_move = self._legal()
+        none: one pass of ``is`` over the list costs less than a set of the moves' ids; a
+        move equal to a listed one (the random player's claim of every provable stone, equal
+        to the first listed) by one pass of ``==``, which stops at the first."""
+        listed = listing(self)
         if any(map(is_, listed, repeat(move))):
             return move
-        if not by_move:
-            by_move.update((equal, equal) for equal in reversed(listed))
-        try:
-            return by_move.get(move)
-        except TypeError:  # a move holding a list, say: equal to no listed move
-            return None
+        return next((equal for equal in listed if equal == move), None)
 
 
-def _listing(state: PlayState) -> tuple[tuple[Move, ...], dict[Move, Move]]:
-    return listed_moves(state), {}
+_PLAY_TEXT = tuple(tuple(map(str, plays)) for plays in PLAYS)
+"""The notation of each play of :data:`~engine.game.moves.PLAYS`, written once (``str`` of a
+listed play, which the log writes once a move)."""
 
 
 __all__ = [

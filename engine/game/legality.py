@@ -9,7 +9,7 @@ own from :mod:`engine.game.tactic_cards`, and a test checks on thousands of stat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, combinations
+from itertools import chain
 
 from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
@@ -19,6 +19,7 @@ from engine.game.move_rules import (
     STONE_EXISTS,
     TACTIC_LIMIT,
     check_room,
+    claims_of,
     clan_plays,
     may_pass,
     pass_rule,
@@ -27,6 +28,7 @@ from engine.game.moves import (
     RUSE_OF_MOVE,
     Banshee,
     Claim,
+    Deck,
     Draw,
     IllegalMove,
     Move,
@@ -81,6 +83,14 @@ RULES_NAMED = frozenset(
 
 # ------------------------------------------------------------------ listing
 
+_PLAY, _CLAIM, _DRAW, _RECRUITER_DRAW = Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.RECRUITER_DRAW
+"""The steps the listing tells apart, read as module values (a member read from its
+enumeration's class costs ten times as much)."""
+_PASS, _DRAW_FROM = (Pass(),), {deck: Draw(deck) for deck in Deck}
+"""The pass and the draws the listing offers, made once (a move is an immutable value)."""
+_IS_TACTIC = tuple(not is_clan_card(card) for card in range(64))
+""":func:`~engine.cards.card.is_clan_card`'s answer reversed, for each card number."""
+
 
 class LegalMoves:
     """The legal moves of a state as it is now, a lazy view over the move rules (as
@@ -120,20 +130,16 @@ class LegalMoves:
     def _groups(self) -> Iterator[Sequence[Move]]:
         """The moves, a group at a time, each group worked out only when it is reached."""
         state = self._state
-        if state.phase is Phase.PLAY:
+        phase = state.phase
+        if phase is _PLAY:
             yield from _play_groups(state)
             if may_pass(state):
-                yield [Pass()]
-        elif state.phase is Phase.CLAIM:
-            provable = state.provable_stones()
-            yield [
-                Claim(stones)
-                for size in range(len(provable), -1, -1)
-                for stones in combinations(provable, size)
-            ]
-        elif state.phase in (Phase.DRAW, Phase.RECRUITER_DRAW):
-            yield [Draw(deck) for deck in state.drawable()]
-        elif state.phase is Phase.RECRUITER_RETURN:
+                yield _PASS
+        elif phase is _CLAIM:
+            yield claims_of(state.provable_stones())
+        elif phase is _DRAW or phase is _RECRUITER_DRAW:
+            yield [_DRAW_FROM[deck] for deck in state.drawable()]
+        elif phase is Phase.RECRUITER_RETURN:
             yield [Return(card) for card in distinct(state.hands[state.current_player])]
 
 
@@ -141,16 +147,16 @@ def listed_moves(state: PlayState) -> tuple[Move, ...]:
     """The legal moves in :class:`LegalMoves`' order, the play step's listed without its
     generators: the Clan cards' plays, what each Tactic card allows, and the pass when no Clan
     card fits (:func:`~engine.game.move_rules.may_pass`)."""
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         return tuple(LegalMoves(state))
     plays = clan_plays(state, state.current_player)
     if not state.variant.has_tactics:
-        return plays or (Pass(),)
+        return plays or _PASS
     moves: list[Move] = list(plays)
     for group in _tactic_groups(state):
         moves.extend(group)
     if not plays:
-        moves.append(Pass())
+        moves += _PASS
     return tuple(moves)
 
 
@@ -170,23 +176,33 @@ def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
     """What each Tactic card in hand allows, within the tactic limit, a card at a time."""
     me = state.current_player
     if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
-        for card in distinct(card for card in state.hands[me] if not is_clan_card(card)):
+        for card in distinct(filter(_IS_TACTIC.__getitem__, state.hands[me])):
             yield KIND_OF_CARD[card].uses(state, card)
 
 
 def has_a_play(state: PlayState) -> bool:
-    """Whether the play step offers any move but a pass: the first group of
-    :class:`LegalMoves` with a move ends the search (most often the Clan cards' plays)."""
-    return bool(clan_plays(state, state.current_player)) or any(_tactic_groups(state))
+    """Whether the play step offers any move but a pass: its listing (:func:`listing`, which
+    the player asks next) is more than the pass alone."""
+    listed = listing(state)
+    return len(listed) > 1 or type(listed[0]) is not Pass
+
+
+def listing(state: PlayState) -> tuple[Move, ...]:
+    """The legal moves (:func:`listed_moves`), kept until the state changes."""
+    return state.derived("legal moves", listed_moves, state)
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:
     """The cards, with any Joker after the first dropped: the two Jokers play alike, and which
     one comes first in the hand (not its number) keeps the order of the moves."""
     kept: list[Card] = []
+    joker = False  # whether a Joker is kept
     for card in cards:
-        if not (card in JOKERS and any(other in JOKERS for other in kept)):
-            kept.append(card)
+        if card in JOKERS:
+            if joker:
+                continue
+            joker = True
+        kept.append(card)
     return kept
 
 
@@ -374,5 +390,6 @@ __all__ = [
     "has_a_play",
     "legal_moves",
     "listed_moves",
+    "listing",
     "refusal",
 ]

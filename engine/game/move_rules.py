@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Generic, ParamSpec
 
-from engine.cards.card import Card, card_name, clan_cards, is_clan_card
+from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, JOKERS
 from engine.game.cards_in_play import STONES_IN_MASK
-from engine.game.moves import PLAYS, IllegalMove, Move, Play
-from engine.game.play_state import PlayState
+from engine.game.moves import PLAYS, Claim, IllegalMove, Move, Play
+from engine.game.play_state import OPPONENT, PlayState
 from engine.game.stone_in_play import StoneInPlay
 from engine.proof.pieces import STONES, Player
 
@@ -45,7 +46,7 @@ class MoveRule(Generic[Facts]):
 
 
 def _within_the_tactic_limit(state: PlayState, player: Player) -> bool:
-    return state.tactics_played[player] <= state.tactics_played[player.other]
+    return state.tactics_played[player] <= state.tactics_played[OPPONENT[player]]
 
 
 def _over_the_tactic_limit(state: PlayState, player: Player) -> str:
@@ -223,9 +224,49 @@ _CLAN_PLAYS = (("clan plays", Player.A), ("clan plays", Player.B))
 
 
 def _clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
-    clan = clan_cards(state.hands[player])
-    room = stones_with_room(state, player) if clan else ()
-    return tuple([PLAYS[card][target] for card in clan for target in room])
+    room, rows = state.room(player), _CLAN_PLAYS_TO
+    plays: list[Play] = []
+    for card in state.hands[player]:
+        block = rows[card][room]
+        plays += block if block is not None else plays_to(card, room)
+    return tuple(plays)
+
+
+def plays_to(card: Card, stones: int) -> tuple[Play, ...]:
+    """The plays of ``card`` to each stone of the mask ``stones`` (stone ``n`` is bit ``n - 1``),
+    in order: the same tuple each time, made the first time it is asked."""
+    block = _PLAYS_TO[card][stones]
+    if block is None:
+        block = tuple(map(PLAYS[card].__getitem__, STONES_IN_MASK[stones]))
+        _PLAYS_TO[card][stones] = block
+        if is_clan_card(card):
+            _CLAN_PLAYS_TO[card][stones] = block
+    return block
+
+
+_PLAYS_TO: list[list[tuple[Play, ...] | None]] = [[None] * (1 << len(STONES)) for _ in range(64)]
+""":func:`plays_to` of each card number and mask of stones, once asked."""
+_CLAN_PLAYS_TO: list[list[tuple[Play, ...] | None]] = [
+    [None if is_clan_card(card) else ()] * (1 << len(STONES)) for card in range(64)
+]
+""":func:`plays_to` of a Clan card, once asked, and no plays for a Tactic card: a hand's Clan
+plays are its cards' plays to the stones with room, one card after another."""
+
+
+def claims_of(provable: tuple[int, ...]) -> tuple[Claim, ...]:
+    """The claims a claim step allows when ``provable`` are the stones provable: every subset,
+    the largest first, made once for each set of stones."""
+    claims = _CLAIMS.get(provable)
+    if claims is None:
+        claims = _CLAIMS[provable] = tuple(
+            Claim(stones)
+            for size in range(len(provable), -1, -1)
+            for stones in combinations(provable, size)
+        )
+    return claims
+
+
+_CLAIMS: dict[tuple[int, ...], tuple[Claim, ...]] = {}
 
 
 def _no_clan_card_fits(state: PlayState, player: Player) -> bool:
@@ -281,9 +322,11 @@ __all__ = [
     "MoveRule",
     "check_open",
     "check_room",
+    "claims_of",
     "clan_plays",
     "may_pass",
     "pass_rule",
+    "plays_to",
     "someone_can_go_on",
     "stones_with_room",
 ]

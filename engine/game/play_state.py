@@ -33,6 +33,12 @@ Facts = TypeVarTuple("Facts")
 _NOT_KEPT = object()
 _PROVABLE = (("provable", Player.A), ("provable", Player.B))
 """The keys the provable stones of each player are kept under (:meth:`PlayState.derived`)."""
+_PLAY, _CLAIM, _DRAW, _RECRUITER_DRAW, _OVER = (
+    Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.RECRUITER_DRAW, Phase.OVER
+)  # fmt: skip
+OPPONENT = (Player.B, Player.A)
+"""The phases a move's steps set or test, and each player's opponent (``player.other``), read
+as module values: an enumeration's member read from its class costs ten times as much."""
 
 
 class PlayState(CardsInPlay):
@@ -87,7 +93,7 @@ class PlayState(CardsInPlay):
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (by a victory, or by the stalemate ruling)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def winner(self) -> Player | None:
@@ -139,14 +145,15 @@ class PlayState(CardsInPlay):
     def provable_stones(self, player: Player | None = None) -> tuple[int, ...]:
         """The stones ``player`` (the current one by default) could claim right now."""
         player = self.current_player if player is None else player
-        if not self.complete(player):
+        complete = self._room[player] ^ self._open  # self.complete(player)
+        if not complete:
             return ()
-        return self.derived(_PROVABLE[player], self._prove, player)
+        return self.derived(_PROVABLE[player], self._prove, player, complete)
 
-    def _prove(self, player: Player) -> tuple[int, ...]:
+    def _prove(self, player: Player, complete: int) -> tuple[int, ...]:
         hand, rulings = self.hands[player], self.game.rulings
         return prove_stones(
-            self.stones, self._changed_at, STONES_IN_MASK[self.complete(player)], player, hand,
+            self.stones, self._changed_at, STONES_IN_MASK[complete], player, hand,
             self.variant, self._face_up, self.jokers_played, rulings, self._refuted,
         )  # fmt: skip
 
@@ -181,7 +188,7 @@ class PlayState(CardsInPlay):
         """The current player draws the top card of ``deck`` (one of the Recruiter's, in its
         draw step)."""
         self.hands[self.current_player].append(self.decks[deck].pop())
-        if self.phase is Phase.RECRUITER_DRAW:
+        if self.phase is _RECRUITER_DRAW:
             self._recruits_left -= 1
 
     def return_card(self, card: Card) -> None:
@@ -203,7 +210,7 @@ class PlayState(CardsInPlay):
 
     def after_play(self) -> None:
         """The step after the play step: the claim step, or under expert timing the draw."""
-        self.phase = Phase.DRAW if self.game.expert else Phase.CLAIM
+        self.phase = _DRAW if self.game.expert else _CLAIM
 
     def count_idle_turn(self) -> int:
         """Count the turn ending as idle (no card played, no stone provable) or not, and give
@@ -214,13 +221,14 @@ class PlayState(CardsInPlay):
 
     def pass_turn(self) -> None:
         """The other player's turn begins."""
-        self.current_player = self.current_player.other
+        self.current_player = OPPONENT[self.current_player]
         self.turn += 1
         self._played_this_turn = self._could_claim_this_turn = False
-        self.phase = Phase.CLAIM if self.game.expert else Phase.PLAY
+        self.phase = _CLAIM if self.game.expert else _PLAY
 
 
 __all__ = [
+    "OPPONENT",
     "Event",
     "GameSettings",
     "Outcome",

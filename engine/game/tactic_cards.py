@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from engine.cards.card import Card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
-from engine.game.cards_in_play import STONES_IN_MASK
 from engine.game.move_rules import (
     BANSHEE_HAS_A_CARD,
     BANSHEE_TAKES_THEIRS,
@@ -39,9 +38,10 @@ from engine.game.move_rules import (
     TRAITOR_TAKES_THEIRS,
     check_open,
     check_room,
+    plays_to,
     stones_with_room,
 )
-from engine.game.moves import PLAYS, Banshee, Move, Play, Recruit, Strategist, Traitor
+from engine.game.moves import Banshee, Move, Play, Recruit, Strategist, Traitor
 from engine.game.play_state import PlayState
 from engine.proof.pieces import MODE_CARDS, STONES
 
@@ -81,8 +81,7 @@ class EliteTroops(TacticKind):
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         if not ONE_JOKER.holds(state, state.current_player, card):
             return ()
-        plays = PLAYS[card]
-        return [plays[target] for target in stones_with_room(state, state.current_player)]
+        return plays_to(card, state.room(state.current_player))  # to stones_with_room
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
@@ -106,8 +105,7 @@ class CombatModes(TacticKind):
     cards = frozenset(COMBAT_MODE_CARDS)
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
-        plays = PLAYS[card]
-        return [plays[number] for number in STONES_IN_MASK[state.open_mask()]]
+        return plays_to(card, state.open_mask())
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)

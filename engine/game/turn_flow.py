@@ -34,6 +34,10 @@ from engine.game.tactic_cards import KIND_OF_CARD
 from engine.proof.pieces import STONES, Player
 from engine.proof.reachable import has_won
 
+_PLAY_STEP, _DRAW_STEP, _RECRUITER_DRAW_STEP = Phase.PLAY, Phase.DRAW, Phase.RECRUITER_DRAW
+"""The phases a move sets or tests, read as module values (a member read from its enumeration's
+class costs ten times as much)."""
+
 Step = Callable[[PlayState], None]
 """One step of a game: a move carried out, or a step the rules force. The state carries each out
 between two changes of its version (:meth:`engine.game.play_state.PlayState.derived`)."""
@@ -41,7 +45,7 @@ between two changes of its version (:meth:`engine.game.play_state.PlayState.deri
 
 def carry_out(state: PlayState, move: Move) -> None:
     """Carry out a legal move for the current player (the forced steps after it are
-    :func:`forced_step`'s)."""
+    :data:`FORCED_STEP`'s)."""
     _CARRY_OUT[type(move)](state, move)
 
 
@@ -51,13 +55,13 @@ def _claim(state: PlayState, move: Move) -> None:
     for number in move.stones:
         state.claim(number, me)
     if not check_victory(state, me):
-        state.phase = Phase.PLAY if state.game.expert else Phase.DRAW
+        state.phase = _PLAY_STEP if state.game.expert else _DRAW_STEP
 
 
 def _draw(state: PlayState, move: Move) -> None:
     assert isinstance(move, Draw)
     state.draw(move.deck)
-    if state.phase is not Phase.RECRUITER_DRAW:
+    if state.phase is not _RECRUITER_DRAW_STEP:
         end_turn(state)
 
 
@@ -80,7 +84,7 @@ def _card(state: PlayState, move: Move) -> None:
     else:
         state.tactics_played[me] += 1
         KIND_OF_CARD[card].carry_out(state, move)
-    if state.phase is Phase.PLAY:  # not after a Recruiter, whose own steps follow
+    if state.phase is _PLAY_STEP:  # not after a Recruiter, whose own steps follow
         state.after_play()
 
 
@@ -154,12 +158,6 @@ def award_total(cards: Sequence[Card]) -> int:
 # ------------------------------------------------------------------ forced steps
 
 
-def forced_step(state: PlayState) -> Step | None:
-    """The step the rules force now, when the current player has no choice; None when they
-    have one, or the game is over."""
-    return _FORCED_STEP[state.phase](state)
-
-
 def _recruiter_draw(state: PlayState) -> Step | None:
     drawable = state.drawable()
     if state.recruits_left == 0 or not drawable:
@@ -199,7 +197,7 @@ def _game_over(state: PlayState) -> None:
     return None
 
 
-_FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
+FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
     Phase.OVER: _game_over,
     Phase.RECRUITER_DRAW: _recruiter_draw,
     Phase.RECRUITER_RETURN: _recruiter_return,
@@ -207,7 +205,9 @@ _FORCED_STEP: dict[Phase, Callable[[PlayState], Step | None]] = {
     Phase.DRAW: _draw_step,
     Phase.PLAY: _play_step,
 }
-"""For each step, the step the rules force there, or None when it waits for a choice."""
+"""For each step, what tells the step the rules force there (``FORCED_STEP[state.phase](state)``:
+the step, when the current player has no choice; None when they have one, or the game is over).
+The game state reads it after each step, a table rather than a function that reads it."""
 
 
 def forced(move: Move) -> Step:
@@ -215,11 +215,11 @@ def forced(move: Move) -> Step:
     each move (a forced step is one of a few: no claim, a pass, a draw from one deck)."""
     step = _FORCED.get(move)
     if step is None:
-        text = str(move)
+        text, carry = str(move), _CARRY_OUT[type(move)]
 
         def step(state: PlayState) -> None:
             state.events.append(Event.logged(state.turn, state.current_player, text, True))
-            carry_out(state, move)
+            carry(state, move)
 
         _FORCED[move] = step
     return step
@@ -232,12 +232,12 @@ _DRAW = {deck: forced(Draw(deck)) for deck in Deck}
 
 
 __all__ = [
+    "FORCED_STEP",
     "Step",
     "award_total",
     "carry_out",
     "check_victory",
     "end_turn",
     "forced",
-    "forced_step",
     "stalemate",
 ]
