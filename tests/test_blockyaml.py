@@ -209,6 +209,8 @@ def test_the_forms_the_page_writes_are_read_here(text: str) -> None:
         "k: v # comment\n",
         "k: >-\n  a\n\n  b\n",
         "k: >-\n  a\n    b\n",
+        "k: >-\nl: v\n",  # an empty folded value, then a key
+        "k:\n  - >-\n  a\n",  # a folded item's lines no deeper than its dash
         "k: >\n  a\n",
         'k: "\\ud83d\\ude00"\n',  # a surrogate pair: JSON would pair it, YAML does not
         'k: "\\x41"\n',
@@ -218,6 +220,8 @@ def test_the_forms_the_page_writes_are_read_here(text: str) -> None:
         "k: {a: 1}\n",
         "k: v\r\n",
         "k:\tv\n",
+        "k: a\tb\n",
+        "k: [a\tb]\n",
         "\ufeffk: v\n",
         "k:v\n",
         "k: v\n# a comment after a key\n",

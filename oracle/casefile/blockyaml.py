@@ -85,10 +85,7 @@ class _Reader:
             self.at += 1  # a comment line before the first key
         if self.at == len(self.lines) or self.indent(self.at) != 0:
             raise _Declined
-        root = self.mapping(0)
-        if self.at != len(self.lines):
-            raise _Declined  # a line left over, less indented than where it stands
-        return root
+        return self.mapping(0)  # to the end: no line is less indented than the top
 
     def indent(self, number: int) -> int:
         line = self.lines[number]
@@ -122,11 +119,8 @@ class _Reader:
                 pairs.append((key, self.value(value, number, column + len(word) + 2, column)))
             if self.at == len(self.lines):
                 break
-            indent = self.indent(self.at)
-            if indent < column:
-                break
-            if indent > column:
-                raise _Declined
+            if self.indent(self.at) < column:
+                break  # (a line indented deeper starts with a space: no key, so declined)
         return yaml.MappingNode("tag:yaml.org,2002:map", pairs, start, start, flow_style=False)
 
     def block_below(self, column: int) -> yaml.Node:
@@ -147,7 +141,7 @@ class _Reader:
         while True:
             number = self.at
             rest = self.lines[number][column:]
-            if not rest.startswith("- ") or rest[2:3] in ("", " "):
+            if not rest.startswith("- "):
                 raise _Declined
             if _KEY.fullmatch(rest[2:]):
                 items.append(self.mapping(column + 2, rest[2:]))
@@ -156,11 +150,8 @@ class _Reader:
                 items.append(self.value(rest[2:], number, column + 2, column))
             if self.at == len(self.lines):
                 break
-            indent = self.indent(self.at)
-            if indent < column:
-                break
-            if indent > column:
-                raise _Declined
+            if self.indent(self.at) < column:
+                break  # (a line indented deeper starts with a space: no dash, so declined)
         return yaml.SequenceNode("tag:yaml.org,2002:seq", items, start, start, flow_style=False)
 
     def value(self, written: str, number: int, column: int, block: int) -> yaml.Node:
