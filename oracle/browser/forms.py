@@ -11,13 +11,17 @@ the rules they relied on named, the id made from the reader's situation.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
+
+import yaml
 
 from engine import STONES, CardError, Player, card_name, parse_card
 from oracle.casefile.editing import fitted_scalar, yaml_scalar
 from oracle.casefile.model import Case
 from oracle.casefile.questions import pinned_words
+from oracle.casefile.source import DataPath, LocatedDocument, text_problem
 from oracle.casefile.vocabulary import (
     PLACEHOLDERS,
     PLAYER_WORDS,
@@ -86,21 +90,47 @@ def card_items(text: str) -> list[str]:
 
 
 class _CaseLines:
-    """The lines of a case file being written, and the form field each came from."""
+    """The lines of a case file being written, the form field each came from, and the lines
+    that write the engine's answers (and ``draft:``, which an answered board may drop)."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.fields: dict[int, str] = {}
+        self.answers: dict[DataPath, int] = {}
+        """The line of each value an answer sets (``rules``, a claim's ``expect``...)."""
+        self.answer_lines: set[int] = set()
 
-    def add(self, line: str, field_id: str | None = None) -> None:
+    def add(self, line: str, field_id: str | None = None, answer: DataPath | None = None) -> None:
         self.lines.append(line)
         if field_id is not None:
             self.fields[len(self.lines)] = field_id
+        if answer is not None:
+            self.answer_lines.add(len(self.lines))
+            if answer:  # () for a folded value's later lines
+                self.answers[answer] = len(self.lines)
+
+
+@dataclass(frozen=True)
+class WrittenCase:
+    """A board's case file as :func:`written_case` writes it: its text, the form field of each
+    line, and where the answers are written in it (each value's line, and all their lines)."""
+
+    text: str
+    fields: dict[int, str]
+    answers: dict[DataPath, int]
+    answer_lines: frozenset[int]
 
 
 def form_case_text(
     form: dict[str, Any], answered: Answered | None = None
 ) -> tuple[str, dict[int, str]]:
+    """The case file for a board set up on the page, and which form field each line came from
+    (:func:`written_case`)."""
+    written = written_case(form, answered)
+    return written.text, written.fields
+
+
+def written_case(form: dict[str, Any], answered: Answered | None = None) -> WrittenCase:
     """The case file for a board set up on the page, and which form field each line came from.
 
     ``form`` holds ``situation`` and ``why`` (the reader's words, if any), ``variant``,
@@ -124,15 +154,19 @@ def form_case_text(
     _rest_of_position(text, form)
     if claims:
         text.add("claims:")
-        for number in claims:
+        for index, number in enumerate(claims):
             field = f"stone-{number}-claim"
             text.add(f"  - stone: {number}", field)
             if answered is not None and number in answered.expects:
                 verdict, because = answered.expects[number]
-                text.add(f"    expect: {verdict}", field)
+                text.add(f"    expect: {verdict}", field, ("claims", index, "expect"))
+                where: DataPath = ("claims", index, "because")
                 for line in f"    because: {fitted_scalar(because, 4, 9)}".splitlines():
-                    text.add(line, field)
-    return "\n".join(text.lines) + "\n", text.fields
+                    text.add(line, field, where)
+                    where = ()
+    return WrittenCase(
+        "\n".join(text.lines) + "\n", text.fields, text.answers, frozenset(text.answer_lines)
+    )
 
 
 def _header_lines(text: _CaseLines, form: dict[str, Any], answered: Answered | None) -> None:
@@ -147,9 +181,9 @@ def _header_lines(text: _CaseLines, form: dict[str, Any], answered: Answered | N
     text.add(f"variant: {variant if variant in ('base', 'tactics') else json.dumps(variant)}")
     text.fields[len(text.lines)] = "variant"
     if answered is None or {situation, why} & PLACEHOLDERS:
-        text.add("draft: true")
+        text.add("draft: true", answer=("draft",))
     if answered is not None and answered.rules:
-        text.add(f"rules: [{', '.join(answered.rules)}]")
+        text.add(f"rules: [{', '.join(answered.rules)}]", answer=("rules",))
 
 
 def _written(words: object, placeholder: str) -> str:
@@ -188,6 +222,77 @@ def _rest_of_position(text: _CaseLines, form: dict[str, Any]) -> None:
     jokers = [json.dumps(who) for who in form.get("jokers_played", [])]
     if jokers:
         text.add(f"  jokers_played: [{', '.join(jokers)}]", "jokers_played")
+
+
+_RULE_ID = re.compile(r"[a-z]+(\.[a-z0-9-]+)+")
+"""A rule id as the index writes them, which a flow list reads back as written."""
+
+
+def answered_document(
+    document: LocatedDocument, board: WrittenCase, finished: WrittenCase, answered: Answered
+) -> LocatedDocument | None:
+    """The document of ``finished`` (the board written with the engine's answers), made from
+    ``document`` (read from ``board``, the board's case file) with the answers put in as the
+    writer puts them in the text: each value where YAML would read it, at its line, and every
+    other value at its line in ``finished``. None where an answer would not read back as
+    written (the text is read then): a reason with spaces the folding would change, or with
+    characters a case file refuses; a rule id YAML would not read as written."""
+    reasons = [because for _, because in answered.expects.values()]
+    if not all(map(_reads_back, reasons)) or not all(map(_RULE_ID.fullmatch, answered.rules)):
+        return None
+    lines_to = _lines_moved(board, finished)
+    if lines_to is None:
+        return None
+    lines = {where: lines_to[at] for where, at in document.lines.items() if where != ("draft",)}
+    data = {key: value for key, value in document.data.items() if key != "draft"}
+    if ("draft",) in finished.answers:
+        data["draft"] = True
+        lines[("draft",)] = finished.answers[("draft",)]
+    if answered.rules:
+        data["rules"] = list(answered.rules)
+        at = lines[("rules",)] = finished.answers[("rules",)]
+        lines.update({("rules", index): at for index in range(len(answered.rules))})
+    data["claims"] = _claims_answered(document.data["claims"], lines, finished, answered)
+    return LocatedDocument(document.path, data, lines)
+
+
+def _claims_answered(
+    claims: list[dict[str, Any]],
+    lines: dict[DataPath, int],
+    finished: WrittenCase,
+    answered: Answered,
+) -> list[dict[str, Any]]:
+    """The claims with the engine's verdict and reason each, their lines put in ``lines``."""
+    answered_claims = [dict(raw) for raw in claims]
+    for index, raw in enumerate(answered_claims):
+        if raw["stone"] in answered.expects:
+            raw["expect"], raw["because"] = answered.expects[raw["stone"]]
+            for key in ("expect", "because"):
+                lines[("claims", index, key)] = finished.answers[("claims", index, key)]
+    return answered_claims
+
+
+def _lines_moved(board: WrittenCase, finished: WrittenCase) -> dict[int, int] | None:
+    """Where each line of ``board`` but its answers' (``draft:``) stands in ``finished``: the
+    same lines in the same order, the answers' lines aside (None if they are not)."""
+    old = board.text.split("\n")
+    new = finished.text.split("\n")
+    kept = [number for number in range(1, len(old) + 1) if number not in board.answer_lines]
+    moved = [number for number in range(1, len(new) + 1) if number not in finished.answer_lines]
+    if [old[n - 1] for n in kept] != [new[n - 1] for n in moved]:
+        return None  # not the same board (never: both are written from one form)
+    return dict(zip(kept, moved, strict=True))
+
+
+def _reads_back(because: str) -> bool:
+    """Whether a reason written by :func:`fitted_scalar` reads back as itself: one space
+    between words (as folding joins the lines it wraps), and no character a case file refuses."""
+    return (
+        bool(because)
+        and because == " ".join(because.split())
+        and text_problem(because) is None
+        and yaml.reader.Reader.NON_PRINTABLE.search(because) is None
+    )
 
 
 def form_of(case: Case) -> dict[str, Any]:

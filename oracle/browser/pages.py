@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from engine import CARDS, Claim, Game, IllegalMove, MoveSyntaxError, Player, Tactic, card_name
-from oracle.browser.forms import Answered, PageError, field_label, form_case_text, form_of
+from oracle.browser.forms import (
+    Answered,
+    PageError,
+    WrittenCase,
+    answered_document,
+    field_label,
+    form_case_text,
+    form_of,
+    written_case,
+)
 from oracle.browser.games import (
     GameSession,
     card_rule_texts,
@@ -28,9 +37,15 @@ from oracle.browser.games import (
     opponent_moves,
 )
 from oracle.casefile.errors import CaseError
-from oracle.casefile.loader import load_case_text
+from oracle.casefile.loader import (
+    case_of_document,
+    checked_document,
+    load_case_text,
+    read_case_document,
+)
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.rules import load_rules_index
+from oracle.casefile.source import LocatedDocument
 from oracle.site.boards import board_html, card_html
 from oracle.site.casepages import answers
 from oracle.verify.replay import verify_case
@@ -100,7 +115,8 @@ class Session:
         named, the id made from the reader's situation (a draft while that or why is unwritten).
         The text comes back with every answer, so the page's two views never disagree."""
         form = request.get("form", {})
-        text, fields = form_case_text(form)
+        board = written_case(form)
+        text, fields = board.text, board.fields
         if "claims:" not in text.splitlines():
             return {
                 "ok": False,
@@ -111,23 +127,35 @@ class Session:
                 "case_text": text,
             }
         try:
-            case = self.load(text)
+            document = read_case_document(text, CASE_PATH)
+            case = case_of_document(document, text, self.rules)
         except CaseError as error:
             return {**_error(error, fields), "case_text": text}
-        report = verify_case(case)
-        verdicts = [check.verdict for check in report.checks]
-        answered = Answered(
-            expects={v.stone: (v.verdict.label, v.explanation) for v in verdicts},
-            rules=tuple(dict.fromkeys(rule for v in verdicts for rule in v.rules)),
-        )
-        complete, fields = form_case_text(form, answered)
+        answered = engine_answers(verify_case(case))
+        finished = written_case(form, answered)
         try:
-            checked = verify_case(self.load(complete))
+            checked = verify_case(self.finished_case(document, board, finished, answered))
         except CaseError as error:
-            return {**_error(error, fields), "case_text": complete}
+            return {**_error(error, finished.fields), "case_text": finished.text}
         if not checked.verified:  # pragma: no cover - the engine would disagree with itself
             raise PageError("the case file written for this board does not agree with the engine")
-        return {"ok": True, "report": _report(checked), "case_text": complete}
+        return {"ok": True, "report": _report(checked), "case_text": finished.text}
+
+    def finished_case(
+        self,
+        document: LocatedDocument,
+        board: WrittenCase,
+        finished: WrittenCase,
+        answered: Answered,
+    ) -> Case:
+        """The case ``finished`` holds, the board's file with the engine's answers written in:
+        not read again, but made from the board's document with the answers put in
+        (:func:`~oracle.browser.forms.answered_document`), and checked by the loader as any
+        case read (its schema, its board, its claims and their reasons, its rules)."""
+        answered_in = answered_document(document, board, finished, answered)
+        if answered_in is None:
+            return self.load(finished.text)
+        return case_of_document(checked_document(answered_in), finished.text, self.rules)
 
     # -------------------------------------------------------------------------- playing
 
@@ -190,6 +218,15 @@ class Session:
         if session is None:
             raise PageError(f"no game {number}")
         return moment_view(session, int(request.get("step", 0)))
+
+
+def engine_answers(report: CaseReport) -> Answered:
+    """What the engine answered about a board, to be written into its case file."""
+    verdicts = [check.verdict for check in report.checks]
+    return Answered(
+        expects={v.stone: (v.verdict.label, v.explanation) for v in verdicts},
+        rules=tuple(dict.fromkeys(rule for v in verdicts for rule in v.rules)),
+    )
 
 
 def card_names(request: dict[str, Any]) -> dict[str, Any]:

@@ -52,7 +52,12 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     topic): the steps of :func:`load_case` from the YAML on. The steps: validate the YAML,
     build the position, then the claims, the table, the other questions, and check the names
     the case uses (misreadings, rule ids)."""
-    document = _case_document(text, path)
+    return case_of_document(read_case_document(text, path), text, rules)
+
+
+def case_of_document(document: LocatedDocument, text: str, rules: RulesIndex | None) -> Case:
+    """The case in ``document``, read from ``text`` by :func:`read_case_document`: every step of
+    :func:`load_case_text` after the YAML and its schema."""
     data = document.data
     if IMPOSSIBLE.key in data:
         return _impossible_case(document, rules, text)
@@ -69,7 +74,7 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     check_prose_written(document)
     return Case(
         id=data["id"],
-        path=path,
+        path=document.path,
         line=document.line_of(("id",)),
         situation=data["situation"].strip(),
         why=data["why"].strip(),
@@ -91,18 +96,24 @@ def load_case_text(text: str, path: Path, rules: RulesIndex | None = None) -> Ca
     )
 
 
-def _case_document(text: str, path: Path) -> LocatedDocument:
+def read_case_document(text: str, path: Path) -> LocatedDocument:
     """The case's YAML, validated against the case schema, that asks something."""
     try:
         document = parse_yaml(text, path)
     except SourceError as error:
         raise CaseError(error.path, error.line, error.problem, error.others) from None
+    return checked_document(document)
+
+
+def checked_document(document: LocatedDocument) -> LocatedDocument:
+    """``document`` against the case schema, asking something, its position filled in (no
+    stones, where it names none): :func:`read_case_document` once the YAML is read."""
     validate(document, questions.case_validator())
     data = document.data
     if not any(kind.key in data for kind in questions.QUESTION_KINDS):
         *others, last = [kind.key for kind in questions.exported_kinds()]
         raise CaseError(
-            path,
+            document.path,
             document.line_of(("id",)),
             f"the case asks nothing: add {', '.join(others)} or {last}",
         )

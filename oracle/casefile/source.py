@@ -19,6 +19,8 @@ from typing import Any, NamedTuple, TypeAlias
 
 import yaml
 
+from oracle.casefile.blockyaml import block_node_tree
+
 DataPath: TypeAlias = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
 
@@ -56,6 +58,11 @@ def loaded_yaml(text: str) -> Any:
     except yaml.YAMLError:
         return yaml.safe_load(text)
 
+
+BLOCK_READER = _FastLoader is yaml.SafeLoader
+"""Whether plain block YAML is split into nodes by :mod:`oracle.casefile.blockyaml`: where
+PyYAML has no libyaml (the browser), whose parser is as fast as that reader, and gives the same
+nodes."""
 
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
@@ -408,7 +415,12 @@ def parse_yaml(text: str, path: Path, *, texts: list[SourceError] | None = None)
 
 
 def _node_tree(text: str, path: Path) -> yaml.Node | None:
-    """The document's node tree, or a located error in an editor's words."""
+    """The document's node tree, or a located error in an editor's words. Without libyaml (see
+    :data:`BLOCK_READER`), plain block YAML such as the pages write is split into nodes a line
+    at a time; anything else, and every mistake, is PyYAML's."""
+    node = block_node_tree(text) if BLOCK_READER else None
+    if node is not None:
+        return node
     try:
         try:
             return _compose(text, path, _FastLoader)
