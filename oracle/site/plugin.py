@@ -49,6 +49,7 @@ from oracle.site.enginecache import (
 )
 from oracle.site.engines import Conformance, conformance
 from oracle.site.fonts import font_files
+from oracle.site.frames import CaseFrames
 from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import CasePages, render_case_pages, unplaced_cases
@@ -105,6 +106,8 @@ class SiteBuild:
     """The page policy's check of the built pages, once the theme's scripts are known."""
     case_navs: dict[str, str] = field(default_factory=dict)
     """The theme's navigation as the case pages of a folder show it, rendered for the first."""
+    case_frames: CaseFrames = field(default_factory=CaseFrames)
+    """The theme's page for each kind of case page, rendered once (:mod:`oracle.site.frames`)."""
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -246,6 +249,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         title = self._case_pages.situation(page.file.src_uri)
         if title is not None:  # a case page: rendered when it is written, never with markers
             page.meta["title"] = text(title)
+            page.meta["template"] = CASE_PAGE_TEMPLATE
             return markdown
         try:
             filled, used, shown = fill_markers(markdown, build.blocks, page.file.src_uri)
@@ -267,18 +271,27 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
         """Keep the site's files: a case page rendered as it is written links to them. Let the
-        case pages share the theme's navigation (:func:`_shared_nav`)."""
+        case pages share the theme's navigation (:func:`_shared_nav`), and write each into the
+        theme's page rendered once for its kind (:func:`_framed_case_page`)."""
         self.build.files = files
         theme = env.loader
         assert theme is not None  # MkDocs loads the theme's templates from its folders
         env.loader = jinja2.ChoiceLoader(
             [
-                jinja2.DictLoader({THEME_NAV: "{{ oracle_nav() }}"}),
+                jinja2.DictLoader(
+                    {
+                        THEME_NAV: "{{ oracle_nav() }}",
+                        CASE_PAGE_TEMPLATE: "{{ oracle_case_page() }}",
+                    }
+                ),
                 jinja2.PrefixLoader({THEME_PREFIX: theme}),
                 theme,
             ]
         )
         env.globals["oracle_nav"] = jinja2.pass_context(partial(_shared_nav, self.build))
+        env.globals["oracle_case_page"] = jinja2.pass_context(
+            partial(_framed_case_page, self.build)
+        )
         return env
 
     @event_priority(50)  # before the search plugin indexes the page
@@ -421,6 +434,25 @@ THEME_NAV = "partials/nav.html"
 """The theme's navigation, which every page includes."""
 THEME_PREFIX = "oracle-theme"
 """The prefix that names the theme's own template where the plugin stands in for it."""
+THEME_PAGE = "main.html"
+"""The theme's template of a page."""
+CASE_PAGE_TEMPLATE = "oracle-case-page.html"
+"""The template MkDocs renders a case page with: the theme's page, from its kind's frame."""
+
+
+def _theme_page(context: Context) -> str:
+    """The theme's page for the page being written, as MkDocs renders it."""
+    template = context.environment.get_template(THEME_PAGE)
+    return "".join(template.root_render_func(template.new_context(context.get_all(), True)))
+
+
+def _framed_case_page(build: SiteBuild, context: Context) -> str:
+    """A case page as the theme renders it, written into the theme's page rendered once for the
+    case pages of its kind (:mod:`oracle.site.frames`): about 1.3 ms a page less."""
+    page = context.get("page")
+    if not isinstance(page, CasePage):
+        raise PluginError(f"{CASE_PAGE_TEMPLATE} renders the case pages only")
+    return build.case_frames.page(page, partial(_theme_page, context))
 
 
 def _shared_nav(build: SiteBuild, context: Context) -> str:
