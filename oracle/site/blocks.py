@@ -29,6 +29,7 @@ from oracle.site.render import (
     render_verdict_table,
     render_walkthrough,
 )
+from oracle.site.tablerows import HeldRows, hold_rows
 
 GAMES_DIR = "games"
 
@@ -43,8 +44,20 @@ def generated_blocks(
     root: Path | None = None,
     engine_app: EngineApp | None = None,
     conformance_runs: Conformance | None = None,
+    held_rows: dict[str, list[HeldRows]] | None = None,
 ) -> dict[str, Block]:
-    """What each page marker turns into, rendered on demand (recorded games under ``root``)."""
+    """What each page marker turns into, rendered on demand (recorded games under ``root``).
+    Given ``held_rows``, a table of cases keeps its first row only, and the rest are held there
+    by page, to be written after Markdown has converted the page (:mod:`oracle.site.tablerows`).
+    """
+
+    def held(text: str, page: str) -> str:
+        if held_rows is None:
+            return text
+        text, rows = hold_rows(text)
+        if rows is not None:
+            held_rows.setdefault(page, []).append(rows)
+        return text
 
     def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
         if topic is None:
@@ -53,7 +66,7 @@ def generated_blocks(
         if not reports:
             raise CatalogueError([f"no published case has the topic {topic!r}"])
         shown = {report.case.id for report in reports}
-        return render_verdict_table(reports, templates, page), shown
+        return held(render_verdict_table(reports, templates, page), page), shown
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
         return render_rulings(catalogue.rules, templates, published_of(catalogue), page), set()
@@ -76,7 +89,7 @@ def generated_blocks(
 
     def case_index(argument: str | None, page: str) -> tuple[str, set[str]]:
         text = render_rows("case_index.md.j2", published_of(catalogue), templates, page)
-        return text, set()  # the index does not stand in for a topic's own table
+        return held(text, page), set()  # the index does not stand in for a topic's own table
 
     def app(argument: str | None, page: str) -> tuple[str, set[str]]:
         if engine_app is None:

@@ -64,6 +64,7 @@ from oracle.site.serving import (
 )
 from oracle.site.snapshot import engine_snapshot, snapshot_name
 from oracle.site.streamed import StreamedFile
+from oracle.site.tablerows import HeldRows, RowsProblem, put_rows
 
 DOWNLOADS = "downloads"
 
@@ -107,6 +108,9 @@ class SiteBuild:
     case_navs: dict[str, str] = field(default_factory=dict)
     """The theme's navigation as the case pages of a folder show it, rendered for the first."""
     case_frames: CaseFrames = field(default_factory=CaseFrames)
+    held_rows: dict[str, list[HeldRows]] = field(default_factory=dict)
+    """The rows of the tables of cases after their first, by page, until the page is converted
+    (:mod:`oracle.site.tablerows`)."""
     """The theme's page for each kind of case page, rendered once (:mod:`oracle.site.frames`)."""
 
 
@@ -144,11 +148,13 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
             f"the catalogue's export does not hold ({label}):\n" + "\n".join(error.problems)
         ) from None
     templates = Path(config.docs_dir) / "_templates"
+    held_rows: dict[str, list[HeldRows]] = {}
     return SiteBuild(
         label=label,
         root=root,
         catalogue=catalogue,
-        blocks=generated_blocks(catalogue, templates, root, engine_app, runs),
+        blocks=generated_blocks(catalogue, templates, root, engine_app, runs, held_rows),
+        held_rows=held_rows,
         conformance=runs,
         runtime=runtime,
         fonts=fonts,
@@ -264,8 +270,18 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """The Engine reference is made from the engine's docstrings, which name other names
         with Sphinx's roles (``:class:`~engine.game.moves.Move```): each shows as the code it
-        marks, without the role, and a name after ``~`` by its last part, as Sphinx shows it."""
-        return SPHINX_ROLE.sub(_without_role, html)
+        marks, without the role, and a name after ``~`` by its last part, as Sphinx shows it.
+        A table of cases gets the rows held from Markdown (:mod:`oracle.site.tablerows`)."""
+        html = SPHINX_ROLE.sub(_without_role, html)
+        uri = page.file.src_uri
+        for rows in self.build.held_rows.pop(uri, []):
+            try:
+                html = put_rows(
+                    html, rows, uri, lambda target: files.get_file_from_path(target) is not None
+                )
+            except RowsProblem as error:
+                raise PluginError(f"({self.build.label}) {error}") from None
+        return html
 
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
@@ -385,6 +401,11 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         if missing:
             raise PluginError(
                 "no page shows " + ", ".join(f"<!-- oracle:{name} -->" for name in missing)
+            )
+        if build.held_rows:
+            raise PluginError(
+                "rows of a table were never written on their page: "
+                + ", ".join(sorted(build.held_rows))
             )
         unplaced = unplaced_cases(build.catalogue, build.shown, build.root)
         if unplaced:
