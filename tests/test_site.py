@@ -374,3 +374,98 @@ def test_the_case_pages_of_a_folder_show_the_navigation_the_theme_rendered_for_t
         "<index.html 3>",
         "<index.html 4>",
     ]
+
+
+FRAME_THEME = (
+    "<title>{{ page.meta.title }} - x</title>{% if page.canonical_url %}"
+    "<link href='{{ page.canonical_url }}'>{% endif %}"
+    "<a href='{{ (page.toc | first).url }}'>skip</a><h2>{{ page.meta.title }}</h2>"
+    "{% set first = page.toc | first %}{% for item in first.children %}[{{ item.title }}]"
+    "{% endfor %}{% if '<h1' not in page.content %}<h1>{{ page.title }}</h1>{% endif %}"
+    "<main>{{ page.content }}</main>"
+)
+"""A theme page reading what the theme reads of a case page."""
+
+
+def _framed_pages(
+    tmp_path: Path, theme_page: str, site_url: str = ""
+) -> tuple[list[str], list[str], int]:
+    """Case pages written by the plugin's framed template, each as the theme renders it whole,
+    and how many times the plugin rendered the theme's page."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    import jinja2
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.toc import AnchorLink, TableOfContents
+
+    from oracle.site.frames import CaseFrames
+    from oracle.site.plugin import CASE_PAGE_TEMPLATE, THEME_PAGE, CasePage, OraclePlugin
+
+    config = MkDocsConfig()
+    config.load_dict(
+        {
+            "site_name": "x",
+            "docs_dir": str(tmp_path),
+            "use_directory_urls": False,
+            "site_url": site_url or None,
+        }
+    )
+    renders = 0
+
+    def counted() -> str:
+        nonlocal renders
+        renders += 1
+        return ""
+
+    theme = jinja2.DictLoader({THEME_PAGE: "{{ counted() }}" + theme_page})
+    plugin = OraclePlugin()
+    plugin.current = cast(Any, SimpleNamespace(files=None, case_navs={}, case_frames=CaseFrames()))
+    env = plugin.on_env(jinja2.Environment(loader=theme), config=config, files=Files([]))
+    env.globals["counted"] = counted
+    whole_env = jinja2.Environment(loader=theme)
+    whole_env.globals["counted"] = lambda: ""
+    framed, whole = [], []
+    titles = ["A &#58; b", "Two", "Three &#60;x&#62;", "why", "Five", "Six"]
+    for number, title in enumerate(titles):
+        folder = "a" if number < 5 else "b"
+        file = File(f"cases/{folder}/{number}.md", None, str(tmp_path), use_directory_urls=False)
+        page = CasePage(None, file, config)
+        page.meta = {"title": title, "search": {"boost": 2}, "template": CASE_PAGE_TEMPLATE}
+        page.markdown = "x"
+        heading = AnchorLink(title, f"h-{number}", 1)
+        heading.children = [AnchorLink("Why", "why", 2)]
+        page.toc = TableOfContents([heading])
+        page.content = f"<h1 id='h-{number}'>{title}</h1><p>{number}</p>"
+        framed.append(env.get_template(CASE_PAGE_TEMPLATE).render(page=page))
+        whole.append(whole_env.get_template(THEME_PAGE).render(page=page))
+    return framed, whole, renders
+
+
+def test_case_pages_are_written_into_their_kind_s_frame_as_the_theme_renders_them(
+    tmp_path: Path,
+) -> None:
+    """A case page is the theme's page rendered once for its folder's case pages, with its own
+    title, skip link, content and address put in: the same page, byte for byte, as the theme
+    renders it whole; the first pages of each kind are rendered whole as well, as the check."""
+    from oracle.site.frames import CHECKED
+
+    for site_url in ("", "https://example.org/site/"):
+        framed, whole, renders = _framed_pages(tmp_path, FRAME_THEME, site_url)
+        assert framed == whole
+        assert "A &#58; b - x" in framed[0] and "<p>2</p>" in framed[2]
+        assert ("https://example.org/site/cases/a/3.html" in framed[3]) == bool(site_url)
+        # Two kinds (folders a and b): a frame and CHECKED whole pages for the first, a frame
+        # and one whole page for the second's only page.
+        assert renders == (1 + CHECKED) + (1 + 1)
+
+
+def test_a_case_page_whose_frame_does_not_come_out_as_the_theme_renders_it_is_rendered_whole(
+    tmp_path: Path,
+) -> None:
+    """A theme that reads the title otherwise than as it is (in capitals here) makes frames that
+    do not come out as the page: every page of that kind is rendered whole, and comes out so."""
+    framed, whole, renders = _framed_pages(tmp_path, FRAME_THEME + "{{ page.meta.title | upper }}")
+    assert framed == whole
+    assert renders == 6 + 2  # every page whole, and a frame for each kind

@@ -19,6 +19,7 @@ from oracle.site.figures import (
     render_tactic_coverage,
 )
 from oracle.site.markup import Markup, code_block, rendered, template_environment
+from oracle.site.published import published_of
 from oracle.site.render import (
     catalogue_summary,
     render_changes,
@@ -28,6 +29,7 @@ from oracle.site.render import (
     render_verdict_table,
     render_walkthrough,
 )
+from oracle.site.tablerows import HeldRows, hold_rows
 
 GAMES_DIR = "games"
 
@@ -42,20 +44,32 @@ def generated_blocks(
     root: Path | None = None,
     engine_app: EngineApp | None = None,
     conformance_runs: Conformance | None = None,
+    held_rows: dict[str, list[HeldRows]] | None = None,
 ) -> dict[str, Block]:
-    """What each page marker turns into, rendered on demand (recorded games under ``root``)."""
+    """What each page marker turns into, rendered on demand (recorded games under ``root``).
+    Given ``held_rows``, a table of cases keeps its first row only, and the rest are held there
+    by page, to be written after Markdown has converted the page (:mod:`oracle.site.tablerows`).
+    """
+
+    def held(text: str, page: str) -> str:
+        if held_rows is None:
+            return text
+        text, rows = hold_rows(text)
+        if rows is not None:
+            held_rows.setdefault(page, []).append(rows)
+        return text
 
     def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
         if topic is None:
             raise CatalogueError(["a verdict table names its topic: oracle:verdict-table TOPIC"])
-        reports = tuple(report for report in catalogue.published if report.case.topic == topic)
+        reports = tuple(report for report in published_of(catalogue) if report.case.topic == topic)
         if not reports:
             raise CatalogueError([f"no published case has the topic {topic!r}"])
         shown = {report.case.id for report in reports}
-        return render_verdict_table(reports, templates, page), shown
+        return held(render_verdict_table(reports, templates, page), page), shown
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
-        return render_rulings(catalogue.rules, templates, catalogue.published, page), set()
+        return render_rulings(catalogue.rules, templates, published_of(catalogue), page), set()
 
     def rule(rule_id: str | None, page: str) -> tuple[str, set[str]]:
         entry = None if rule_id is None else catalogue.rules.entry(rule_id)
@@ -66,7 +80,7 @@ def generated_blocks(
         return render_citation(entry, templates, page), set()
 
     def changes(argument: str | None, page: str) -> tuple[str, set[str]]:
-        return render_changes(catalogue.rules, templates, catalogue.published, page), set()
+        return render_changes(catalogue.rules, templates, published_of(catalogue), page), set()
 
     def walkthrough(name: str | None, page: str) -> tuple[str, set[str]]:
         if name is None or root is None:
@@ -74,8 +88,8 @@ def generated_blocks(
         return render_walkthrough(root / GAMES_DIR / f"{name}.txt", templates, root), set()
 
     def case_index(argument: str | None, page: str) -> tuple[str, set[str]]:
-        text = render_rows("case_index.md.j2", catalogue.published, templates, page)
-        return text, set()  # the index does not stand in for a topic's own table
+        text = render_rows("case_index.md.j2", published_of(catalogue), templates, page)
+        return held(text, page), set()  # the index does not stand in for a topic's own table
 
     def app(argument: str | None, page: str) -> tuple[str, set[str]]:
         if engine_app is None:

@@ -22,6 +22,7 @@ from oracle.site.casepages import (
 )
 from oracle.site.history import answer_since, changes_by_date, moved_cases
 from oracle.site.markup import Markup, anchor, rendered, template_environment
+from oracle.site.published import published_of
 from oracle.verify.report import CaseReport
 from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
 
@@ -188,7 +189,7 @@ def render_walkthrough(record: Path, templates: Path, root: Path | None = None) 
 
 def catalogue_summary(catalogue: Catalogue) -> str:
     """One sentence: how many cases are published, in how many topics."""
-    published = catalogue.published
+    published = published_of(catalogue)
     topics = len({report.case.topic for report in published})
     return (
         f"The catalogue publishes **{len(published)} cases** in {topics} topics, every one"
@@ -227,7 +228,7 @@ class CasePages(Mapping[str, str]):
         self._topics = dict(topics)
         self._root = root
         self._added = added
-        self._reports = {case_page_uri(report.case): report for report in catalogue.published}
+        self._reports = {case_page_uri(report.case): report for report in published_of(catalogue)}
         # The text each case was read from, the one verified: a page shows the file as verified
         # even if an editor saves it meanwhile (line breaks as a text file reads them).
         self._sources = {
@@ -274,6 +275,6 @@ def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = No
         f"{report.case.named_at(root)}"
         f" (topic {report.case.topic!r}) is in no"
         f" table; add <!-- oracle:verdict-table {report.case.topic} --> to a page"
-        for report in catalogue.published
+        for report in published_of(catalogue)
         if report.case.id not in shown
     ]
