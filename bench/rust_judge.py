@@ -48,21 +48,28 @@ def _cards(text: str) -> tuple[Card, ...]:
     return () if text == "." else tuple(map(int, text.split(",")))
 
 
+def _stone(field: str) -> StoneState:
+    """The stone of one field, built once for each text (a stone is an immutable value, and a
+    third of the fields repeat one before them, mostly empty stones)."""
+    stone = _STONES.get(field)
+    if stone is None:
+        side_a, side_b, first, claimed = field.split("/")
+        stone = _STONES[field] = StoneState(
+            sides=(_cards(side_a), _cards(side_b)),
+            completed_first=_PLAYER[first],
+            claimed_by=_PLAYER[claimed],
+        )
+    return stone
+
+
+_STONES: dict[str, StoneState] = {}
+
+
 def decode(line: str) -> tuple[Position, int]:
     """The position and claimed stone of one line, through the validated constructor."""
     stone_text, hand, *stone_fields = line.split()
-    stones = []
-    for field in stone_fields:
-        side_a, side_b, first, claimed = field.split("/")
-        stones.append(
-            StoneState(
-                sides=(_cards(side_a), _cards(side_b)),
-                completed_first=_PLAYER[first],
-                claimed_by=_PLAYER[claimed],
-            )
-        )
-    position = Position(stones=tuple(stones), hand=_cards(hand), variant=_BASE)
-    return position, int(stone_text)
+    stones = tuple([_stone(field) for field in stone_fields])
+    return Position(stones=stones, hand=_cards(hand), variant=_BASE), int(stone_text)
 
 
 def judge_file(path: Path) -> None:

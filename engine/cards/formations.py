@@ -27,6 +27,9 @@ from engine.cards.ranks import total_of as total_of
 from engine.cards.search import _strongest, _strongest_choosing
 from engine.frozen import FrozenValue, set_field
 
+_BLIND = CombatMode.BLIND_MANS_BLUFF
+"""The Bluff as a module name: reading it off its Enum class costs about 0.1 us (Python 3.11)."""
+
 
 def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
     """One comparable value for a complete side: higher beats lower.
@@ -41,7 +44,7 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
         219
 
     """
-    blind = bool(modes) and CombatMode.BLIND_MANS_BLUFF in modes
+    blind = bool(modes) and _BLIND in modes
     return _side_strength(cards if type(cards) is tuple else tuple(cards), blind)
 
 
@@ -176,7 +179,7 @@ def strongest_completion(
     if placed and max(placed) >= ELITE_BASE:
         clan = [card for card in placed if card < ELITE_BASE]
         fixed = [card for card in placed if card >= ELITE_BASE]
-    blind = CombatMode.BLIND_MANS_BLUFF in modes
+    blind = _BLIND in modes
     if not wilds:
         if pool.bit_count() < missing:
             return None

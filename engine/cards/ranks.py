@@ -66,6 +66,11 @@ class Formation(IntEnum):
         return self.name.lower().replace("_", " ")
 
 
+_SUM, _RUN, _COLOUR, _SAME_VALUE, _COLOUR_RUN = Formation
+_MUD_FIGHT = CombatMode.MUD_FIGHT
+"""Members as module names: reading one off its Enum class costs about 0.1 us (Python 3.11)."""
+
+
 def side_capacity(modes: Collection[CombatMode]) -> int:
     """How many cards complete a side: 3, or 4 under Mud Fight.
     For example:
@@ -74,7 +79,7 @@ def side_capacity(modes: Collection[CombatMode]) -> int:
         >>> side_capacity(()), side_capacity({CombatMode.MUD_FIGHT})
         (3, 4)
     """
-    return 4 if modes and CombatMode.MUD_FIGHT in modes else 3
+    return 4 if modes and _MUD_FIGHT in modes else 3
 
 
 def formation_of(cards: Sequence[Card]) -> Formation:
@@ -87,26 +92,30 @@ def formation_of(cards: Sequence[Card]) -> Formation:
 
     """
 
-    values = sorted([card % 9 for card in cards])
-    low, high = values[0], values[-1]
     colour = cards[0] // 9
     same_colour = True
+    values = 0  # bit value - 1 for each value
     for card in cards:
+        values |= 1 << card % 9
         if card // 9 != colour:
             same_colour = False
-            break
-    consecutive = high - low == len(values) - 1 and len(set(values)) == len(values)
+    # Consecutive: as many values in a row as cards, from the lowest (so no value twice).
+    consecutive = values == (values & -values) * ((1 << len(cards)) - 1)
     if consecutive and same_colour:
-        return Formation.COLOUR_RUN
-    if low == high:
-        return Formation.SAME_VALUE
+        return _COLOUR_RUN
+    if values & (values - 1) == 0:  # one value
+        return _SAME_VALUE
     if same_colour:
-        return Formation.COLOUR
+        return _COLOUR
     if consecutive:
-        return Formation.RUN
-    return Formation.SUM
+        return _RUN
+    return _SUM
 
 
 def total_of(cards: Sequence[Card]) -> int:
     """The sum of the cards' values."""
-    return sum([card % 9 for card in cards]) + len(cards)
+    return sum(map(_VALUE_LESS_ONE, cards)) + len(cards)
+
+
+_VALUE_LESS_ONE = (9).__rmod__
+"""``card % 9``, a card's value less one, as a C function for :func:`map`."""

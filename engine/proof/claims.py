@@ -23,7 +23,7 @@ from engine.cards.formations import (
     why_stronger,
 )
 from engine.cards.tactics import JOKERS, Tactic
-from engine.frozen import FrozenValue, set_field
+from engine.frozen import FrozenValue
 from engine.proof.pieces import Player, StoneState, check_stone
 from engine.proof.position import Position
 from engine.proof.reasons import (
@@ -35,6 +35,13 @@ from engine.proof.reasons import (
     Verdict,
 )
 from engine.proof.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
+
+# Members as module names: reading one off its Enum class costs about 0.1 us (Python 3.11).
+_GRANTED, _REFUSED_ON_TIE = Verdict.GRANTED, OpenSideTie.REFUSED
+_STONE_CLAIMED, _INCOMPLETE_SIDE = Reason.STONE_CLAIMED, Reason.INCOMPLETE_SIDE
+_STRONGER, _WEAKER = Reason.STRONGER_FORMATION, Reason.WEAKER_FORMATION
+_TIE_WON, _TIE_LOST = Reason.TIE_WON, Reason.TIE_LOST
+_WITNESS, _UNBEATABLE, _NO_COMPLETION = Reason.WITNESS, Reason.UNBEATABLE, Reason.NO_COMPLETION
 
 
 class ClaimVerdict(FrozenValue):
@@ -88,15 +95,15 @@ class ClaimVerdict(FrozenValue):
         held_by_claimant: bool = False,
         rulings: Rulings = RULINGS,
     ) -> None:
-        set_field(self, "stone", stone)
-        set_field(self, "reason", reason)
-        set_field(self, "mine", mine)
-        set_field(self, "theirs", theirs)
-        set_field(self, "modes", modes)
-        set_field(self, "best_reply", best_reply)
-        set_field(self, "witness_in_hand", witness_in_hand)
-        set_field(self, "held_by_claimant", held_by_claimant)
-        set_field(self, "rulings", rulings)
+        _SET_STONE(self, stone)
+        _SET_REASON(self, reason)
+        _SET_MINE(self, mine)
+        _SET_THEIRS(self, theirs)
+        _SET_MODES(self, modes)
+        _SET_BEST_REPLY(self, best_reply)
+        _SET_WITNESS_IN_HAND(self, witness_in_hand)
+        _SET_HELD_BY_CLAIMANT(self, held_by_claimant)
+        _SET_RULINGS(self, rulings)
 
     @property
     def verdict(self) -> Verdict:
@@ -111,7 +118,7 @@ class ClaimVerdict(FrozenValue):
     @property
     def granted(self) -> bool:
         """Whether the claim holds."""
-        return self.reason.verdict is Verdict.GRANTED
+        return self.reason.verdict is _GRANTED
 
     @property
     def witness(self) -> tuple[Card, ...]:
@@ -147,6 +154,12 @@ class ClaimVerdict(FrozenValue):
     def explanation(self) -> str:
         """The reason in words, from the claimant's side."""
         return _EXPLAIN[self.reason](self)
+
+
+_SETTERS = [ClaimVerdict.__dict__[name].__set__ for name in ClaimVerdict._fields]
+"""Each slot's own setter, in the order of the fields: about half the time of set_field."""
+_SET_STONE, _SET_REASON, _SET_MINE, _SET_THEIRS, _SET_MODES = _SETTERS[:5]
+_SET_BEST_REPLY, _SET_WITNESS_IN_HAND, _SET_HELD_BY_CLAIMANT, _SET_RULINGS = _SETTERS[5:]
 
 
 def _names(cards: Iterable[Card]) -> str:
@@ -288,7 +301,7 @@ def stone_verdict(
     if state.claimed_by is not None:
         return ClaimVerdict(
             stone,
-            Reason.STONE_CLAIMED,
+            _STONE_CLAIMED,
             mine,
             theirs,
             modes,
@@ -297,32 +310,30 @@ def stone_verdict(
         )
     capacity = state.capacity
     if len(mine) < capacity:
-        return ClaimVerdict(stone, Reason.INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
+        return ClaimVerdict(stone, _INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
     my_strength = strength(mine, modes)
     if len(theirs) == capacity:
         their_strength = strength(theirs, modes)
         if my_strength > their_strength:
-            reason = Reason.STRONGER_FORMATION
+            reason = _STRONGER
         elif my_strength < their_strength:
-            reason = Reason.WEAKER_FORMATION
+            reason = _WEAKER
         elif (first := state.completed_first) is not None and (
             rulings.tie_break.winner(first) is claimant
         ):
-            reason = Reason.TIE_WON
+            reason = _TIE_WON
         else:
-            reason = Reason.TIE_LOST
+            reason = _TIE_LOST
         return ClaimVerdict(stone, reason, mine, theirs, modes, rulings=rulings)
     best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
     if best is None:
-        return ClaimVerdict(stone, Reason.NO_COMPLETION, mine, theirs, modes, rulings=rulings)
+        return ClaimVerdict(stone, _NO_COMPLETION, mine, theirs, modes, rulings=rulings)
     if best.strength > my_strength or (
-        best.strength == my_strength and rulings.open_side_tie is OpenSideTie.REFUSED
+        best.strength == my_strength and rulings.open_side_tie is _REFUSED_ON_TIE
     ):
         in_hand = tuple(card for card in best.added if card in hand)
-        return ClaimVerdict(
-            stone, Reason.WITNESS, mine, theirs, modes, best, in_hand, rulings=rulings
-        )
-    return ClaimVerdict(stone, Reason.UNBEATABLE, mine, theirs, modes, best, rulings=rulings)
+        return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, rulings=rulings)
+    return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, rulings=rulings)
 
 
 def elite_troops_for(

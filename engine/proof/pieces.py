@@ -258,10 +258,10 @@ class StoneState(FrozenValue):
         modes: frozenset[CombatMode] = _NO_MODES,
         claimed_by: Player | None = None,
     ) -> None:
-        set_field(self, "sides", sides)
-        set_field(self, "completed_first", completed_first)
-        set_field(self, "modes", modes)
-        set_field(self, "claimed_by", claimed_by)
+        _SET_SIDES(self, sides)  # each slot's own setter: about half the time of set_field
+        _SET_COMPLETED_FIRST(self, completed_first)
+        _SET_MODES(self, modes)
+        _SET_CLAIMED_BY(self, claimed_by)
         if type(completed_first) not in _NO_ONE_OR_A_PLAYER or (
             type(claimed_by) not in _NO_ONE_OR_A_PLAYER
         ):
@@ -319,5 +319,8 @@ class StoneState(FrozenValue):
         return len(self.sides[player]) == self.capacity
 
 
+_SET_SIDES, _SET_COMPLETED_FIRST, _SET_MODES, _SET_CLAIMED_BY = [
+    StoneState.__dict__[name].__set__ for name in StoneState._fields
+]
 EMPTY_BORDER = (StoneState(),) * len(STONES)
 """Nine empty stones: the border before anyone plays."""

@@ -62,17 +62,17 @@ class Position(FrozenValue):
         variant: Variant = BASE_VARIANT,
         jokers_played: frozenset[Player] = frozenset(),
     ) -> None:
-        set_field(self, "stones", stones)
-        set_field(self, "discards", discards)
-        set_field(self, "hand", hand)
-        set_field(self, "viewer", viewer)
-        set_field(self, "variant", variant)
-        set_field(self, "jokers_played", jokers_played)
+        _SET_STONES(self, stones)  # each slot's own setter: about half the time of set_field
+        _SET_DISCARDS(self, discards)
+        _SET_HAND(self, hand)
+        _SET_VIEWER(self, viewer)
+        _SET_VARIANT(self, variant)
+        _SET_JOKERS_PLAYED(self, jokers_played)
         problems, seen = problems_and_cards(self)
         if problems:
             raise problems[0]
         # Every card is in one place, so the face-up ones are all but the hand.
-        set_field(self, "_table_mask", seen & ~mask_of(hand))
+        _SET_TABLE_MASK(self, seen & ~mask_of(hand))
 
     def status(self) -> list[PositionError]:
         """Every reason this position cannot exist, in the order the constructor checks them
@@ -179,3 +179,9 @@ class Position(FrozenValue):
             variant=variant_named(variant) if isinstance(variant, str) else variant,
             jokers_played=frozenset(jokers_played),
         )
+
+
+_SET_STONES, _SET_DISCARDS, _SET_HAND, _SET_VIEWER, _SET_VARIANT, _SET_JOKERS_PLAYED = [
+    Position.__dict__[name].__set__ for name in Position._fields
+]
+_SET_TABLE_MASK = Position.__dict__["_table_mask"].__set__

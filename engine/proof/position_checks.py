@@ -56,7 +56,8 @@ def problems_and_cards(position: _Seen) -> tuple[list[PositionError], int]:
     """What :meth:`Position.status` says, and the mask of every card the position holds."""
     if len(position.stones) != len(STONES):
         return [PositionError(f"a border has 9 stones, not {len(position.stones)}")], 0
-    problems, seen = _card_problems(_every_card(position))
+    cards, suspects = _every_card(position)
+    problems, seen = _card_problems(cards)
     if problems and not all(isinstance(problem, DuplicateCard) for problem in problems):
         return problems, seen  # what is not a card cannot be judged further
     if seen & TACTICS_MASK:  # a Tactic card somewhere
@@ -67,30 +68,33 @@ def problems_and_cards(position: _Seen) -> tuple[list[PositionError], int]:
             VariantError("face-up discards only exist in the tactics variant", part="discards")
         )
     problems += _hand_problems(position)
-    for number, stone in zip(STONES, position.stones, strict=True):
-        # A stone with no combat mode and no completion order can only be wrong with a side
-        # over three cards, or two complete sides that tie (most stones are neither).
-        a, b = len(stone.sides[0]), len(stone.sides[1])
-        if stone.modes or stone.completed_first is not None or a > 3 or b > 3 or a == b == 3:
-            problems += _stone_problems(position, number, stone)
+    for number, stone in suspects:
+        problems += _stone_problems(position, number, stone)
     return problems, seen
 
 
-def _every_card(position: _Seen) -> list[Card]:
-    """Each card the position holds, where it lies: the sides, the discards, the hand, the
-    combat modes."""
+def _every_card(position: _Seen) -> tuple[list[Card], list[tuple[int, StoneState]]]:
+    """Each card the position holds, where it lies (the sides, the discards, the hand, the
+    combat modes), and in the same pass the stones that need a closer look: a stone with no
+    combat mode and no completion order can only be wrong with a side over three cards, or two
+    complete sides that tie (most stones are neither)."""
     cards: list[Card] = []
+    suspects: list[tuple[int, StoneState]] = []
     has_modes = False
-    for stone in position.stones:
-        cards += stone.sides[0]
-        cards += stone.sides[1]
+    for number, stone in enumerate(position.stones, 1):
+        a, b = stone.sides[0], stone.sides[1]
+        cards += a
+        cards += b
         if stone.modes:
             has_modes = True
+            suspects.append((number, stone))
+        elif stone.completed_first is not None or len(a) > 3 or len(b) > 3 or len(a) == len(b) == 3:
+            suspects.append((number, stone))
     cards += position.discards
     cards += position.hand
     if has_modes:
         cards += _mode_cards(position)
-    return cards
+    return cards, suspects
 
 
 def _card_problems(cards: list[Card]) -> tuple[list[PositionError], int]:

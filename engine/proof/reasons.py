@@ -54,13 +54,15 @@ class Reason(IdentityEnum):
     @property
     def verdict(self) -> Verdict:
         """The verdict this reason leads to."""
-        granted = {
-            Reason.STRONGER_FORMATION,
-            Reason.TIE_WON,
-            Reason.UNBEATABLE,
-            Reason.NO_COMPLETION,
-        }
-        return Verdict.GRANTED if self in granted else Verdict.REFUSED
+        return _GRANTED if self in _GRANTED_BY else _REFUSED
+
+
+_GRANTED, _REFUSED = Verdict.GRANTED, Verdict.REFUSED
+_GRANTED_BY = frozenset(
+    {Reason.STRONGER_FORMATION, Reason.TIE_WON, Reason.UNBEATABLE, Reason.NO_COMPLETION}
+)
+"""The reasons that grant a claim, made once: reading a member off its Enum class costs about
+0.1 us (Python 3.11), and every verdict asks."""
 
 
 REASON_RULES: dict[Reason, tuple[str, ...]] = {
