@@ -91,14 +91,35 @@ def test_the_catalogues_files_and_the_boards_they_make_read_as_pyyaml_reads_them
     assert boards >= 20
 
 
-PLAIN = st.text("abcdefghijklmnopqrstuvwxyzAB0123456789 ,.;()'-/", max_size=40)
-"""Words as readers mostly type them, which the page writes plain."""
+PLAIN = st.text("abcdefghijklmnopqrstuvwxyzAB0123456789 ,.;()'-/", max_size=40).filter(
+    lambda words: not words.startswith("-")
+)
+"""Words as readers mostly type them, which the page writes plain. (A value the page writes
+plain beginning with a hyphen, such as ``-;``, is left to PyYAML by the block reader, which
+takes a hyphen first for a list's item: :data:`WORDS` holds them, and the tests of any board
+check that the loader reads them alike either way.)"""
 WORDS = (
     PLAIN
     | PLAIN
     | st.text(st.characters(codec="utf-8"), max_size=30)
     | st.sampled_from(
-        ["", "yes", "123", "a: b", "# no", "x #y", '"q"', "'s'", "é", "- a", "[a]", "a,b", "1_0"]
+        [
+            "",
+            "yes",
+            "123",
+            "a: b",
+            "# no",
+            "x #y",
+            '"q"',
+            "'s'",
+            "é",
+            "- a",
+            "[a]",
+            "a,b",
+            "1_0",
+            "-;",
+            "-1 a",
+        ]
     )
 )
 CARD_WORDS = st.sampled_from([card_name(card) for card in CARDS] + [t.name for t in Tactic])
