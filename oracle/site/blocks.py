@@ -19,7 +19,6 @@ from oracle.site.figures import (
     render_tactic_coverage,
 )
 from oracle.site.markup import Markup, code_block, rendered, template_environment
-from oracle.site.published import published_of
 from oracle.site.render import (
     catalogue_summary,
     render_changes,
@@ -62,14 +61,14 @@ def generated_blocks(
     def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
         if topic is None:
             raise CatalogueError(["a verdict table names its topic: oracle:verdict-table TOPIC"])
-        reports = tuple(report for report in published_of(catalogue) if report.case.topic == topic)
+        reports = tuple(report for report in catalogue.published if report.case.topic == topic)
         if not reports:
             raise CatalogueError([f"no published case has the topic {topic!r}"])
         shown = {report.case.id for report in reports}
         return held(render_verdict_table(reports, templates, page), page), shown
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
-        return render_rulings(catalogue.rules, templates, published_of(catalogue), page), set()
+        return render_rulings(catalogue.rules, templates, catalogue.published, page), set()
 
     def rule(rule_id: str | None, page: str) -> tuple[str, set[str]]:
         entry = None if rule_id is None else catalogue.rules.entry(rule_id)
@@ -80,7 +79,7 @@ def generated_blocks(
         return render_citation(entry, templates, page), set()
 
     def changes(argument: str | None, page: str) -> tuple[str, set[str]]:
-        return render_changes(catalogue.rules, templates, published_of(catalogue), page), set()
+        return render_changes(catalogue.rules, templates, catalogue.published, page), set()
 
     def walkthrough(name: str | None, page: str) -> tuple[str, set[str]]:
         if name is None or root is None:
@@ -88,7 +87,7 @@ def generated_blocks(
         return render_walkthrough(root / GAMES_DIR / f"{name}.txt", templates, root), set()
 
     def case_index(argument: str | None, page: str) -> tuple[str, set[str]]:
-        text = render_rows("case_index.md.j2", published_of(catalogue), templates, page)
+        text = render_rows("case_index.md.j2", catalogue.published, templates, page)
         return held(text, page), set()  # the index does not stand in for a topic's own table
 
     def app(argument: str | None, page: str) -> tuple[str, set[str]]:

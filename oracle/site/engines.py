@@ -24,7 +24,6 @@ from oracle.judges.misreadings import MISREADINGS
 from oracle.protocol.compare import Result
 from oracle.site.casepages import link_from
 from oracle.site.markup import Markup, external_link, rendered, template_environment, text
-from oracle.site.published import published_of
 from oracle.site.render import ruling_anchor
 
 
@@ -85,9 +84,9 @@ def conformance(catalogue: Catalogue) -> Conformance:
     through the protocol too (:func:`misreading_runs`) gives the same, which a test checks on
     the whole catalogue, and cost the build a run of the catalogue per misreading."""
     matrix = catalogue.matrix
-    records = tuple(published_records(published_of(catalogue), matrix))
+    records = tuple(published_records(catalogue.published, matrix))
     version = catalogue_version(records)
-    read = exported_cases(records, (report.case for report in published_of(catalogue)))
+    read = exported_cases(records, (report.case for report in catalogue.published))
     ours = EngineRun(
         REFERENCE,
         "This engine",

@@ -19,7 +19,6 @@ from oracle.site.boards import TACTIC_TITLES
 from oracle.site.casepages import case_page_uri, link_from
 from oracle.site.markup import Markup, rendered, template_environment, text
 from oracle.site.odds import FormationCounts
-from oracle.site.published import published_of
 from oracle.verify.dimensions import TACTIC_USES, rank_pairs, tactic_card_cases
 from oracle.verify.openings import Opening, early_claims_by_opening, opening_ceiling
 
@@ -28,7 +27,7 @@ def render_rank_grid(catalogue: Catalogue, templates: Path, page: str) -> str:
     """The grid of formations against formations, each cell linking its cases."""
     order = sorted(Formation, reverse=True)
     cells: dict[tuple[Formation, Formation], list[tuple[str, str, str]]] = {}
-    for pair in rank_pairs(published_of(catalogue)):
+    for pair in rank_pairs(catalogue.published):
         link = link_from(page, case_page_uri(pair.report.case))
         cells.setdefault((pair.mine, pair.theirs), []).append(
             (pair.verdict, pair.report.case.id, link)
@@ -41,7 +40,7 @@ def render_opening_grid(catalogue: Catalogue, templates: Path, page: str) -> str
     a cell that can never be refused says so, with the best the opening can become."""
     order = sorted(Formation, reverse=True)
     cells: dict[tuple[Formation, Opening], dict[str, list[tuple[str, str]]]] = {}
-    for claim in early_claims_by_opening(published_of(catalogue)):
+    for claim in early_claims_by_opening(catalogue.published):
         link = link_from(page, case_page_uri(claim.report.case))
         found = cells.setdefault((claim.mine, claim.opening), {})
         if claim.report.case.id not in {case_id for case_id, _ in found.get(claim.verdict, [])}:
@@ -61,7 +60,7 @@ def render_tactic_coverage(catalogue: Catalogue, templates: Path, page: str) -> 
     """Each kind of Tactic card with the cases that play it legally, refuse it, and weigh it in a
     proof."""
     rows = []
-    for name, uses in tactic_card_cases(published_of(catalogue)).items():
+    for name, uses in tactic_card_cases(catalogue.published).items():
         cells = [
             [(report.case.id, link_from(page, case_page_uri(report.case))) for report in uses[use]]
             for use in TACTIC_USES

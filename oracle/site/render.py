@@ -22,7 +22,6 @@ from oracle.site.casepages import (
 )
 from oracle.site.history import answer_since, changes_by_date, moved_cases
 from oracle.site.markup import Markup, anchor, rendered, template_environment
-from oracle.site.published import published_of
 from oracle.verify.report import CaseReport
 from oracle.verify.walkthrough import WalkthroughError, replay_walkthrough
 
@@ -189,7 +188,7 @@ def render_walkthrough(record: Path, templates: Path, root: Path | None = None) 
 
 def catalogue_summary(catalogue: Catalogue) -> str:
     """One sentence: how many cases are published, in how many topics."""
-    published = published_of(catalogue)
+    published = catalogue.published
     topics = len({report.case.topic for report in published})
     return (
         f"The catalogue publishes **{len(published)} cases** in {topics} topics, every one"
@@ -228,7 +227,7 @@ class CasePages(Mapping[str, str]):
         self._topics = dict(topics)
         self._root = root
         self._added = added
-        self._reports = {case_page_uri(report.case): report for report in published_of(catalogue)}
+        self._reports = {case_page_uri(report.case): report for report in catalogue.published}
         # The text each case was read from, the one verified: a page shows the file as verified
         # even if an editor saves it meanwhile (line breaks as a text file reads them).
         self._sources = {
@@ -275,6 +274,6 @@ def unplaced_cases(catalogue: Catalogue, shown: set[str], root: Path | None = No
         f"{report.case.named_at(root)}"
         f" (topic {report.case.topic!r}) is in no"
         f" table; add <!-- oracle:verdict-table {report.case.topic} --> to a page"
-        for report in published_of(catalogue)
+        for report in catalogue.published
         if report.case.id not in shown
     ]
