@@ -28,6 +28,13 @@ set_field = object.__setattr__
 """How a frozen value's constructor sets its fields (the value's own ``__setattr__`` refuses)."""
 
 
+def slot_setters(cls: type, *names: str) -> list[Callable[[Any, Any], None]]:
+    """Each named slot's own setter, in order: what a hot constructor sets its fields with, in
+    about half the time of :func:`set_field` (the slot's descriptor, called without the lookup
+    that ``object.__setattr__`` makes)."""
+    return [cls.__dict__[name].__set__ for name in names]
+
+
 class FrozenValue:
     """A value whose fields, named by ``_fields``, never change once it is made.
 

@@ -23,7 +23,7 @@ from engine.cards.formations import (
     why_stronger,
 )
 from engine.cards.tactics import JOKERS, Tactic
-from engine.frozen import FrozenValue
+from engine.frozen import FrozenValue, slot_setters
 from engine.proof.pieces import Player, StoneState, check_stone
 from engine.proof.position import Position
 from engine.proof.reasons import (
@@ -156,8 +156,7 @@ class ClaimVerdict(FrozenValue):
         return _EXPLAIN[self.reason](self)
 
 
-_SETTERS = [ClaimVerdict.__dict__[name].__set__ for name in ClaimVerdict._fields]
-"""Each slot's own setter, in the order of the fields: about half the time of set_field."""
+_SETTERS = slot_setters(ClaimVerdict, *ClaimVerdict._fields)
 _SET_STONE, _SET_REASON, _SET_MINE, _SET_THEIRS, _SET_MODES = _SETTERS[:5]
 _SET_BEST_REPLY, _SET_WITNESS_IN_HAND, _SET_HELD_BY_CLAIMANT, _SET_RULINGS = _SETTERS[5:]
 

@@ -14,7 +14,7 @@ from enum import IntEnum
 from engine.cards.card import Card, card_name, cards_repr, mask_of
 from engine.cards.formations import CombatMode, side_capacity
 from engine.cards.tactics import Tactic
-from engine.frozen import FrozenValue, set_field
+from engine.frozen import FrozenValue, set_field, slot_setters
 
 MODE_CARDS = {
     CombatMode.MUD_FIGHT: Tactic.MUD_FIGHT,
@@ -319,8 +319,8 @@ class StoneState(FrozenValue):
         return len(self.sides[player]) == self.capacity
 
 
-_SET_SIDES, _SET_COMPLETED_FIRST, _SET_MODES, _SET_CLAIMED_BY = [
-    StoneState.__dict__[name].__set__ for name in StoneState._fields
-]
+_SET_SIDES, _SET_COMPLETED_FIRST, _SET_MODES, _SET_CLAIMED_BY = slot_setters(
+    StoneState, *StoneState._fields
+)
 EMPTY_BORDER = (StoneState(),) * len(STONES)
 """Nine empty stones: the border before anyone plays."""

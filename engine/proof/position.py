@@ -15,7 +15,7 @@ from engine.cards.card import (
     mask_of,
 )
 from engine.cards.tactics import JOKERS
-from engine.frozen import FrozenValue, set_field
+from engine.frozen import FrozenValue, set_field, slot_setters
 from engine.proof.pieces import (
     EMPTY_BORDER,
     STONES,
@@ -181,7 +181,7 @@ class Position(FrozenValue):
         )
 
 
-_SET_STONES, _SET_DISCARDS, _SET_HAND, _SET_VIEWER, _SET_VARIANT, _SET_JOKERS_PLAYED = [
-    Position.__dict__[name].__set__ for name in Position._fields
-]
-_SET_TABLE_MASK = Position.__dict__["_table_mask"].__set__
+_SET_STONES, _SET_DISCARDS, _SET_HAND, _SET_VIEWER, _SET_VARIANT, _SET_JOKERS_PLAYED = slot_setters(
+    Position, *Position._fields
+)
+(_SET_TABLE_MASK,) = slot_setters(Position, "_table_mask")
