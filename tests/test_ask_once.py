@@ -109,3 +109,33 @@ def test_a_reason_that_would_not_read_back_as_written_is_read_from_the_text(beca
     except CaseError as error:
         once = error.located
     assert once == read
+
+
+@pytest.mark.parametrize(
+    ("expects", "rules", "words"),
+    [
+        ({3: ("maybe", "a reason")}, ("claim.out-of-sight",), ""),
+        ({}, (), "A board of the tests"),
+        ({3: ("refused", "a reason")}, ("claim.out-of-sight", "claim.out-of-sight"), ""),
+        ({3: ("refused", "a reason")}, ("claim.no-such-rule",), "A board of the tests"),
+    ],
+    ids=["no-such-verdict", "published-without-its-verdict", "a-rule-twice", "unknown-rule"],
+)
+def test_answers_the_case_schema_refuses_are_told_as_reading_the_text_tells_them(
+    expects: dict[int, tuple[str, str]], rules: tuple[str, ...], words: str
+) -> None:
+    """The finished case's schema is checked where the answers went only: answers that do not
+    fit it are refused with the very message the finished file gets when read."""
+    form: dict[str, Any] = {"variant": "base", "stones": [{} for _ in range(9)]}
+    form |= {"situation": words, "why": words}
+    form["stones"][2] = {"you": "red 1, blue 1, green 1", "them": "red 3", "claim": True}
+    board = written_case(form)
+    document = read_case_document(board.text, CASE_PATH)
+    answered = Answered(expects=expects, rules=rules)
+    finished = written_case(form, answered)
+    assert answered_document(document, board, finished, answered) is not None
+    with pytest.raises(CaseError) as read:
+        load_case_text(finished.text, CASE_PATH, RULES)
+    with pytest.raises(CaseError) as once:
+        SESSION.finished_case(document, board, finished, answered)
+    assert once.value.located == read.value.located

@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 
 from oracle.casefile.questions import case_validator
 from oracle.casefile.source import read_yaml
-from oracle.casefile.validation import SchemaCheck, _validator, inlined, load_schema
+from oracle.casefile.validation import (
+    SchemaCheck,
+    _validator,
+    fits_where_changed,
+    inlined,
+    load_schema,
+)
 
 TESTS = Path(__file__).parent
 CASE_FILES = tuple(
@@ -142,6 +148,52 @@ def test_a_case_broken_anywhere_is_judged_alike_both_ways(data: st.DataObject) -
     for _ in range(data.draw(st.integers(1, 3))):
         document = _broken(document, data)
     _agree(case_validator(), document)
+
+
+def _changed_keys(before: dict[str, Any], after: Any) -> set[str]:
+    """The top-level keys whose values differ (or that one of the two lacks)."""
+    if not isinstance(after, dict):
+        return set(before)
+    missing = object()
+    return {k for k in {*before, *after} if before.get(k, missing) != after.get(k, missing)}
+
+
+@settings(max_examples=examples(400))
+@given(st.data())
+def test_a_case_changed_in_some_top_level_values_is_judged_by_those_as_by_the_whole(
+    data: st.DataObject,
+) -> None:
+    """What the Ask page's finished case relies on: a case that fits, with some of its
+    top-level values changed (set, removed, broken), fits exactly when those values fit."""
+    check = case_validator()
+    before = data.draw(st.sampled_from(_documents(CASE_FILES)))
+    assert check.validator.is_valid(before)
+    after = before
+    for _ in range(data.draw(st.integers(1, 3))):
+        after = _broken(after, data)
+    changed = _changed_keys(before, after)
+    assert fits_where_changed(check, after, changed) == check.validator.is_valid(after)
+
+
+@pytest.mark.parametrize("drop", ["draft", "claims"])
+def test_a_case_no_longer_a_draft_is_held_to_what_a_published_one_gives(drop: str) -> None:
+    """Without draft: true, each claim needs its expect (the schema's then), though the
+    claims themselves did not change."""
+    check = case_validator()
+    document = {
+        "id": "a-draft",
+        "situation": "s",
+        "why": "w",
+        "variant": "base",
+        "draft": True,
+        "claims": [{"stone": 1}],
+    }
+    assert fits_where_changed(check, document, ("claims",))
+    published = {key: value for key, value in document.items() if key != "draft"}
+    assert not fits_where_changed(check, published, ("draft",))
+    assert not check.validator.is_valid(published)
+    fewer = {key: value for key, value in document.items() if key != drop}
+    assert fits_where_changed(check, fewer, (drop,)) == check.validator.is_valid(fewer)
 
 
 @settings(max_examples=examples(80))

@@ -228,6 +228,11 @@ _RULE_ID = re.compile(r"[a-z]+(\.[a-z0-9-]+)+")
 """A rule id as the index writes them, which a flow list reads back as written."""
 
 
+ANSWERED_KEYS = ("draft", "rules", "claims")
+"""The top-level values :func:`answered_document` sets or removes in the board's document: the
+only ones the case schema need look at again in the finished document."""
+
+
 def answered_document(
     document: LocatedDocument, board: WrittenCase, finished: WrittenCase, answered: Answered
 ) -> LocatedDocument | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine import CARDS, Claim, Game, IllegalMove, MoveSyntaxError, Player, Tactic, card_name
 from oracle.browser.forms import (
+    ANSWERED_KEYS,
     Answered,
     PageError,
     WrittenCase,
@@ -151,11 +152,13 @@ class Session:
         """The case ``finished`` holds, the board's file with the engine's answers written in:
         not read again, but made from the board's document with the answers put in
         (:func:`~oracle.browser.forms.answered_document`), and checked by the loader as any
-        case read (its schema, its board, its claims and their reasons, its rules)."""
+        case read (its board, its claims and their reasons, its rules; its schema where the
+        answers went, the rest having passed with the board's)."""
         answered_in = answered_document(document, board, finished, answered)
         if answered_in is None:
             return self.load(finished.text)
-        return case_of_document(checked_document(answered_in), finished.text, self.rules)
+        checked = checked_document(answered_in, ANSWERED_KEYS)
+        return case_of_document(checked, finished.text, self.rules)
 
     # -------------------------------------------------------------------------- playing
 

@@ -10,7 +10,7 @@ conformance adapter use): the same checks, the same messages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from oracle.casefile.questions import (
     read_twin,
 )
 from oracle.casefile.source import LocatedDocument, SourceError, parse_yaml, read_text, shown_path
-from oracle.casefile.validation import validate
+from oracle.casefile.validation import fits_where_changed, validate
 from oracle.casefile.vocabulary import PLAYERS
 
 
@@ -105,10 +105,17 @@ def read_case_document(text: str, path: Path) -> LocatedDocument:
     return checked_document(document)
 
 
-def checked_document(document: LocatedDocument) -> LocatedDocument:
+def checked_document(
+    document: LocatedDocument, changed: Collection[str] | None = None
+) -> LocatedDocument:
     """``document`` against the case schema, asking something, its position filled in (no
-    stones, where it names none): :func:`read_case_document` once the YAML is read."""
-    validate(document, questions.case_validator())
+    stones, where it names none): :func:`read_case_document` once the YAML is read. With
+    ``changed``, ``document`` is one that passed this check with only those top-level values
+    set or removed since, and the schema looks at them alone while they fit
+    (:func:`~oracle.casefile.validation.fits_where_changed`)."""
+    schema = questions.case_validator()
+    if changed is None or not fits_where_changed(schema, document.data, changed):
+        validate(document, schema)
     data = document.data
     if not any(kind.key in data for kind in questions.QUESTION_KINDS):
         *others, last = [kind.key for kind in questions.exported_kinds()]

@@ -7,7 +7,7 @@ import copy
 import difflib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -114,6 +114,38 @@ class SchemaCheck:
         says it fits."""
         if self._fits is None or not self.fits(data):
             yield from self.validator.iter_errors(data)
+
+
+_TOP_LEVEL_KEYWORDS = frozenset(
+    {"$schema", "$id", "title", "description", "definitions"}
+    | {"type", "additionalProperties", "required", "properties", "if", "then"}
+)
+"""The keywords :func:`fits_where_changed` knows at a schema's top level: the annotations, and
+the checks it makes of a document's top-level keys."""
+
+
+def fits_where_changed(check: SchemaCheck, data: Any, changed: Collection[str]) -> bool:
+    """Whether ``data`` fits ``check``'s schema, known to fit it before the top-level values
+    ``changed`` were set or removed (no other value changed): each check of the top level
+    (the type, the keys allowed and required), the schema of each changed value, and the
+    ``if``/``then`` (which may look at any key), each on the few values it reads, not a walk of
+    the whole document. False (let the whole document be walked, for its located errors) where
+    it does not fit, or the schema's top level holds a keyword not known here."""
+    schema = check.schema
+    if not isinstance(data, dict) or not _TOP_LEVEL_KEYWORDS.issuperset(schema):
+        return False
+    if schema.get("type", "object") != "object":
+        return False
+    properties: dict[str, Any] = schema.get("properties", {})
+    if schema.get("additionalProperties", True) is not True and not set(data) <= set(properties):
+        return False
+    if not set(schema.get("required", ())) <= set(data):
+        return False
+    values = [(properties[key], data[key]) for key in changed if key in data and key in properties]
+    if not all(check.validator.evolve(schema=part).is_valid(value) for part, value in values):
+        return False
+    conditional = {keyword: schema[keyword] for keyword in ("if", "then") if keyword in schema}
+    return bool(check.validator.evolve(schema=conditional).is_valid(data))
 
 
 @cache

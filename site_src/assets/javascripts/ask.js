@@ -449,6 +449,7 @@ async function askBoard(focusField = false) {
   const answer = await engine.ask("ask_form", { form: readForm() });
   if (asked !== generation) return; // the board changed again meanwhile
   app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
+  app.dataset.lastEngineMs = engine.timing.engineMs.toFixed(2);
   clearProblem();
   showText(answer.case_text);
   showInAddress(answer.case_text, asked);
@@ -472,6 +473,7 @@ async function askCaseText() {
   const answer = await engine.ask("ask_text", { text });
   if (asked !== generation) return;
   app.dataset.lastCallMs = (performance.now() - started).toFixed(2);
+  app.dataset.lastEngineMs = engine.timing.engineMs.toFixed(2);
   clearProblem();
   showInAddress(text, asked);
   if (!answer.ok) {

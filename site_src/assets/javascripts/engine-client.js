@@ -1,5 +1,6 @@
 // The page's side of the engine: connects to the engine's worker, shows how its start goes, and
-// offers ask(call, request) -> Promise of the engine's answer. No rule is decided here.
+// offers ask(call, request) -> Promise of the engine's answer, and timing.engineMs, the
+// milliseconds the last answer took in the worker. No rule is decided here.
 import { bundle, engine, runtime, snapshot } from "./engine-files.js";
 
 const WORKER = new URL("engine-worker.js", import.meta.url);
@@ -43,6 +44,7 @@ export function startEngine() {
   const loading = document.getElementById("oracle-loading");
   const started = performance.now();
   const pending = new Map();
+  const timing = { engineMs: null };
   let next = 1;
   let readyResolve, readyReject;
   const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
@@ -53,7 +55,7 @@ export function startEngine() {
   };
   if (!servedOverHttp()) {
     fail("this page was opened as a file, and a browser runs no worker from a file. Serve the site (make serve) and open it over http.");
-    return { ready, ask: () => ready };
+    return { ready, ask: () => ready, timing };
   }
   const { port, worker, shared } = connect();
   worker.onerror = (event) => fail(event.message || "the worker stopped");
@@ -82,7 +84,10 @@ export function startEngine() {
       const { resolve, reject } = pending.get(message.id);
       pending.delete(message.id);
       if (message.error) reject(new Error(message.error));
-      else resolve(message.answer);
+      else {
+        timing.engineMs = message.engineMs;
+        resolve(message.answer);
+      }
     }
   };
   if (shared) {
@@ -95,5 +100,5 @@ export function startEngine() {
     pending.set(id, { resolve, reject });
     port.postMessage({ id, call, request });
   }));
-  return { ready, ask };
+  return { ready, ask, timing };
 }

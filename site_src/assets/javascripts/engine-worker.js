@@ -6,7 +6,7 @@
 // A page (a port) sends {start, runtime, bundle, snapshot}, then {id, call, request}; it gets
 // progress messages, {ready} (saying whether the engine was running already, and whether it was
 // restored from the site's snapshot or the browser's inflated copy of it) or {failed}, then
-// {id, answer} or {id, error}. Each page has a session of its own (its game), over the one engine.
+// {id, answer, engineMs} (the milliseconds the call took in the worker) or {id, error}. Each page has a session of its own (its game), over the one engine.
 // {start, warm: true} only starts the engine, for a page that expects the reader to open Ask or
 // Play next; {bye} ends a page's session.
 let booting = null; // the one start of the engine: a promise of its session maker
@@ -177,8 +177,10 @@ function serve(port) {
       return;
     }
     try {
+      const began = performance.now();
       const answer = session.call(message.call, JSON.stringify(message.request));
-      port.postMessage({ id: message.id, answer: JSON.parse(answer) });
+      const engineMs = performance.now() - began; // Python's share of the page's wait
+      port.postMessage({ id: message.id, answer: JSON.parse(answer), engineMs });
     } catch (error) {
       port.postMessage({ id: message.id, error: problem(error) });
     }
