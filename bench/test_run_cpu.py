@@ -26,7 +26,13 @@ folders of both trees before each run, or the tree run first pays for both. On 2
 Measured alone (named on the command line, alternated twice, load 11 to 14),
 tests/test_history_written.py went from 3.1 and 3.1 s to 1.9 and 1.9 s once edits compose and
 read back with libyaml; the other files changed moved less than the noise of one file's run
-(about 0.5 s).
+(about 0.5 s). Later on 2026-12-07 (load 8 to 13, caches cleared, alternated twice with the
+parent), after a mangled board's form was drawn only when used and the quick profile's share
+went from a quarter to an eighth: spread over two workers 50.0 and 45.4 s before, 43.4 and
+48.9 s after; in one process 38.9 and 42.2 s before, 36.0 and 40.3 s after (the noise of a run
+is about 4 s here). ``--tests``: the files' collections and tests took 39.1 s before and
+33.1 s after, tests/test_blockyaml.py 3.75 -> 1.48 s, test_misreadings.py 1.18 -> 0.80 s,
+test_reference_rules.py 0.75 -> 0.49 s.
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
