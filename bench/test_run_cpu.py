@@ -26,7 +26,13 @@ folders of both trees before each run, or the tree run first pays for both. On 2
 Measured alone (named on the command line, alternated twice, load 11 to 14),
 tests/test_history_written.py went from 3.1 and 3.1 s to 1.9 and 1.9 s once edits compose and
 read back with libyaml; the other files changed moved less than the noise of one file's run
-(about 0.5 s).
+(about 0.5 s). Later on 2026-12-07 (load 8 to 13, caches cleared, alternated twice with the
+parent), after a mangled board's form was drawn only when used and the quick profile's share
+went from a quarter to an eighth: spread over two workers 50.0 and 45.4 s before, 43.4 and
+48.9 s after; in one process 38.9 and 42.2 s before, 36.0 and 40.3 s after (the noise of a run
+is about 4 s here). ``--tests``: the files' collections and tests took 39.1 s before and
+33.1 s after, tests/test_blockyaml.py 3.75 -> 1.48 s, test_misreadings.py 1.18 -> 0.80 s,
+test_reference_rules.py 0.75 -> 0.49 s.
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
@@ -35,25 +41,118 @@ browser tests an editor opts into.
     .venv/bin/python bench/test_run_cpu.py            # the whole default run, then each file
     .venv/bin/python bench/test_run_cpu.py --total    # the whole run only
     .venv/bin/python bench/test_run_cpu.py tests/test_cli.py tests/test_render.py   # those files
+    .venv/bin/python bench/test_run_cpu.py --tests 40   # one process: CPU by file and test
+
+``--tests N`` runs the default run once, in one process, with this module loaded as a pytest
+plugin that reads the CPU (of the process and of what it started) around each collection and
+each test's setup, call and teardown, and prints the files and the N tests that cost most:
+pytest's own ``--durations`` gives wall time, which a loaded machine inflates (up to five times
+on 2026-12-07), and says nothing of the files' collection.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import resource
 import sys
+import tempfile
+from collections.abc import Generator
 from pathlib import Path
-
-from build_bench import cpu_of  # the same measure as the build benchmark
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+
+ROWS_FILE = "TEST_RUN_CPU_ROWS"
+"""The environment variable naming the file the plugin writes its rows to (``--tests``)."""
+
+_rows: list[tuple[float, str, str]] = []
+"""The plugin's rows: CPU seconds, the phase (collect, setup, call, teardown) and the node."""
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _timed(phase: str, node_id: str) -> Generator[None, Any, Any]:
+    """A hook wrapper's body: the CPU of what it wraps, kept as a row."""
+    started = _cpu()
+    try:
+        return (yield)
+    finally:
+        _rows.append((_cpu() - started, phase, node_id))
+
+
+def _wrapper(phase: str) -> Any:
+    """A pytest hook wrapper around a test's ``phase``."""
+    import pytest
+
+    @pytest.hookimpl(wrapper=True)
+    def hook(item: pytest.Item) -> Generator[None, Any, Any]:
+        return (yield from _timed(phase, item.nodeid))
+
+    return hook
+
+
+if os.environ.get(ROWS_FILE):  # loaded as a pytest plugin by --tests
+    import pytest
+
+    pytest_runtest_setup = _wrapper("setup")
+    pytest_runtest_call = _wrapper("call")
+    pytest_runtest_teardown = _wrapper("teardown")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
+        return (yield from _timed("collect", collector.nodeid))
+
+    def pytest_unconfigure(config: pytest.Config) -> None:
+        Path(os.environ[ROWS_FILE]).write_text(json.dumps(_rows), encoding="utf-8")
 
 
 def measure(arguments: list[str]) -> tuple[float, float, int]:
     """CPU seconds (user + system, children included) and wall seconds of one pytest run."""
+    # The same measure as the build benchmark, imported here: not by the plugin (--tests).
+    from build_bench import cpu_of
+
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments]
     return cpu_of(command, ROOT)
 
 
+def by_test(shown: int) -> None:
+    """The default run in one process, with this module as a plugin: its CPU by file (the
+    file's collection, its tests and their fixtures; the cases' items as one) and its ``shown``
+    costliest test phases."""
+    with tempfile.TemporaryDirectory() as folder:
+        rows_file = Path(folder) / "rows.json"
+        os.environ[ROWS_FILE] = str(rows_file)
+        bench = str(Path(__file__).resolve().parent)
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            [bench, *filter(None, [os.environ.get("PYTHONPATH")])]
+        )
+        cpu, wall, status = measure(["-p", Path(__file__).stem])
+        rows: list[tuple[float, str, str]] = json.loads(rows_file.read_text(encoding="utf-8"))
+    print(f"one process, measured: {cpu:6.1f} s CPU, {wall:6.1f} s wall (exit {status})")
+    by_file: dict[str, float] = {}
+    for seconds, _, node in rows:
+        name = node.split("::")[0]
+        name = "cases" if name.startswith("cases") else name
+        by_file[name] = by_file.get(name, 0.0) + seconds
+    print(f"  in collections and tests: {sum(by_file.values()):6.1f} s CPU")
+    for name, seconds in sorted(by_file.items(), key=lambda item: -item[1])[:shown]:
+        print(f"  {name:44} {seconds:6.2f} s CPU")
+    print(f"the {shown} costliest phases:")
+    for seconds, phase, node in sorted(rows, reverse=True)[:shown]:
+        print(f"  {seconds:6.2f} s {phase:8} {node[:110]}")
+
+
 def main() -> int:
+    if "--tests" in sys.argv:
+        at = sys.argv.index("--tests")
+        by_test(int(sys.argv[at + 1]) if at + 1 < len(sys.argv) else 40)
+        return 0
     named = [argument for argument in sys.argv[1:] if not argument.startswith("-")]
     if named:  # only these files, each in its own process: a change to them measured quickly
         for name in named:

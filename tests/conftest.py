@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The property tests run the same examples every run: each check is seeded (a test that is not
 # is derandomized), keeps no example database, and has no deadline, since an enumeration may take
-# a while. Two profiles: "quick", an editor's default, draws a quarter of the examples CI draws
+# a while. Two profiles: "quick", an editor's default, draws an eighth of the examples CI draws
 # (see :func:`examples`); "ci" (HYPOTHESIS_PROFILE=ci, set by .ci/gate) draws them all.
 settings.register_profile("quick", deadline=None, derandomize=True, database=None)
 settings.register_profile("ci", settings.get_profile("quick"))
@@ -35,7 +35,7 @@ settings.load_profile(HYPOTHESIS_PROFILE)
 THOROUGH = HYPOTHESIS_PROFILE == "ci"
 """Whether the property tests draw all their examples (CI), not the quick profile's share."""
 
-QUICK_SHARE = 4
+QUICK_SHARE = 8
 """The quick profile draws one example in this many of those CI's draws."""
 
 

@@ -183,11 +183,14 @@ def finished(published: tuple[CaseReport, ...]) -> list[str]:
 
 
 @settings(max_examples=examples(1200))
-@given(data=st.data(), form=forms(WORDS))
+@given(data=st.data())
 def test_a_mangled_board_reads_as_pyyaml_reads_it_or_is_left_to_pyyaml(
-    data: st.DataObject, form: dict[str, Any], finished: list[str]
+    data: st.DataObject, finished: list[str]
 ) -> None:
-    text = data.draw(st.sampled_from([form_case_text(form)[0], *finished]))
+    # A board of any words one time in len(finished) + 1, as often as each finished file; its
+    # form is drawn only then (nine stones' boxes cost more to draw than the rest of a check).
+    chosen = data.draw(st.integers(0, len(finished)))
+    text = finished[chosen - 1] if chosen else form_case_text(data.draw(forms(WORDS)))[0]
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 3))

@@ -44,8 +44,9 @@ def judge_against_the_proof(seed: int, count: int) -> int:
 
 
 def test_the_slow_judge_reads_the_rules_as_the_proof_does() -> None:
-    # The reference leaves about one in five undecided, in both profiles' samples.
-    assert judge_against_the_proof(11, examples(200)) > (160 if THOROUGH else 30)
+    # The reference leaves about one in five undecided, in both profiles' samples (the quick
+    # profile's 25 boards: 22 judged).
+    assert judge_against_the_proof(11, examples(200)) > (160 if THOROUGH else 15)
 
 
 @pytest.mark.slow
