@@ -14,7 +14,19 @@ from engine.cards.tactics import Tactic
 from engine.game.interface import Game, GameState
 from engine.game.legality import LegalMoves, as_listed, refusal
 from engine.game.move_rules import ROOM_FOR_A_CARD, stones_with_room
-from engine.game.moves import Banshee, Claim, Deck, Draw, Move, Pass, Play, Strategist, Traitor
+from engine.game.moves import (
+    PLAYS,
+    Banshee,
+    Claim,
+    Deck,
+    Draw,
+    IllegalMove,
+    Move,
+    Pass,
+    Play,
+    Strategist,
+    Traitor,
+)
 from engine.game.tactic_cards import _banshee, _ruses
 from engine.game.values import Event
 from engine.match.records import random_move
@@ -194,3 +206,30 @@ def test_the_ruses_listed_are_made_once_and_hold_the_card_listed() -> None:
         assert all(
             type(move.card) is type(card) for move in (*strategist, *traitor, _banshee(card, 3))
         )
+
+
+@pytest.mark.parametrize("variant", ["base", "tactics"])
+def test_a_clan_play_is_accepted_exactly_when_it_is_listed(variant: str) -> None:
+    """``apply`` finds a Clan card's play (as ``PLAYS`` holds it) without a pass over the list:
+    at every step of whole games, each such play of each Clan card in either hand, to each
+    stone, is accepted by a clone exactly when the legal moves list it."""
+    tried = accepted = 0
+    for seed in range(3):
+        state = Game.named(variant, seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_over:
+            listed = set(map(id, state.legal_moves()))
+            cards = [card for hand in state.hands for card in hand if card < 54]
+            for card in cards:
+                for stone in STONES:
+                    play = PLAYS[card][stone]
+                    try:
+                        state.clone().apply(play)
+                    except IllegalMove:
+                        assert id(play) not in listed, play
+                    else:
+                        assert id(play) in listed, play
+                        accepted += 1
+                    tried += 1
+            state.apply(random_move(state, rng))
+    assert accepted > 500 and tried > 2 * accepted

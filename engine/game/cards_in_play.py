@@ -33,6 +33,7 @@ class CardsInPlay:
         "_changes",
         "_face_up",
         "_held",
+        "_in_play",
         "_open",
         "_room",
         "clock",
@@ -62,6 +63,7 @@ class CardsInPlay:
         self.jokers_played: set[Player] = set()
         self.clock = 0
         self._face_up = 0
+        self._in_play = game.variant.card_mask
         self._room = [_ALL_STONES, _ALL_STONES]
         self._open, self._held = _ALL_STONES, [0, 0]
         self._changed_at, self._changes = [0] * len(STONES), 0
@@ -69,10 +71,10 @@ class CardsInPlay:
     @property
     def face_up(self) -> int:
         """The cards face up (a mask): on the sides, the combat modes on their stones, the
-        discards. Kept by each step rather than read from the table: a card once face up stays
-        face up (a side's card leaves it only for another side or the discards), so each card
-        laid, each combat mode played and each card discarded adds its bit, and nothing takes
-        one away. An invariant checks it against the table."""
+        discards; the game's others (``_in_play``) are out of sight. Kept by each step: a card
+        once face up stays so (a side's card leaves it only for another side or the discards),
+        so each card laid, each combat mode played and each card discarded adds its bit, and
+        nothing takes one away. An invariant checks it against the table."""
         return self._face_up
 
     def room(self, player: Player) -> int:
@@ -234,9 +236,9 @@ STONES_IN_MASK = tuple(
 
 
 _SHARED = (
-    "game", "variant", "clock", "_face_up", "_open", "_changes", "current_player", "outcome",
-    "phase", "turn", "_recruits_left", "_returns_left", "_idle_turns", "_played_this_turn",
-    "_could_claim_this_turn", "_dealt", "_version", "_derived_at",
+    "game", "variant", "clock", "_face_up", "_in_play", "_open", "_changes", "current_player",
+    "outcome", "phase", "turn", "_recruits_left", "_returns_left", "_idle_turns",
+    "_played_this_turn", "_could_claim_this_turn", "_dealt", "_version", "_derived_at",
 )  # fmt: skip
 """The fields of a game's state a clone shares: each holds a value that never changes."""
 

@@ -285,12 +285,30 @@ class GameState(PlayState):
         notation, say), or None. A move taken from the list is found by identity, comparing
         none: one pass of ``is`` over the list costs less than a set of the moves' ids; a
         move equal to a listed one (the random player's claim of every provable stone, equal
-        to the first listed) by one pass of ``==``, which stops at the first."""
+        to the first listed) by one pass of ``==``, which stops at the first. A Clan card's play
+        as :data:`~engine.game.moves.PLAYS` holds it is listed, itself, exactly when the play
+        step lists the Clan plays (:func:`~engine.game.move_rules.clan_plays`): the card in
+        hand, the stone with room on the player's side; so it is found without a pass."""
+        clan_play = _CLAN_PLAY_AT.get(id(move))
+        if clan_play is not None and self.phase is _PLAY_STEP:
+            card, stone_bit = clan_play
+            me = self.current_player
+            return move if card in self.hands[me] and self.room(me) & stone_bit else None
         listed = listing(self)
         if any(map(is_, listed, repeat(move))):
             return move
         return next((equal for equal in listed if equal == move), None)
 
+
+_CLAN_PLAY_AT = {
+    id(PLAYS[card][stone]): (card, 1 << (stone - 1))
+    for card in CARDS
+    for stone in range(1, len(PLAYS[card]))
+}
+"""The Clan card and stone (a mask's bit) of each play of a Clan card to a stone that
+:data:`~engine.game.moves.PLAYS` holds, by the play's identity (those plays live as long as the
+module, so no other move shares an id with one)."""
+_PLAY_STEP = Phase.PLAY
 
 _PLAY_TEXT = tuple(tuple(map(str, plays)) for plays in PLAYS)
 """The notation of each play of :data:`~engine.game.moves.PLAYS`, written once (``str`` of a

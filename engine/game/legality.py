@@ -21,6 +21,7 @@ from engine.game.move_rules import (
     check_room,
     claims_of,
     clan_plays,
+    clan_plays_now,
     may_pass,
     pass_rule,
 )
@@ -149,7 +150,9 @@ def listed_moves(state: PlayState) -> tuple[Move, ...]:
     card fits (:func:`~engine.game.move_rules.may_pass`)."""
     if state.phase is not _PLAY:
         return tuple(LegalMoves(state))
-    plays = clan_plays(state, state.current_player)
+    plays = clan_plays_now(
+        state, state.current_player
+    )  # the listing is kept: no need to keep these
     if not state.variant.has_tactics:
         return plays or _PASS
     moves: list[Move] = list(plays)

@@ -216,14 +216,15 @@ TRAITOR_TAKES_THEIRS = MoveRule("tactics.traitor", _on_the_side, _not_on_the_sid
 def clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
     """Each Clan card in ``player``'s hand to each open stone where their side has room: the
     plays the pass rule asks about, and the first of the legal moves, worked out once a step."""
-    return state.derived(_CLAN_PLAYS[player], _clan_plays, state, player)
+    return state.derived(_CLAN_PLAYS[player], clan_plays_now, state, player)
 
 
 _CLAN_PLAYS = (("clan plays", Player.A), ("clan plays", Player.B))
 """The keys each player's Clan plays are kept under (:meth:`PlayState.derived`)."""
 
 
-def _clan_plays(state: PlayState, player: Player) -> tuple[Play, ...]:
+def clan_plays_now(state: PlayState, player: Player) -> tuple[Play, ...]:
+    """:func:`clan_plays` worked out afresh, not kept: for the listing, itself kept."""
     room, rows = state.room(player), _CLAN_PLAYS_TO
     plays: list[Play] = []
     for card in state.hands[player]:
@@ -324,6 +325,7 @@ __all__ = [
     "check_room",
     "claims_of",
     "clan_plays",
+    "clan_plays_now",
     "may_pass",
     "pass_rule",
     "plays_to",

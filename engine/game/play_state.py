@@ -151,10 +151,9 @@ class PlayState(CardsInPlay):
         return self.derived(_PROVABLE[player], self._prove, player, complete)
 
     def _prove(self, player: Player, complete: int) -> tuple[int, ...]:
-        hand, rulings = self.hands[player], self.game.rulings
         return prove_stones(
-            self.stones, self._changed_at, STONES_IN_MASK[complete], player, hand,
-            self.variant, self._face_up, self.jokers_played, rulings, self._refuted,
+            self.stones, self._changed_at, STONES_IN_MASK[complete], player,
+            self._in_play & ~self._face_up, self.jokers_played, self.game.rulings, self._refuted,
         )  # fmt: skip
 
     def derived(

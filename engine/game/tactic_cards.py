@@ -42,7 +42,7 @@ from engine.game.move_rules import (
     stones_with_room,
 )
 from engine.game.moves import Banshee, Move, Play, Recruit, Strategist, Traitor
-from engine.game.play_state import PlayState
+from engine.game.play_state import OPPONENT, PlayState
 from engine.proof.pieces import MODE_CARDS, STONES
 
 MODE_OF_CARD = {card: mode for mode, card in MODE_CARDS.items()}
@@ -185,7 +185,7 @@ class BansheeCard(TacticKind):
     cards = frozenset({Tactic.BANSHEE})
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
-        other = state.current_player.other
+        other = OPPONENT[state.current_player]
         return [
             _banshee(theirs, number)
             for number, stone in state.open_stones()
@@ -197,15 +197,15 @@ class BansheeCard(TacticKind):
         check_open(state, move, move.stone, RUSE_TARGETS_OPEN)
         NOT_A_COMBAT_MODE.check(move, move.card)
         BANSHEE_TAKES_THEIRS.check(
-            move, state, move.stone, state.current_player.other, move.card, "their"
+            move, state, move.stone, OPPONENT[state.current_player], move.card, "their"
         )
 
     def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
-        BANSHEE_HAS_A_CARD.check(name, state, state.current_player.other, False)
+        BANSHEE_HAS_A_CARD.check(name, state, OPPONENT[state.current_player], False)
 
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Banshee)
-        state.remove(move.stone, state.current_player.other, move.card)
+        state.remove(move.stone, OPPONENT[state.current_player], move.card)
         state.discard(move.card)
         state.discard(Tactic.BANSHEE)
 
@@ -217,10 +217,10 @@ class TraitorCard(TacticKind):
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         me = state.current_player
-        room = stones_with_room(state, me, ROOM_FOR_THE_TRAITOR)
+        room, other = stones_with_room(state, me, ROOM_FOR_THE_TRAITOR), OPPONENT[me]
         moves: list[Move] = []
         for number, stone in state.open_stones():
-            for theirs in stone.sides[me.other]:
+            for theirs in stone.sides[other]:
                 if TRAITOR_TAKES_CLAN_CARDS.holds(theirs):
                     to = _ruses(Traitor, theirs, number)
                     moves += [to[target - 1] for target in room]
@@ -231,19 +231,19 @@ class TraitorCard(TacticKind):
         check_open(state, move, move.source, RUSE_TARGETS_OPEN)
         NOT_A_COMBAT_MODE.check(move, move.card)
         TRAITOR_TAKES_THEIRS.check(
-            move, state, move.source, state.current_player.other, move.card, "their"
+            move, state, move.source, OPPONENT[state.current_player], move.card, "their"
         )
         TRAITOR_TAKES_CLAN_CARDS.check(move, move.card)
         check_room(state, move, move.to, ROOM_FOR_THE_TRAITOR)
 
     def check_some_use(self, state: PlayState, card: Card, name: str) -> None:
-        TRAITOR_HAS_A_CARD.check(name, state, state.current_player.other, True)
+        TRAITOR_HAS_A_CARD.check(name, state, OPPONENT[state.current_player], True)
         TRAITOR_HAS_ROOM.check(name, state, state.current_player)
 
     def carry_out(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Traitor)
         me = state.current_player
-        state.remove(move.source, me.other, move.card)
+        state.remove(move.source, OPPONENT[me], move.card)
         state.add(move.to, me, move.card)
         state.discard(Tactic.TRAITOR)
 

@@ -38,6 +38,9 @@ _PLAY_STEP, _DRAW_STEP, _RECRUITER_DRAW_STEP = Phase.PLAY, Phase.DRAW, Phase.REC
 """The phases a move sets or tests, read as module values (a member read from its enumeration's
 class costs ten times as much)."""
 
+_IS_CLAN_CARD = tuple(map(is_clan_card, range(64)))
+""":func:`~engine.cards.card.is_clan_card` of each card number, read from a table."""
+
 Step = Callable[[PlayState], None]
 """One step of a game: a move carried out, or a step the rules force. The state carries each out
 between two changes of its version (:meth:`engine.game.play_state.PlayState.derived`)."""
@@ -78,7 +81,7 @@ def _card(state: PlayState, move: Move) -> None:
     me = state.current_player
     card = move.card if isinstance(move, Play) else RUSE_OF_MOVE[type(move)]
     state.play_from_hand(card)
-    if is_clan_card(card):
+    if _IS_CLAN_CARD[card]:
         assert isinstance(move, Play)
         state.add(move.stone, me, card)
     else:
