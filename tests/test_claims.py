@@ -120,6 +120,13 @@ def test_a_full_border_leaves_exactly_the_missing_cards_out_of_sight() -> None:
     assert verdict.best_reply is not None and sorted(verdict.best_reply.added) == rest
 
 
+def test_an_empty_border_has_every_card_out_of_sight() -> None:
+    # The card pass's shortcut for a position with no cards (no stone, no hand, no discards).
+    position = Position()
+    assert position.on_table_mask() == 0
+    assert sorted(cards_in(position.out_of_sight_mask())) == list(range(54))
+
+
 def test_a_side_that_cannot_be_completed_has_no_completion() -> None:
     assert strongest_completion(side("red 1"), mask_of(side("blue 2"))) is None
 
