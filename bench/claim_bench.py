@@ -27,7 +27,8 @@ instructions instead, the same boards for both sides of an A/B::
 
 ``--instructions`` runs each board's cold proof ``--calls`` times under callgrind, and once more
 without the proofs, and prints the difference a proof (the strengths are forgotten before each
-call in both runs, so the forgetting cancels out).
+call in both runs, so the forgetting cancels out). ``--time-boards`` times the same boards' cold
+proofs in wall time, to alternate with another copy in the same minutes.
 """
 
 from __future__ import annotations
@@ -528,6 +529,16 @@ def instructions(path: str, calls: int) -> None:
         print(f"  {name:<70} {(counts[0] - counts[1]) / calls / 1e3:8.1f}k")
 
 
+def board_times(path: str) -> None:
+    """Each kept board's cold proof in wall time (best of five batches), for an A/B run
+    alternated with another copy of the engine in the same minutes."""
+    print(f"wall time a cold proof (engine: {_engine_home()})")
+    for name, text in read_boards(path):
+        position = board_of(text)
+        seconds = per_call(partial(claim_verdict, position, CLAIMED), budget_s=0.3)
+        print(f"  {name:<70} {seconds * 1e6:7.2f} us")
+
+
 def _engine_home() -> str:
     import engine
 
@@ -572,6 +583,7 @@ def main() -> None:
     )
     parser.add_argument("--write-boards", help="with --families-only, keep the worst boards")
     parser.add_argument("--instructions", help="count each kept board's proof under callgrind")
+    parser.add_argument("--time-boards", help="time each kept board's proof (wall, cold)")
     parser.add_argument("--calls", type=int, default=200, help="proofs a board counted (200)")
     parser.add_argument("--cold-calls", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--prove", action="store_true", help=argparse.SUPPRESS)
@@ -582,6 +594,9 @@ def main() -> None:
         return
     if args.instructions:
         instructions(args.instructions, args.calls)
+        return
+    if args.time_boards:
+        board_times(args.time_boards)
         return
 
     print(
