@@ -17,14 +17,30 @@ side, your hand and the deck under Mud Fight, the Bluff, both modes), and the wo
 is printed with its time. ``--families-only`` prints only those, after the open search's worst
 as a reference measured in the same minutes. Boards are built before any timing: only the
 proof is timed, never the reading of cards' names.
+
+Wall time on a shared machine is noisy, so the boards can be kept and their proofs counted in
+instructions instead, the same boards for both sides of an A/B::
+
+    python bench/claim_bench.py --families-only --write-boards boards.tsv
+    python bench/claim_bench.py --instructions boards.tsv      (needs valgrind)
+    PYTHONPATH=/path/to/other/copy python bench/claim_bench.py --instructions boards.tsv
+
+``--instructions`` runs each board's cold proof ``--calls`` times under callgrind, and once more
+without the proofs, and prints the difference a proof (the strengths are forgotten before each
+call in both runs, so the forgetting cancels out). ``--time-boards`` times the same boards' cold
+proofs in wall time, to alternate with another copy in the same minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
+import re
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +53,7 @@ from engine import (
     ELITE_TROOPS,
     CombatMode,
     Formation,
+    Player,
     Position,
     PositionError,
     StoneState,
@@ -46,6 +63,7 @@ from engine import (
     formation_of,
     make_card,
     parse_card,
+    parse_cards,
     strongest_completion,
 )
 from oracle.judges.enumeration import (
@@ -466,6 +484,88 @@ def report_families(families: dict[str, tuple[float, Position]]) -> None:
         print(f"      {position!r}")
 
 
+def write_boards(path: str, boards: list[tuple[str, Position]]) -> None:
+    """Each board as a line: its family's name, a tab, and the position as Python."""
+    with open(path, "w", encoding="utf-8") as file:
+        file.writelines(f"{name}\t{position!r}\n" for name, position in boards)
+
+
+def read_boards(path: str) -> list[tuple[str, str]]:
+    """The (name, position as Python) lines :func:`write_boards` wrote."""
+    boards = []
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            if line.strip():
+                name, text = line.rstrip("\n").split("\t", 1)
+                boards.append((name, text))
+    return boards
+
+
+def board_of(text: str) -> Position:
+    """The position a board's line holds (its ``repr``, which names only these)."""
+    names = {"Position": Position, "StoneState": StoneState, "parse_cards": parse_cards}
+    names |= {"Tactic": Tactic, "CombatMode": CombatMode, "Player": Player}
+    position = eval(text, {"__builtins__": {"frozenset": frozenset}}, names)
+    assert isinstance(position, Position), text
+    return position
+
+
+def cold_calls(text: str, calls: int, prove: bool) -> None:
+    """``calls`` cold proofs of the board ``text`` (none when not ``prove``, for the baseline),
+    after one that makes the tables the proof reads."""
+    position = board_of(text)
+    claim_verdict(position, CLAIMED)
+    for _ in range(calls):
+        forget_strengths()
+        if prove:
+            claim_verdict(position, CLAIMED)
+
+
+def instructions(path: str, calls: int) -> None:
+    """Each board's instructions a cold proof, counted by callgrind (see the module's words)."""
+    print(f"instructions a cold proof, callgrind, {calls} calls (engine: {_engine_home()})")
+    for name, text in read_boards(path):
+        counts = [_callgrind_total(text, calls, prove) for prove in (True, False)]
+        print(f"  {name:<70} {(counts[0] - counts[1]) / calls / 1e3:8.1f}k")
+
+
+def board_times(path: str) -> None:
+    """Each kept board's cold proof in wall time (best of five batches), for an A/B run
+    alternated with another copy of the engine in the same minutes."""
+    print(f"wall time a cold proof (engine: {_engine_home()})")
+    for name, text in read_boards(path):
+        position = board_of(text)
+        seconds = per_call(partial(claim_verdict, position, CLAIMED), budget_s=0.3)
+        print(f"  {name:<70} {seconds * 1e6:7.2f} us")
+
+
+def _engine_home() -> str:
+    import engine
+
+    return os.path.dirname(os.path.dirname(engine.__file__))
+
+
+def _callgrind_total(text: str, calls: int, prove: bool) -> int:
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--cold-calls",
+        str(calls),
+        *(["--prove"] if prove else []),
+        "--board",
+        text,
+    ]
+    # A fixed hash seed: the sets and dicts a proof touches lay out alike in every run.
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    assert found, result.stderr
+    return int(found.group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=2000, help="random positions (2000)")
@@ -481,19 +581,42 @@ def main() -> None:
         action="store_true",
         help="only search each family of boards for its worst, and print those",
     )
+    parser.add_argument("--write-boards", help="with --families-only, keep the worst boards")
+    parser.add_argument("--instructions", help="count each kept board's proof under callgrind")
+    parser.add_argument("--time-boards", help="time each kept board's proof (wall, cold)")
+    parser.add_argument("--calls", type=int, default=200, help="proofs a board counted (200)")
+    parser.add_argument("--cold-calls", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--prove", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--board", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cold_calls is not None:  # one run under callgrind, for --instructions
+        cold_calls(args.board, args.cold_calls, args.prove)
+        return
+    if args.instructions:
+        instructions(args.instructions, args.calls)
+        return
+    if args.time_boards:
+        board_times(args.time_boards)
+        return
 
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {platform.processor() or '?'}"
     )
     if args.families_only:
         # The search over all boards, as before, for a reference measured in the same minutes.
+        kept: list[tuple[str, Position]] = []
         for variant in ("base", "tactics"):
             rng = random.Random(args.seed)
             seconds, board = search_worst_case(rng, variant, restarts=4, steps=args.search)
-            print(f"  {f'{variant}: the open search, as before':<70} {seconds * 1e6:7.1f} us")
+            name = f"{variant}: the open search, as before"
+            print(f"  {name:<70} {seconds * 1e6:7.1f} us")
             print(f"      {board!r}")
-        report_families(search_families(args.seed, restarts=3, steps=args.family_steps))
+            kept.append((name, board))
+        families = search_families(args.seed, restarts=3, steps=args.family_steps)
+        report_families(families)
+        if args.write_boards:
+            kept += [(name, position) for name, (_, position) in families.items()]
+            write_boards(args.write_boards, kept)
         return
     print(f"{'':<52} {'proof':>12}   {'enumeration':>13}   {'speed-up':>9}")
 

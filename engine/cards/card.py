@@ -259,6 +259,12 @@ VALUE_MASKS: tuple[int, ...] = (
 )
 """``VALUE_MASKS[v]``: the six cards of value ``v`` (index 0 unused)."""
 
+VALUE_CARDS: tuple[tuple[Card, ...], ...] = (
+    (),
+    *(tuple(make_card(colour, value) for colour in Colour) for value in VALUES),
+)
+"""``VALUE_CARDS[v]``: the six cards of value ``v``, in colour order (index 0 unused)."""
+
 COLOUR_MASKS: tuple[int, ...] = tuple(colour_mask(colour) for colour in Colour)
 
 

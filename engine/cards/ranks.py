@@ -92,13 +92,12 @@ def formation_of(cards: Sequence[Card]) -> Formation:
 
     """
 
-    colour = cards[0] // 9
-    same_colour = True
-    values = 0  # bit value - 1 for each value
+    facts = 0  # bit 9 + colour and bit value - 1 of each card, from one table
     for card in cards:
-        values |= 1 << card % 9
-        if card // 9 != colour:
-            same_colour = False
+        facts |= CARD_FACTS[card]
+    values = facts & 0x1FF
+    colours = facts >> 9
+    same_colour = colours & (colours - 1) == 0
     # Consecutive: as many values in a row as cards, from the lowest (so no value twice).
     consecutive = values == (values & -values) * ((1 << len(cards)) - 1)
     if consecutive and same_colour:
@@ -112,10 +111,14 @@ def formation_of(cards: Sequence[Card]) -> Formation:
     return _SUM
 
 
+CARD_FACTS = tuple(1 << 9 + card // 9 | 1 << card % 9 for card in range(64))
+"""For each card, its colour's bit (``9 + colour``, 9 to 14 for a Clan card) and its value's
+(``value - 1``, 0 to 8): a side's colours and values are these folded by ``|``."""
+
+
 def total_of(cards: Sequence[Card]) -> int:
     """The sum of the cards' values."""
-    return sum(map(_VALUE_LESS_ONE, cards)) + len(cards)
-
-
-_VALUE_LESS_ONE = (9).__rmod__
-"""``card % 9``, a card's value less one, as a C function for :func:`map`."""
+    total = len(cards)  # a card's value less one is card % 9
+    for card in cards:
+        total += card % 9
+    return total

@@ -13,8 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from engine.cards import tables
-from engine.cards.card import ALL_CARDS_MASK, COLOUR_MASKS, VALUE_MASKS, Card, cards_in, make_card
+from engine.cards.card import (
+    ALL_CARDS_MASK,
+    COLOUR_MASKS,
+    VALUE_CARDS,
+    VALUE_MASKS,
+    Card,
+    cards_in,
+    make_card,
+)
 from engine.cards.ranks import HIGHEST_TOTAL, RANK_WEIGHT, Formation, total_of
+from engine.cards.tables import CARD_SHIFT, PLACED_FACTS
 
 _ALL_COLOURS = tuple(range(6))
 _RUN, _COLOUR, _SAME_VALUE, _COLOUR_RUN = tuple(Formation)[1:]  # 0.1 us less than Formation.RUN
@@ -44,7 +53,6 @@ class _Side:
         "placed_values",
         "pool",
         "size",
-        "values",
         "wild_top",
         "wilds",
     )
@@ -53,43 +61,44 @@ class _Side:
         self, clan: Sequence[Card], wilds: Sequence[Card], pool: int, count: int, size: int
     ) -> None:
         self.wilds, self.pool, self.count, self.size = wilds, pool, count, size
-        values: set[int] = set()
-        colours: set[int] = set()
-        clan_mask = placed_values = total = 0
+        facts, total = 0, len(clan)  # each card's bit, its colour's and its value's; the total
         for card in clan:
-            value = card % 9 + 1
-            values.add(value)
-            colours.add(card // 9)
-            clan_mask |= 1 << card
-            placed_values |= 1 << (value - 1)
-            total += value
+            facts |= PLACED_FACTS[card]
+            total += card % 9
+        placed_values = facts & 0x1FF
         self.clan_total = self.placed_total = total
         if wilds:
-            facts = tables._troop_facts(tuple(wilds))
-            self.allowed, self.wild_top, self.common_values = facts[0], facts[1], facts[3]
-            self.placed_total += facts[2]
+            troops = tables._troop_facts(tuple(wilds))
+            self.allowed, self.wild_top, self.common_values = troops[0], troops[1], troops[3]
+            self.placed_total += troops[2]
         else:
             self.allowed, self.wild_top, self.common_values = (), (), tables.EVERY_VALUE
-        self.values, self.placed_values, self.clan_mask = values, placed_values, clan_mask
+        self.placed_values, self.clan_mask = placed_values, facts >> CARD_SHIFT
         if not clan:  # an empty side: any colour, any value (the slowest proofs start here)
             self.other_colour, self.distinct_values = 0, True
             self.low, self.high = 9, 1
             self.candidate_colours: Sequence[int] = _ALL_COLOURS
             self.candidate_mask = ALL_CARDS_MASK  # a run of any colour
             return
-        self.other_colour = (min(colours) + 1) % 6
-        self.distinct_values = len(values) == len(clan)
-        self.low, self.high = min(values), max(values)
+        colours = facts >> 9 & 0x3F  # bit c for each colour c held
+        lowest_colour = (colours & -colours).bit_length() - 1
+        self.other_colour = (lowest_colour + 1) % 6
+        self.distinct_values = placed_values.bit_count() == len(clan)
+        self.low = (placed_values & -placed_values).bit_length()
+        self.high = placed_values.bit_length()
         # A side of two colours can only be a run or a sum.
-        self.candidate_colours = list(colours) if len(colours) == 1 else []
-        self.candidate_mask = COLOUR_MASKS[self.candidate_colours[0]] if len(colours) == 1 else 0
+        if colours & (colours - 1):
+            self.candidate_colours, self.candidate_mask = (), 0
+        else:
+            self.candidate_colours = (lowest_colour,)
+            self.candidate_mask = COLOUR_MASKS[lowest_colour]
 
     def with_troops(self, wilds: tuple[Card, ...], count: int) -> _Side:
         """The same placed Clan cards with the elite troops ``wilds`` and ``count`` cards to
         take: what the placed cards are is copied, not worked out again."""
         side = _Side.__new__(_Side)
         side.candidate_colours, side.candidate_mask = self.candidate_colours, self.candidate_mask
-        side.clan_mask, side.clan_total, side.values = self.clan_mask, self.clan_total, self.values
+        side.clan_mask, side.clan_total = self.clan_mask, self.clan_total
         side.distinct_values, side.high, side.low = self.distinct_values, self.high, self.low
         side.other_colour, side.placed_values = self.other_colour, self.placed_values
         side.wilds, side.pool, side.count, side.size = wilds, self.pool, count, self.size
@@ -183,7 +192,7 @@ def _best_sum_of_choices(
     choice takes, and each choice takes as many of them as it needs."""
     if not sides:
         return None
-    top = _top_cards(sides[0][0].pool, max([side.count for side, _ in sides]))
+    top = tables.top_cards(sides[0][0].pool, max([side.count for side, _ in sides]))
     assert top is not None  # every choice kept needs no more cards than the pool holds
     best: tuple[int, list[Card], tuple[Card, ...]] | None = None
     for side, extra in sides:
@@ -271,17 +280,20 @@ def _highest_run_of_any_colour(side: _Side, beating: int) -> tuple[int, int, int
 
 def _best_same_value(side: _Side, beating: int) -> _Found | None:
     """Every card, elite troops included, of one value."""
-    values, pool, count, size, allowed = side.values, side.pool, side.count, side.size, side.allowed
-    if len(values) > 1:
+    placed = side.placed_values
+    if placed & (placed - 1):  # two values placed
         return None
-    for value in values or tables.values_held(pool, count):  # the placed value, or any held
+    pool, count, size, allowed = side.pool, side.count, side.size, side.allowed
+    # The placed value, or any the pool holds enough of.
+    for value in (side.high,) if placed else tables.values_held(pool, count):
         total = size * value
         if _SAME_VALUE * RANK_WEIGHT + total <= beating:
             return None
         available = pool & VALUE_MASKS[value]
         if available.bit_count() >= count and (not allowed or value in side.common_values):
-            taken: list[Card] = list(cards_in(available))[:count]
-            chosen = [make_card(index % 6, value) for index in range(len(side.wilds))]
+            taken = [card for card in VALUE_CARDS[value] if available >> card & 1][:count]
+            wilds = side.wilds
+            chosen = [make_card(index % 6, value) for index in range(len(wilds))] if wilds else []
             return _SAME_VALUE * RANK_WEIGHT + total, taken, chosen
     return None
 
@@ -315,7 +327,7 @@ def _best_run(side: _Side, beating: int) -> _Found | None:
         for covered, covered_values in coverings:
             taken = []
             for value in range(start, start + side.size):
-                if value in side.values or covered >> (value - 1) & 1:
+                if (side.placed_values | covered) >> (value - 1) & 1:
                     continue
                 available = side.pool & VALUE_MASKS[value]
                 if not available:
@@ -357,7 +369,7 @@ def _best_run_without_troops(side: _Side, beating: int) -> _Found | None:
 def _best_sum(side: _Side, beating: int) -> _Found | None:
     """The highest cards left, whatever they make: under Blind-Man's Bluff only the total counts,
     and otherwise every better formation was ruled out before."""
-    top = _top_cards(side.pool, side.count)
+    top = tables.top_cards(side.pool, side.count)
     if top is None:
         return None
     total = side.placed_total + total_of(top)
@@ -385,16 +397,3 @@ def _run_starts(
         if formation * RANK_WEIGHT + total <= beating:
             return
         yield start, total
-
-
-def _top_cards(pool: int, count: int) -> list[Card] | None:
-    """The ``count`` highest-valued cards of ``pool`` (ties broken by colour), or None."""
-    if count == 0:
-        return []
-    chosen: list[Card] = []
-    for value in range(9, 0, -1):
-        for card in cards_in(pool & VALUE_MASKS[value]):
-            chosen.append(card)
-            if len(chosen) == count:
-                return chosen
-    return None

@@ -7,18 +7,28 @@ the colours (:func:`_value_fields`), and on an empty side with elite troops each
 highest run (:func:`_highest_runs`); which values elite troops may stand for in a run
 (:func:`_coverings_of`, :func:`_first_coverings`) and what a set of troops may take
 (:func:`_troop_facts`) are tables of a few entries each, kept for the life of the process.
+A side's placed cards are read from one table a card (:data:`PLACED_FACTS`), and the highest
+cards of a pool (:func:`top_cards`) value by value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from itertools import permutations
 
-from engine.cards.card import Card
+from engine.cards.card import VALUE_CARDS, Card
+from engine.cards.ranks import CARD_FACTS
 from engine.cards.tactics import WILD_VALUES
 
 EVERY_VALUE = frozenset(range(1, 10))
 """The nine values, which a side without elite troops may make three or four of a kind of."""
+
+CARD_SHIFT = 15
+"""Where a card's own bit starts in :data:`PLACED_FACTS`, above the colours' (9 to 14)."""
+PLACED_FACTS = tuple([facts | 1 << card + CARD_SHIFT for card, facts in enumerate(CARD_FACTS)])
+"""For each Clan card, :data:`~engine.cards.ranks.CARD_FACTS` (its colour's bit and its value's)
+and its own bit from bit 15 on: a side's placed cards are these folded by ``|``."""
 
 
 @cache
@@ -44,8 +54,9 @@ def _colour_tops(count: int) -> tuple[tuple[int, tuple[int, ...]] | None, ...]:
     return tuple(tops)
 
 
-def values_held(pool: int, count: int) -> list[int]:
-    """The values of which ``pool`` holds at least ``count`` cards, the highest first.
+def values_held(pool: int, count: int) -> Iterator[int]:
+    """The values of which ``pool`` holds at least ``count`` cards, the highest first (one at a
+    time: the search stops at the first that serves).
 
     Each colour's cards are spread one value to a 4-bit field and summed over the colours, so
     that each field counts its value's cards (six at most); adding ``8 - count`` to every field
@@ -61,12 +72,10 @@ def values_held(pool: int, count: int) -> list[int]:
         + fields[pool >> 45 & 0x1FF]
     )
     enough = (counts + (8 - count) * 0x111111111) & 0x888888888
-    held = []
     while enough:
         value = enough.bit_length() // 4
-        held.append(value)
+        yield value
         enough ^= 1 << 4 * value - 1
-    return held
 
 
 @cache
@@ -137,3 +146,17 @@ def _coverings_of(
                 mask |= 1 << (value - 1)
             coverings.append((mask, covered))
     return tuple(coverings)
+
+
+def top_cards(pool: int, count: int) -> list[Card] | None:
+    """The ``count`` highest-valued cards of ``pool`` (ties broken by colour), or None."""
+    if count == 0:
+        return []
+    chosen: list[Card] = []
+    for value in range(9, 0, -1):
+        for card in VALUE_CARDS[value]:
+            if pool >> card & 1:
+                chosen.append(card)
+                if len(chosen) == count:
+                    return chosen
+    return None

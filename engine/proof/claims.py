@@ -276,7 +276,7 @@ def claim_verdict(position: Position, stone: int, rulings: Rulings = RULINGS) ->
         >>> verdict.granted, verdict.reason, [card_name(card) for card in verdict.witness]
         (False, <Reason.WITNESS: 'a completion out of sight beats it'>, ['blue 9'])
     """
-    state = position.stone(check_stone(stone))
+    state = position.stones[check_stone(stone) - 1]
     claimant = position.viewer
     unseen = position.out_of_sight_mask()
     troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
@@ -330,7 +330,7 @@ def stone_verdict(
     if best.strength > my_strength or (
         best.strength == my_strength and rulings.open_side_tie is _REFUSED_ON_TIE
     ):
-        in_hand = tuple(card for card in best.added if card in hand)
+        in_hand = tuple([card for card in best.added if card in hand])
         return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, rulings=rulings)
     return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, rulings=rulings)
 
