@@ -13,7 +13,7 @@ page's click to its answer, through the worker, over several boards of the catal
 prints where its time went (seconds since the worker began): the files fetched, the snapshot
 read (and inflated), the engine ready.
 
-    .venv/bin/python bench/browser_bench.py [--loads 5] [--claims 40] [--switch=...]
+    .venv/bin/python bench/browser_bench.py [--loads 5] [--claims 40] [--pause 0] [--switch=...]
 
 A claim asked with "Ask the engine" waits, beyond the engine's own time (printed beside it), for
 the frame Chrome draws after the click: Chrome holds the page's other tasks, the worker's answer
@@ -55,6 +55,9 @@ COLD_GOAL = 3.0
 CACHED_GOAL = 1.5
 CLAIM_GOAL = 20.0
 WORST_CLAIM_GOAL = 50.0
+FIRST = 12
+"""The first claims, printed one by one: the WebAssembly code the engine runs is compiled to its
+faster tier as it runs, so the first claims after the engine starts are the slowest."""
 CASES = (
     "cases/claims/02-last-three-in-your-hand.yaml",
     "cases/claims/10-three-cards-under-mud-fight.yaml",
@@ -88,12 +91,16 @@ class Start:
     """Where Python's memory came from: the site's snapshot, the browser's copy, or nowhere."""
     timings: dict[str, int]
     first_paint: float
+    opening_ms: float | None
+    """The Ask page's claims on its opening board, asked once the engine is ready: milliseconds
+    in the worker (the first claim after a start pays for what Python does once)."""
 
     def __str__(self) -> str:
         laps = ", ".join(f"{name} {ms / 1000:.2f} s" for name, ms in self.timings.items())
         restored = f" from the {self.restored}'s snapshot" if self.restored else " afresh"
         how = "kept running" if self.kept else f"started{restored} ({laps})"
-        return f"{self.seconds:5.2f} s, {how}; first paint {self.first_paint / 1000:.2f} s"
+        opening = "" if self.opening_ms is None else f"; opening board {self.opening_ms:.0f} ms"
+        return f"{self.seconds:5.2f} s, {how}; first paint {self.first_paint / 1000:.2f} s{opening}"
 
 
 KEPT = (
@@ -119,6 +126,10 @@ def wait_until_kept(page: Page) -> None:
 def ready(page: Page, url: str) -> Start:
     page.goto(url)
     page.wait_for_selector("#oracle-loading[data-ready=true]", state="attached", timeout=120_000)
+    opening = None
+    if "ask" in url:
+        page.wait_for_selector("#oracle-app[data-last-engine-ms]", state="attached")
+        opening = float(page.get_attribute("#oracle-app", "data-last-engine-ms") or "nan")
     return Start(
         seconds=float(page.get_attribute("#oracle-loading", "data-seconds") or "nan"),
         kept=page.get_attribute("#oracle-loading", "data-kept") == "true",
@@ -127,6 +138,7 @@ def ready(page: Page, url: str) -> Start:
         first_paint=page.evaluate(
             "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"
         ),
+        opening_ms=opening,
     )
 
 
@@ -175,6 +187,13 @@ def main() -> None:
         help="another chromium switch, as --switch=--disable-features=DeferRendererTasksAfterInput"
         " (a claim from the board without Chrome's wait for the frame after the click)",
     )
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds between the engine's start and the first claim timed (0): a reader's look"
+        " at the page, which the engine may spend warming up",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder) / "site"
@@ -206,6 +225,7 @@ def main() -> None:
             page = context.new_page()
             ready(page, f"{base}/ask.html")
             kept = [ready(page, f"{base}/{name}.html") for name in ("play", "ask", "ask")]
+            time.sleep(args.pause)
             typed, board = claim_times(page, args.claims)
             context.close()
         server.shutdown()
@@ -233,6 +253,12 @@ def main() -> None:
             f" in the worker: median {statistics.median(claims.in_worker):5.1f} ms,"
             f" worst {max(claims.in_worker):5.1f} ms"
         )
+        print(f"  its first {FIRST} in the page:   {_ms(claims.times[:FIRST])}")
+        print(f"  its first {FIRST} in the worker: {_ms(claims.in_worker[:FIRST])}")
+
+
+def _ms(times: list[float]) -> str:
+    return " ".join(f"{time:.0f}" for time in times)
 
 
 if __name__ == "__main__":

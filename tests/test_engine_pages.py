@@ -612,6 +612,19 @@ def test_every_page_the_engine_serves_has_a_session_and_a_game_of_its_own() -> N
     assert again["hand_cards"] == one["hand_cards"] != two["hand_cards"]
 
 
+def test_the_warm_up_claims_are_answered_from_the_board_and_typed_on_both_variants() -> None:
+    """The claims the worker asks itself before the reader's first are real questions the page
+    could ask: each board is answered with verdicts, then its case file, typed, again."""
+    session = browser.session_maker(str(RULES))()
+    answers = [session.warm_up(step) for step in range(2 * len(browser.WARM_UP_BOARDS))]
+    assert all(answer["ok"] for answer in answers)
+    boards = len(browser.WARM_UP_BOARDS)
+    assert [a["report"]["variant"] for a in answers[:boards]] == ["base", "tactics"]
+    assert [a["case_text"] for a in answers[boards:]] == [a["case_text"] for a in answers[:boards]]
+    assert all(answer["report"]["verdicts"] for answer in answers)
+    assert session.games == {}
+
+
 def test_a_tactic_card_in_the_hand_says_what_it_does_in_the_rules_words() -> None:
     """Each Tactic card of the hand carries its rule of the rules index (title and text), the
     one the engine's moves name; a Clan card carries none."""

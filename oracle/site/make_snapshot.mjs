@@ -1,6 +1,7 @@
 // Made to run by the site build (oracle/site/snapshot.py) in Node, with the Pyodide the pages run:
 // starts Python, unpacks the engine archive as the pages' worker does, imports the pages' module,
-// reads the rules index into a session maker, and writes Python's memory (a "snapshot") to a file.
+// reads the rules index into a session maker, asks the page's warm-up claims (so that what Python
+// does once for a first claim is done), and writes Python's memory (a "snapshot") to a file.
 // A reader's browser restores it instead of starting Python and importing the engine itself.
 //
 //     node make_snapshot.mjs RUNTIME_FOLDER ENGINE_ARCHIVE RULES_INDEX_IN_ARCHIVE OUTPUT
@@ -29,5 +30,6 @@ os.environ.pop("_", None)  # Node's name for this script: the browser has none
 sys.path.insert(0, "/oracle-site")
 import oracle.browser.pages
 oracle_session_maker = oracle.browser.pages.session_maker(${JSON.stringify(`/oracle-site/${rulesIndex}`)})
+oracle.browser.pages.warm_up(oracle_session_maker)
 `);
 writeFileSync(output, pyodide.makeMemorySnapshot());
