@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from engine.cards.card import Card, card_name, cards_repr
-from engine.cards.ranks import _JOKERS, ELITE_BASE
+from engine.cards.ranks import _JOKERS, ELITE_BASE, clan_strength
 from engine.cards.ranks import RANK_WEIGHT as RANK_WEIGHT
 from engine.cards.ranks import CombatMode as CombatMode
 from engine.cards.ranks import Formation as Formation
@@ -56,7 +56,7 @@ def _side_strength(cards: tuple[Card, ...], blind: bool) -> int:
         return _judged_with_troops(cards, blind)[0]
     if blind:
         return total_of(cards)
-    return formation_of(cards) * RANK_WEIGHT + total_of(cards)
+    return clan_strength(cards)
 
 
 def forget_strengths() -> None:

@@ -111,11 +111,6 @@ class _Side:
         return [make_card(colour, value) for value in self.wild_top]
 
 
-def _out_of_reach(formation: Formation, beating: int) -> bool:
-    """Whether no side of ``formation``, even at the highest total, beats ``beating``."""
-    return formation * RANK_WEIGHT + HIGHEST_TOTAL <= beating
-
-
 def _strongest(
     clan: Sequence[Card],
     wilds: Sequence[Card],
@@ -134,8 +129,8 @@ def _strongest(
     side = _Side(clan, wilds, pool, count, size)
     if blind:
         return _best_sum(side, beating)
-    for formation, search in _SEARCHES:
-        if _out_of_reach(formation, beating):
+    for out_of_reach, search in _SEARCHES:
+        if out_of_reach <= beating:
             return None
         found = search(side, beating)
         if found is not None:
@@ -170,8 +165,8 @@ def _strongest_choosing(
         for extra in choices
         if held >= missing - len(extra)
     ]
-    for formation, search in () if blind else _SEARCHES:
-        if _out_of_reach(formation, beating):
+    for out_of_reach, search in () if blind else _SEARCHES:
+        if out_of_reach <= beating:
             return None
         best: tuple[int, list[Card], tuple[Card, ...]] | None = None
         floor = beating
@@ -376,13 +371,15 @@ def _best_sum(side: _Side, beating: int) -> _Found | None:
     return (total, top, side.top_identities(side.other_colour)) if total > beating else None
 
 
-_SEARCHES: tuple[tuple[Formation, Callable[[_Side, int], _Found | None]], ...] = (
-    (Formation.COLOUR_RUN, _best_colour_run),
-    (Formation.SAME_VALUE, _best_same_value),
-    (Formation.COLOUR, _best_colour),
-    (Formation.RUN, _best_run),
+_SEARCHES: tuple[tuple[int, Callable[[_Side, int], _Found | None]], ...] = (
+    (_COLOUR_RUN * RANK_WEIGHT + HIGHEST_TOTAL, _best_colour_run),
+    (_SAME_VALUE * RANK_WEIGHT + HIGHEST_TOTAL, _best_same_value),
+    (_COLOUR * RANK_WEIGHT + HIGHEST_TOTAL, _best_colour),
+    (_RUN * RANK_WEIGHT + HIGHEST_TOTAL, _best_run),
 )
-"""The formations above a sum, strongest first, each with the search for its best side."""
+"""The formations above a sum, strongest first, each as its strength at the highest total (a
+side of it beats no bar from there up, so the search stops there) and the search for its best
+side: worked out once, so the loop compares instead of calling a function a formation."""
 
 
 def _run_starts(
