@@ -14,16 +14,15 @@ from itertools import chain
 from engine.cards.card import Card, card_name, is_clan_card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS
 from engine.game.move_rules import (
+    CLAN_PLAYS_TO,
     ROOM_FOR_A_CARD,
     SOME_STONE_HAS_ROOM,
     STONE_EXISTS,
     TACTIC_LIMIT,
     check_room,
     claims_of,
-    clan_plays,
-    clan_plays_now,
-    may_pass,
     pass_rule,
+    plays_to,
 )
 from engine.game.moves import (
     RUSE_OF_MOVE,
@@ -43,7 +42,7 @@ from engine.game.moves import (
     play_of,
 )
 from engine.game.play_state import Phase, PlayState
-from engine.game.tactic_cards import KIND_OF_CARD
+from engine.game.tactic_cards import KIND_OF_CARD, USES_OF_CARD
 from engine.proof.claims import REASON_RULES, Verdict, claim_verdict
 from engine.proof.pieces import STONES
 
@@ -94,11 +93,10 @@ _IS_TACTIC = tuple(not is_clan_card(card) for card in range(64))
 
 
 class LegalMoves:
-    """The legal moves of a state as it is now, a lazy view over the move rules (as
-    python-chess's ``LegalMoveGenerator``): iterating it lists them in a fixed order, a group
-    of candidates at a time; ``bool`` stops at the first group that has one; ``move in`` asks
-    the rules' own checks (:func:`refusal`), listing nothing. A test checks on whole games
-    that ``in`` and the listing agree.
+    """The legal moves of a state as it is now, a view over its listing (:func:`listing`, as
+    python-chess's ``LegalMoveGenerator``): iterating it lists them in a fixed order; ``move
+    in`` asks the rules' own checks (:func:`refusal`), listing nothing. A test checks on whole
+    games that ``in`` and the listing agree.
 
         >>> from engine import Game, Pass
         >>> from engine.game.legality import LegalMoves
@@ -129,58 +127,62 @@ class LegalMoves:
         return refusal(self._state, as_listed(self._state, move)) is None
 
     def _groups(self) -> Iterator[Sequence[Move]]:
-        """The moves, a group at a time, each group worked out only when it is reached."""
-        state = self._state
-        phase = state.phase
-        if phase is _PLAY:
-            yield from _play_groups(state)
-            if may_pass(state):
-                yield _PASS
-        elif phase is _CLAIM:
-            yield claims_of(state.provable_stones())
-        elif phase is _DRAW or phase is _RECRUITER_DRAW:
-            yield [_DRAW_FROM[deck] for deck in state.drawable()]
-        elif phase is Phase.RECRUITER_RETURN:
-            yield [Return(card) for card in distinct(state.hands[state.current_player])]
+        """The moves as one group: the listing, kept until the state changes."""
+        yield listing(self._state)
 
 
 def listed_moves(state: PlayState) -> tuple[Move, ...]:
-    """The legal moves in :class:`LegalMoves`' order, the play step's listed without its
-    generators: the Clan cards' plays, what each Tactic card allows, and the pass when no Clan
-    card fits (:func:`~engine.game.move_rules.may_pass`)."""
+    """The legal moves, in a fixed order; the play step's in one pass over the hand: each Clan
+    card's plays to the stones with room (:func:`~engine.game.move_rules.plays_to`, kept by card
+    and mask), what each Tactic card allows, and the pass when no Clan card fits (``may_pass``)."""
     if state.phase is not _PLAY:
-        return tuple(LegalMoves(state))
-    plays = clan_plays_now(
-        state, state.current_player
-    )  # the listing is kept: no need to keep these
-    if not state.variant.has_tactics:
-        return plays or _PASS
-    moves: list[Move] = list(plays)
-    for group in _tactic_groups(state):
-        moves.extend(group)
-    if not plays:
+        return _listed_outside_play(state, state.phase)
+    me = state.current_player
+    hand, room, rows = state.hands[me], state.room(me), CLAN_PLAYS_TO
+    moves: list[Move] = []
+    tactic_cards = 0  # how many Tactic cards the hand holds
+    for card in hand:
+        block = rows[card][room]
+        if block is None:
+            block = plays_to(card, room)
+        elif not block:
+            tactic_cards += _IS_TACTIC[card]
+        moves += block
+    clan_card_fits = bool(moves)
+    if tactic_cards and state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
+        _list_tactic_uses(state, hand, moves)
+    if not clan_card_fits:
         moves += _PASS
     return tuple(moves)
+
+
+def _listed_outside_play(state: PlayState, phase: Phase) -> tuple[Move, ...]:
+    """The legal moves of a claim step, a draw or a Recruiter's return; none once it is over."""
+    if phase is _CLAIM:
+        return claims_of(state.provable_stones())
+    if phase is _DRAW or phase is _RECRUITER_DRAW:
+        return tuple([_DRAW_FROM[deck] for deck, cards in state.decks.items() if cards])
+    if phase is Phase.RECRUITER_RETURN:
+        return tuple([Return(card) for card in distinct(state.hands[state.current_player])])
+    return ()
+
+
+def _list_tactic_uses(state: PlayState, hand: list[Card], moves: list[Move]) -> None:
+    """Add to ``moves`` what each Tactic card in ``hand`` allows (its kind's ``uses``), a Joker
+    after the first left out (as :func:`distinct` does)."""
+    joker = False  # whether a Joker's moves are listed
+    for card in hand:
+        if _IS_TACTIC[card]:
+            if card in JOKERS:
+                if joker:
+                    continue
+                joker = True
+            moves += USES_OF_CARD[card](state, card)
 
 
 def legal_moves(state: PlayState) -> list[Move]:
     """Every move the current player may make now, in a fixed order (:class:`LegalMoves`)."""
     return list(LegalMoves(state))
-
-
-def _play_groups(state: PlayState) -> Iterator[Sequence[Move]]:
-    """The play step's moves but the pass: each Clan card to each stone with room, then what
-    each Tactic card in hand allows (:mod:`engine.game.tactic_cards`) within the tactic limit."""
-    yield clan_plays(state, state.current_player)
-    yield from _tactic_groups(state)
-
-
-def _tactic_groups(state: PlayState) -> Iterator[Sequence[Move]]:
-    """What each Tactic card in hand allows, within the tactic limit, a card at a time."""
-    me = state.current_player
-    if state.variant.has_tactics and TACTIC_LIMIT.holds(state, me):
-        for card in distinct(filter(_IS_TACTIC.__getitem__, state.hands[me])):
-            yield KIND_OF_CARD[card].uses(state, card)
 
 
 def has_a_play(state: PlayState) -> bool:

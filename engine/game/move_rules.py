@@ -225,7 +225,7 @@ _CLAN_PLAYS = (("clan plays", Player.A), ("clan plays", Player.B))
 
 def clan_plays_now(state: PlayState, player: Player) -> tuple[Play, ...]:
     """:func:`clan_plays` worked out afresh, not kept: for the listing, itself kept."""
-    room, rows = state.room(player), _CLAN_PLAYS_TO
+    room, rows = state.room(player), CLAN_PLAYS_TO
     plays: list[Play] = []
     for card in state.hands[player]:
         block = rows[card][room]
@@ -241,13 +241,13 @@ def plays_to(card: Card, stones: int) -> tuple[Play, ...]:
         block = tuple(map(PLAYS[card].__getitem__, STONES_IN_MASK[stones]))
         _PLAYS_TO[card][stones] = block
         if is_clan_card(card):
-            _CLAN_PLAYS_TO[card][stones] = block
+            CLAN_PLAYS_TO[card][stones] = block
     return block
 
 
 _PLAYS_TO: list[list[tuple[Play, ...] | None]] = [[None] * (1 << len(STONES)) for _ in range(64)]
 """:func:`plays_to` of each card number and mask of stones, once asked."""
-_CLAN_PLAYS_TO: list[list[tuple[Play, ...] | None]] = [
+CLAN_PLAYS_TO: list[list[tuple[Play, ...] | None]] = [
     [None if is_clan_card(card) else ()] * (1 << len(STONES)) for card in range(64)
 ]
 """:func:`plays_to` of a Clan card, once asked, and no plays for a Tactic card: a hand's Clan
@@ -303,6 +303,7 @@ __all__ = [
     "BANSHEE_TAKES_THEIRS",
     "BLUFF_ON_OPEN",
     "CLAIMED_STONE_CLOSED",
+    "CLAN_PLAYS_TO",
     "MUD_FIGHT_ON_OPEN",
     "NOT_A_COMBAT_MODE",
     "ONE_JOKER",

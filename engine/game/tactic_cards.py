@@ -13,10 +13,11 @@ the legal moves and the turn flow.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.cards.card import Card
 from engine.cards.tactics import COMBAT_MODE_CARDS, ELITE_TROOPS, JOKERS, Tactic
+from engine.game.cards_in_play import STONES_IN_MASK
 from engine.game.move_rules import (
     BANSHEE_HAS_A_CARD,
     BANSHEE_TAKES_THEIRS,
@@ -39,7 +40,6 @@ from engine.game.move_rules import (
     check_open,
     check_room,
     plays_to,
-    stones_with_room,
 )
 from engine.game.moves import Banshee, Move, Play, Recruit, Strategist, Traitor
 from engine.game.play_state import OPPONENT, PlayState
@@ -79,9 +79,10 @@ class EliteTroops(TacticKind):
     cards = frozenset(ELITE_TROOPS)
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
-        if not ONE_JOKER.holds(state, state.current_player, card):
-            return ()
-        return plays_to(card, state.room(state.current_player))  # to stones_with_room
+        me = state.current_player
+        if card in JOKERS and not ONE_JOKER.holds(state, me, card):
+            return ()  # (the rule holds for any other elite troop)
+        return plays_to(card, state.room(me))  # to stones_with_room
 
     def check(self, state: PlayState, move: Move) -> None:
         assert isinstance(move, Play)
@@ -141,17 +142,13 @@ class StrategistCard(TacticKind):
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         me = state.current_player
-        room = stones_with_room(state, me, ROOM_FOR_THE_STRATEGIST)
+        room, stones = state.room(me), state.stones  # stones_with_room's, as a mask
         moves: list[Move] = []
-        for number, stone in state.open_stones():
-            for mine in stone.sides[me]:
-                to = _ruses(Strategist, mine, number)
-                moves += [
-                    to[target - 1]
-                    for target in room
-                    if STRATEGIST_TO_ANOTHER_STONE.holds(number, target)
-                ]
-                moves.append(to[-1])
+        for number in STONES_IN_MASK[state.open_mask()]:
+            targets = room & _OTHER_STONES[number]
+            for mine in stones[number - 1].sides[me]:
+                moves += _ruses_to(Strategist, mine, number, targets)
+                moves.append(_ruses(Strategist, mine, number)[-1])
         return moves
 
     def check(self, state: PlayState, move: Move) -> None:
@@ -185,11 +182,11 @@ class BansheeCard(TacticKind):
     cards = frozenset({Tactic.BANSHEE})
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
-        other = OPPONENT[state.current_player]
+        other, stones = OPPONENT[state.current_player], state.stones
         return [
             _banshee(theirs, number)
-            for number, stone in state.open_stones()
-            for theirs in stone.sides[other]
+            for number in STONES_IN_MASK[state.open_mask()]
+            for theirs in stones[number - 1].sides[other]
         ]
 
     def check(self, state: PlayState, move: Move) -> None:
@@ -217,13 +214,12 @@ class TraitorCard(TacticKind):
 
     def uses(self, state: PlayState, card: Card) -> Sequence[Move]:
         me = state.current_player
-        room, other = stones_with_room(state, me, ROOM_FOR_THE_TRAITOR), OPPONENT[me]
+        room, other, stones = state.room(me), OPPONENT[me], state.stones  # stones_with_room's
         moves: list[Move] = []
-        for number, stone in state.open_stones():
-            for theirs in stone.sides[other]:
+        for number in STONES_IN_MASK[state.open_mask()]:
+            for theirs in stones[number - 1].sides[other]:
                 if TRAITOR_TAKES_CLAN_CARDS.holds(theirs):
-                    to = _ruses(Traitor, theirs, number)
-                    moves += [to[target - 1] for target in room]
+                    moves += _ruses_to(Traitor, theirs, number, room)
         return moves
 
     def check(self, state: PlayState, move: Move) -> None:
@@ -272,6 +268,33 @@ def _ruses(
     return ruses
 
 
+_RUSES_TO: dict[tuple[type, Card, int, int], tuple[Strategist | Traitor, ...]] = {}
+
+
+def _ruses_to(
+    kind: type[Strategist] | type[Traitor], card: Card, source: int, targets: int
+) -> tuple[Strategist | Traitor, ...]:
+    """The ruses of ``kind`` taking ``card`` from stone ``source`` to each stone of the mask
+    ``targets`` (stone ``n`` is bit ``n - 1``), in order: :func:`_ruses`' own moves, the same
+    tuple each time for a plain card number (each play step lists them again)."""
+    plain = type(card) is int
+    block = _RUSES_TO.get((kind, card, source, targets)) if plain else None
+    if block is None:
+        to = _ruses(kind, card, source)
+        block = tuple(to[target - 1] for target in STONES_IN_MASK[targets])
+        if plain:
+            _RUSES_TO[kind, card, source, targets] = block
+    return block
+
+
+_OTHER_STONES = tuple(
+    sum(1 << (target - 1) for target in STONES if STRATEGIST_TO_ANOTHER_STONE.holds(source, target))
+    for source in range(len(STONES) + 1)
+)
+"""For each stone (by number; 0 holds nothing), the mask of the stones the Strategist may move
+a card to from it by :data:`~engine.game.move_rules.STRATEGIST_TO_ANOTHER_STONE`, worked out once
+from the rule."""
+
 _BANSHEES: dict[tuple[Card, int], Banshee] = {}
 
 
@@ -298,3 +321,15 @@ KINDS: tuple[TacticKind, ...] = (
 
 KIND_OF_CARD: dict[Card, TacticKind] = {card: kind for kind in KINDS for card in kind.cards}
 """The kind of each Tactic card, by its number."""
+
+
+def _no_uses(state: PlayState, card: Card) -> Sequence[Move]:
+    """A Clan card's uses as a Tactic card: none (its plays are the Clan plays)."""
+    return ()
+
+
+USES_OF_CARD: tuple[Callable[[PlayState, Card], Sequence[Move]], ...] = tuple(
+    KIND_OF_CARD[card].uses if card in KIND_OF_CARD else _no_uses for card in range(64)
+)
+"""Each card's kind's :meth:`TacticKind.uses`, bound once, by card number (for the listing of
+the legal moves, which asks it for each Tactic card in hand; none for a Clan card)."""

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from engine.cards.card import echoed
 from engine.game.interface import Game, GameState, Phase
-from engine.game.moves import Claim, Move, MoveSyntaxError
+from engine.game.legality import listing
+from engine.game.moves import Move, MoveSyntaxError
 from engine.proof.pieces import Player
 
 
@@ -39,9 +40,10 @@ def random_move(state: GameState, rng: random.Random) -> Move:
         >>> random_move(Game.named("base", seed=1).new_initial_state(), random.Random(1))
         Play(card=8, stone=9)
     """
+    listed = listing(state)  # the legal moves, kept by the state: not copied as a list
     if state.phase is Phase.CLAIM:
-        return Claim(state.provable_stones())
-    return rng.choice(state.legal_moves())
+        return listed[0]  # the claim of every provable stone, listed first (claims_of)
+    return rng.choice(listed)
 
 
 def play_random_game(game: Game, rng: random.Random, *, max_moves: int = 2000) -> GameState:
