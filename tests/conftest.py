@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from engine import Verdict
+from engine import RULINGS, Position, Verdict, claim_verdict
+from engine.proof.rulings import Rulings
 from oracle.catalogue import Catalogue, Kept, build_catalogue, verified_catalogue
 from oracle.cli import main
 from oracle.verify.report import CaseReport
@@ -44,6 +45,17 @@ def examples(thorough: int) -> int:
     profile (``HYPOTHESIS_PROFILE=ci``), a :data:`QUICK_SHARE`-th of it (at least 1) under the
     quick one. The long soaks (``-m slow``) draw their own counts under either."""
     return thorough if THOROUGH else max(1, thorough // QUICK_SHARE)
+
+
+def stones_granted_afresh(position: Position, rulings: Rulings = RULINGS) -> tuple[int, ...]:
+    """The unclaimed stones of ``position`` the claim proof grants, each proved afresh: what a
+    game's claim step, which keeps and shortens its proofs, must find at that step."""
+    return tuple(
+        number
+        for number in range(1, 10)
+        if position.stone(number).claimed_by is None
+        and claim_verdict(position, number, rulings).granted
+    )
 
 
 FIXTURE = Path(__file__).resolve().parent / "catalogue"

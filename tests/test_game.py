@@ -14,7 +14,7 @@ from pathlib import Path
 
 import hypothesis
 import pytest
-from conftest import FIXTURE, examples
+from conftest import FIXTURE, examples, stones_granted_afresh
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import choose_move, dealt_games
@@ -35,7 +35,6 @@ from engine import (
     StoneState,
     TableError,
     Variant,
-    claim_verdict,
     parse_card,
     parse_cards,
     parse_record,
@@ -377,12 +376,7 @@ def test_the_provable_stones_kept_between_steps_are_the_ones_proved_afresh(varia
         while not state.is_over:
             for player in Player:
                 position = state.position(player)
-                afresh = tuple(
-                    number
-                    for number in range(1, 10)
-                    if position.stone(number).claimed_by is None
-                    and claim_verdict(position, number).granted
-                )
+                afresh = stones_granted_afresh(position)
                 assert state.provable_stones(player) == afresh, position
                 # The claim step reads who has played a Joker from the game's own record.
                 assert position.has_played_joker(player) == (player in state.jokers_played)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import stones_granted_afresh
 
-from engine import RULINGS, Game, Player, claim_verdict, random_move
+from engine import RULINGS, Game, Player, random_move
 from engine.proof.rulings import Rulings
 
 RULINGS_OF_A_CLAIM = {
@@ -34,12 +35,7 @@ def test_the_provable_stones_are_the_ones_the_claim_proof_grants(variant: str, n
         while not state.is_over:
             for player in Player:
                 position = state.position(player)
-                afresh = tuple(
-                    number
-                    for number in range(1, 10)
-                    if position.stone(number).claimed_by is None
-                    and claim_verdict(position, number, rulings).granted
-                )
+                afresh = stones_granted_afresh(position, rulings)
                 assert state.provable_stones(player) == afresh, position
                 compared += 1
                 granted += len(afresh)
