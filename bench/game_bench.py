@@ -5,17 +5,30 @@
 
 Each game is dealt from its own seed and played to the end by the random-play driver (a legal
 move at random, every provable stone claimed), which is also what the test-suite soak runs.
+
+``--instructions`` counts instructions instead of seconds, for an A/B run on a busy machine
+(valgrind needed): each variant's games are played once under callgrind, and once more with no
+game played (the start-up, the imports and a first game that makes the tables the engine makes
+once), and the difference divided by the games is printed per
+game. The hash seed is fixed, so two runs of one engine count alike; run the bench of each copy
+of the engine from its own tree (or with PYTHONPATH) and compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
+import re
 import statistics
+import subprocess
+import sys
 import time
 
 from engine import Game, play_random_game
+
+VARIANTS = (("base", False), ("tactics", False), ("base", True), ("tactics", True))
 
 
 def main() -> None:
@@ -23,13 +36,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per variant (300)")
     parser.add_argument("--seed", type=int, default=1, help="first seed (1)")
     parser.add_argument("--passes", type=int, default=3, help="passes, the fastest shown (3)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions a game under callgrind instead of timing (--games 100 is plenty)",
+    )
+    parser.add_argument("--play", nargs=2, metavar=("VARIANT", "EXPERT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.play:
+        _play(args.play[0], args.play[1] == "expert", args.seed, args.games)
+        return
+    if args.instructions:
+        instructions(args.seed, args.games)
+        return
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {platform.processor() or '?'}"
     )
     print(f"CPU time of the fastest of {args.passes} passes over {args.games} games a variant")
     print(f"{'':<28} {'games/s':>9} {'moves/game':>11} {'ms/game':>9} {'slowest ms':>11}")
-    for variant, expert in (("base", False), ("tactics", False), ("base", True), ("tactics", True)):
+    for variant, expert in VARIANTS:
         passes = [_one_pass(variant, expert, args.seed, args.games) for _ in range(args.passes)]
         times, moves = min(passes, key=lambda found: sum(found[0]))
         label = variant + (", expert" if expert else "")
@@ -60,6 +85,50 @@ def _one_pass(variant: str, expert: bool, first: int, games: int) -> tuple[list[
         times.append(time.process_time() - start)
         moves += len(state.moves)
     return times, moves
+
+
+def _play(variant: str, expert: bool, first: int, games: int) -> None:
+    """Play ``games`` games, untimed: what callgrind counts (none, for the baseline). A game of
+    seed 0 comes first in both runs, so that the tables the engine makes once are not counted."""
+    play_random_game(Game.named(variant, expert=expert, seed=0), random.Random(0))
+    for seed in range(first, first + games):
+        play_random_game(Game.named(variant, expert=expert, seed=seed), random.Random(seed))
+
+
+def instructions(first: int, games: int) -> None:
+    """Each variant's instructions a game, counted by callgrind (see the module's words)."""
+    import engine
+
+    home = os.path.dirname(os.path.dirname(engine.__file__))
+    print(f"instructions a game, callgrind, {games} games a variant (engine: {home})")
+    for variant, expert in VARIANTS:
+        mode = "expert" if expert else "plain"
+        counts = [_callgrind_total(variant, mode, first, played) for played in (games, 0)]
+        label = variant + (", expert" if expert else "")
+        print(f"  {label:<26} {(counts[0] - counts[1]) / games / 1e6:9.2f}M")
+
+
+def _callgrind_total(variant: str, mode: str, first: int, games: int) -> int:
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--play",
+        variant,
+        mode,
+        "--seed",
+        str(first),
+        "--games",
+        str(games),
+    ]
+    # A fixed hash seed: the sets and dicts a game touches lay out alike in every run.
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    assert found, result.stderr
+    return int(found.group(1))
 
 
 if __name__ == "__main__":
