@@ -32,7 +32,12 @@ went from a quarter to an eighth: spread over two workers 50.0 and 45.4 s before
 48.9 s after; in one process 38.9 and 42.2 s before, 36.0 and 40.3 s after (the noise of a run
 is about 4 s here). ``--tests``: the files' collections and tests took 39.1 s before and
 33.1 s after, tests/test_blockyaml.py 3.75 -> 1.48 s, test_misreadings.py 1.18 -> 0.80 s,
-test_reference_rules.py 0.75 -> 0.49 s.
+test_reference_rules.py 0.75 -> 0.49 s. Later still on 2026-12-07 (load 8 to 13, caches cleared,
+alternated three times with the parent, ``--tree``), once the test processes collect garbage less
+often and freeze what collecting the tests made (tests/conftest.py; one process had spent about
+5 s of its CPU in the collector, 42 full collections walking its whole heap): spread over two
+workers 46.9, 50.0 and 46.6 s before, 41.6, 37.3 and 38.5 s after; in one process 37.8, 42.7
+and 38.7 s before, 31.0, 33.2 and 32.3 s after.
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
@@ -42,6 +47,12 @@ browser tests an editor opts into.
     .venv/bin/python bench/test_run_cpu.py --total    # the whole run only
     .venv/bin/python bench/test_run_cpu.py tests/test_cli.py tests/test_render.py   # those files
     .venv/bin/python bench/test_run_cpu.py --tests 40   # one process: CPU by file and test
+    .venv/bin/python bench/test_run_cpu.py --total --tree ../base   # another checkout's run
+
+``--tree PATH`` measures the checkout at PATH (its tests, engine and oracle, run from there with
+PATH first on ``PYTHONPATH``) with this checkout's virtual environment: an A/B of a change
+alternates a run of the tree with one of its parent's worktree (``git worktree add --detach``),
+each tree's ``__pycache__`` folders cleared before each run (see above).
 
 ``--tests N`` runs the default run once, in one process, with this module loaded as a pytest
 plugin that reads the CPU (of the process and of what it started) around each collection and
@@ -148,7 +159,21 @@ def by_test(shown: int) -> None:
         print(f"  {seconds:6.2f} s {phase:8} {node[:110]}")
 
 
+def use_tree(tree: Path) -> None:
+    """Measure the checkout at ``tree`` rather than this one: its files, run from there, its
+    packages imported before any installed copy."""
+    global ROOT
+    ROOT = tree.resolve()
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
+
+
 def main() -> int:
+    if "--tree" in sys.argv:
+        at = sys.argv.index("--tree")
+        use_tree(Path(sys.argv[at + 1]))
+        del sys.argv[at : at + 2]
     if "--tests" in sys.argv:
         at = sys.argv.index("--tests")
         by_test(int(sys.argv[at + 1]) if at + 1 < len(sys.argv) else 40)

@@ -22,7 +22,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 try:
     from PIL import Image
@@ -33,9 +33,11 @@ except ImportError:  # pragma: no cover - the dev extras install both
     HAVE_IMAGING = False
 
 from browser_support import REFUSED_SEED, moves_to_a_refused_card, play_moves, table_turn
-from playwright.sync_api import Page
 
 from oracle.casefile.source import loaded_yaml
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

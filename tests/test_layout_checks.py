@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from browser_support import fresh_context
-from playwright.sync_api import Browser, Page
 from reader_support import layout_problems, layout_report
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>faults</title>
 <style>body {{ margin: 0; font: 16px/1.4 sans-serif; }}

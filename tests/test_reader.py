@@ -19,12 +19,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
 from browser_support import Visit, fresh_context, served, shared_build, skip_without_a_browser
 from conftest import FIXTURE
-from playwright.sync_api import Browser
 from reader_support import (
     ARTEFACTS,
     BASELINES,
@@ -42,6 +42,9 @@ from reader_support import (
     use_screen,
     views,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDING = os.environ.get("ORACLE_SCREENSHOTS") == "record"

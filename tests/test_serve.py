@@ -18,14 +18,17 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from browser_support import WATCH_POLICY, fresh_context, skip_without_a_browser
-from playwright.sync_api import Browser, Page
 from reader_support import copy_look_project
 
 from oracle.site.csp import digest
 from oracle.site.serving import allow_live_reload, code_fingerprint, problems_page
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 CASE = Path("cases") / "claims" / "01-incomplete-side.yaml"
 CASE_PAGE = "cases/claims/incomplete-side.html"
