@@ -94,7 +94,23 @@ EQUIVALENT, OUT_OF_REACH = "equivalent", "out-of-reach"
 """The ledger's two kinds: a mutant nobody can tell apart, and one only a caller of the engine's
 own functions can (no case file reaches it: an argument no loader passes, a message the oracle
 words itself)."""
-COPIED = ("engine", "oracle", "tests", "cases", "rules", "site_src", "games")
+NOT_COPIED = (
+    ".git",
+    ".venv",
+    "node_modules",
+    "site",
+    "dist",
+    "build",
+    "test-artefacts",
+    ".hypothesis",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+)
+"""What a copy of the project leaves out: git's store, what is installed, built or kept between
+runs. Everything else is copied, since the suite reads more than the code (the CI scripts, the
+README, the lock file, the published results): a copy short of one fails the suite with every
+mutant, and the suite's rate and the ledger's checks read nothing."""
 FLIPS = {
     ast.Lt: ast.LtE,
     ast.LtE: ast.Lt,
@@ -306,10 +322,16 @@ def changed_lines(source: str, mutated: str) -> list[str]:
 
 
 def copy_project(target: Path) -> None:
-    for name in COPIED:
-        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "mkdocs.yml", "package.json", "package-lock.json"):
-        shutil.copy(ROOT / name, target / name)
+    """Copy the project into ``target`` as the tests see it (all but :data:`NOT_COPIED`), with
+    the browser runtime linked, not copied."""
+    skipped = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for path in sorted(ROOT.iterdir()):
+        if path.name in NOT_COPIED or path.name.endswith(".egg-info"):
+            continue
+        if path.is_dir():
+            shutil.copytree(path, target / path.name, ignore=skipped, symlinks=True)
+        else:
+            shutil.copy2(path, target / path.name)
     (target / "node_modules").symlink_to(ROOT / "node_modules")
 
 
