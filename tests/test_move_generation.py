@@ -41,6 +41,7 @@ from engine.game.moves import (
     Traitor,
     stones_named,
 )
+from engine.game.values import Phase
 from engine.match.records import (
     random_move,
 )
@@ -345,6 +346,33 @@ def test_an_unplayable_tactic_card_says_why_in_the_rules_words() -> None:
     limit = ahead.why_unplayable(Tactic.SPY)
     assert limit is not None and limit.rule == "tactics.limit"
     assert limit.problem == "you have played 1 Tactic cards and your opponent 0"
+
+
+def test_a_traitor_with_no_room_on_your_side_says_why() -> None:
+    """The Traitor moves the card it takes to your side: with a Clan card of theirs to take but
+    no open stone with room on yours, it is refused in the Traitor rule's own words (dropping
+    that check passed every other test: the Play page would offer a Traitor with nowhere to go)."""
+    mine = [card for card in range(54) if card // 9 in (0, 2, 3)]  # three colours, 27 cards
+    stones = {
+        number: StoneState(sides=(tuple(mine[3 * number - 3 : 3 * number]), ()))
+        for number in range(1, 10)
+    }
+    stones[1] = StoneState(sides=(stones[1].sides[0], parse_cards("blue 2")))
+    free = [card for card in range(54) if card not in {*mine, *parse_cards("blue 2")}]
+    hand = [*free[:5], Tactic.BANSHEE, Tactic.TRAITOR]  # the Banshee keeps the play step open
+    position = Position.from_stones(stones, hand=hand, variant="tactics")
+    state = GameState.from_table(
+        Game.named("tactics"),
+        position,
+        their_hand=free[5:12],
+        clan_deck=free[12:],
+        tactic_deck=[card for card in Tactic if card not in hand],
+        phase=Phase.PLAY,
+    )
+    refused = state.why_unplayable(Tactic.TRAITOR)
+    assert refused is not None and refused.rule == "tactics.traitor"
+    assert refused.problem == "no stone has room on your side"
+    check_unplayable_iff_unlisted(state)
 
 
 @pytest.mark.slow
