@@ -44,32 +44,44 @@ def encode(position: Position, stone: int) -> str:
     return " ".join(fields)
 
 
+_CARD_NUMBER = {str(card): card for card in range(64)}
+"""A card number's text to the number: a look-up costs less than ``int()``."""
+
+
 def _cards(text: str) -> tuple[Card, ...]:
-    return () if text == "." else tuple(map(int, text.split(",")))
+    return () if text == "." else tuple(map(_CARD_NUMBER.__getitem__, text.split(",")))
 
 
-def _stone(field: str) -> StoneState:
-    """The stone of one field, built once for each text (a stone is an immutable value, and a
-    third of the fields repeat one before them, mostly empty stones)."""
-    stone = _STONES.get(field)
-    if stone is None:
+class _Sides(dict[str, tuple[Card, ...]]):
+    """Each side's (or hand's) text read once: a hit is a look-up at C speed, and most sides
+    repeat one read before (the empty side most of all)."""
+
+    def __missing__(self, text: str) -> tuple[Card, ...]:
+        cards = self[text] = _cards(text)
+        return cards
+
+
+class _Stones(dict[str, StoneState]):
+    """Each stone's text built once, through the validated constructor (a stone is an
+    immutable value, and a third of the fields repeat one before them, mostly empty stones)."""
+
+    def __missing__(self, field: str) -> StoneState:
         side_a, side_b, first, claimed = field.split("/")
-        stone = _STONES[field] = StoneState(
-            sides=(_cards(side_a), _cards(side_b)),
-            completed_first=_PLAYER[first],
-            claimed_by=_PLAYER[claimed],
-        )
-    return stone
+        sides = (_SIDES[side_a], _SIDES[side_b])
+        stone = self[field] = StoneState(sides, _PLAYER[first], _NO_MODES, _PLAYER[claimed])
+        return stone
 
 
-_STONES: dict[str, StoneState] = {}
+_SIDES = _Sides()
+_STONES = _Stones()
+_NO_MODES = StoneState().modes  # the constructor's own empty set, which it need not check
 
 
 def decode(line: str) -> tuple[Position, int]:
     """The position and claimed stone of one line, through the validated constructor."""
     stone_text, hand, *stone_fields = line.split()
-    stones = tuple([_stone(field) for field in stone_fields])
-    return Position(stones=stones, hand=_cards(hand), variant=_BASE), int(stone_text)
+    stones = tuple(map(_STONES.__getitem__, stone_fields))
+    return Position(stones, (), _SIDES[hand], Player.A, _BASE), int(stone_text)
 
 
 def judge_file(path: Path) -> None:

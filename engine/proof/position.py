@@ -25,7 +25,7 @@ from engine.proof.pieces import (
     check_stone,
     face_up_mask,
 )
-from engine.proof.position_checks import problems_and_cards
+from engine.proof.position_checks import face_up_mask_when_valid, problems_and_cards
 from engine.proof.variants import BASE_VARIANT, Variant, variant_named
 
 
@@ -68,11 +68,14 @@ class Position(FrozenValue):
         _SET_VIEWER(self, viewer)
         _SET_VARIANT(self, variant)
         _SET_JOKERS_PLAYED(self, jokers_played)
-        problems, seen = problems_and_cards(self)
-        if problems:
-            raise problems[0]
-        # Every card is in one place, so the face-up ones are all but the hand.
-        _SET_TABLE_MASK(self, seen & ~mask_of(hand))
+        face_up = face_up_mask_when_valid(self)  # the quick pass, all a valid position needs
+        if face_up < 0:
+            problems, seen = problems_and_cards(self)
+            if problems:
+                raise problems[0]
+            # Every card is in one place, so the face-up ones are all but the hand.
+            face_up = seen & ~mask_of(hand)
+        _SET_TABLE_MASK(self, face_up)
 
     def status(self) -> list[PositionError]:
         """Every reason this position cannot exist, in the order the constructor checks them
@@ -172,7 +175,7 @@ class Position(FrozenValue):
         for number in stones:
             check_stone(number)
         return cls(
-            stones=tuple(stones.get(number, StoneState()) for number in STONES),
+            stones=tuple(stones.get(number, EMPTY_BORDER[0]) for number in STONES),
             discards=tuple(discards),
             hand=tuple(hand),
             viewer=viewer,
