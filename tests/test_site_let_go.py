@@ -25,3 +25,14 @@ def test_a_catalogue_lets_go_of_its_working_and_keeps_what_the_site_shows(
     assert catalogue.published is published and catalogue.matrix is matrix
     assert catalogue.problems is problems
     assert all(catalogue.report_of(report.case) is report for report in published)
+
+
+def test_the_cases_read_against_one_rules_index_share_its_statements(project_copy: Path) -> None:
+    """Each case read is kept by its text and the statements of the rules index it was read
+    against: one set of statements for the whole catalogue, not a copy for each case."""
+    from oracle.catalogue import Kept
+
+    kept = Kept()
+    verified_catalogue(project_copy, kept=kept)
+    statements = {id(key[1]) for key in kept.read.by_text}
+    assert len(kept.read.by_text) > 1 and len(statements) == 1
