@@ -116,6 +116,18 @@ class Catalogue:
         """Every published case under every misreading (worked out once)."""
         return misreading_matrix(self.published, self.cache)
 
+    def let_go_of_working(self) -> None:
+        """Forget what was kept while the catalogue was checked, once its problems, reports and
+        misreading matrix are made: the cases read by their text and replayed by case (its own
+        reports stay), and the misread answers held in memory. A site build holds the catalogue
+        while it writes every page, and these are about 20 KB a case; whatever is asked again
+        is read or worked out again (the misread answers from the store, as saved so far)."""
+        self.problems  # noqa: B018  # each made before letting go, as the site shows them
+        self.reports  # noqa: B018
+        self.matrix  # noqa: B018
+        self.kept = Kept()
+        self.cache = MisreadingCache(self.cache.store.parent)
+
     def case_problems(self, case: Case) -> list[Problem]:
         """Everything that stops ``case`` from being published: where the engine disagrees with
         it or cannot judge it, a check no question owns, a misreading it names but does not

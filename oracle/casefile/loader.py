@@ -252,6 +252,7 @@ class ReadCases:
         """The same cases by their path too, so that a file read again is the very same case."""
         self.first: dict[int, Case] = {}
         """For a case read from a copy of a file read before elsewhere: the case first read."""
+        self._known_statements: tuple[RulesIndex, Statements] | None = None
 
     def check(self) -> None:
         """Forget everything once too much is kept."""
@@ -260,11 +261,19 @@ class ReadCases:
             self.placed.clear()
             self.first.clear()
 
+    def _statements(self, rules: RulesIndex) -> Statements:
+        """``rules.statements()``, made once for the index the cases are read against: every
+        case's key holds the same one, not a copy of its own (some 7 KB a case)."""
+        known = self._known_statements
+        if known is None or known[0] is not rules:
+            known = self._known_statements = (rules, rules.statements())
+        return known[1]
+
     def case_or_error(self, path: Path, rules: RulesIndex | None) -> Case | CaseError:
         """The case in the file at ``path``, or why it cannot be read, located."""
         try:
             text = read_text(path)
-            key = (text, rules.statements() if rules else None)
+            key = (text, self._statements(rules) if rules else None)
             case = self.placed.get((*key, path))
             if case is None:
                 case = self.by_text.get(key)

@@ -147,6 +147,7 @@ def start_build(config: MkDocsConfig, label: str) -> SiteBuild:
         raise PluginError(
             f"the catalogue's export does not hold ({label}):\n" + "\n".join(error.problems)
         ) from None
+    catalogue.let_go_of_working()  # the export is run and the matrix made: the pages need no more
     templates = Path(config.docs_dir) / "_templates"
     held_rows: dict[str, list[HeldRows]] = {}
     return SiteBuild(
