@@ -37,7 +37,7 @@ from engine.proof.reasons import (
 from engine.proof.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 
 # Members as module names: reading one off its Enum class costs about 0.1 us (Python 3.11).
-_GRANTED, _REFUSED_ON_TIE = Verdict.GRANTED, OpenSideTie.REFUSED
+_GRANTED, _REFUSED_ON_TIE, _MUD_FIGHT = Verdict.GRANTED, OpenSideTie.REFUSED, CombatMode.MUD_FIGHT
 _STONE_CLAIMED, _INCOMPLETE_SIDE = Reason.STONE_CLAIMED, Reason.INCOMPLETE_SIDE
 _STRONGER, _WEAKER = Reason.STRONGER_FORMATION, Reason.WEAKER_FORMATION
 _TIE_WON, _TIE_LOST = Reason.TIE_WON, Reason.TIE_LOST
@@ -308,7 +308,7 @@ def stone_verdict(
             held_by_claimant=state.claimed_by is claimant,
             rulings=rulings,
         )
-    capacity = state.capacity
+    capacity = 3 + (_MUD_FIGHT in modes)  # state.capacity, without its two calls
     if len(mine) < capacity:
         return ClaimVerdict(stone, _INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
     my_strength = strength(mine, modes)
@@ -332,8 +332,8 @@ def stone_verdict(
         best.strength == my_strength and rulings.open_side_tie is _REFUSED_ON_TIE
     ):
         in_hand = tuple([card for card in best.added if card in hand])
-        return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, rulings=rulings)
-    return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, rulings=rulings)
+        return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, False, rulings)
+    return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, (), False, rulings)  # no kw
 
 
 def elite_troops_for(
