@@ -4,8 +4,9 @@ formation before the one it finds).
 
 It is :func:`engine.cards.search._strongest`'s search, formation by formation from the strongest
 down, with the same answer and the same cards taken, in one call: the pool is split once into
-its colours' cards (small ints, bit ``value - 1`` for each value) and every formation is read
-from tables of such sets (:func:`~engine.cards.tables.empty_side_tables`), where the general
+its colours' cards (small ints, bit ``value - 1`` for each value), the runs and colours are read
+from tables of such sets (:func:`~engine.cards.tables.empty_side_tables`) and three of a kind
+as the general search reads it (:func:`~engine.cards.tables.values_held`), where the general
 search builds a side and makes a call a formation, on the whole pool each time.
 """
 
@@ -28,7 +29,7 @@ def strongest_of_empty(pool: int, size: int, beating: int) -> tuple[int, list[Ca
     """
     c0, c1, c2 = pool & 0x1FF, pool >> 9 & 0x1FF, pool >> 18 & 0x1FF
     c3, c4, c5 = pool >> 27 & 0x1FF, pool >> 36 & 0x1FF, pool >> 45 & 0x1FF
-    runs, tops, fields = tables.empty_side_tables(size)
+    runs, tops = tables.empty_side_tables(size)
     above_start = size * (size - 1) // 2  # a run's total is size * start + this
     # A colour run: bit ``start - 1`` of each colour's highest, folded by | over the colours.
     r0, r1, r2, r3, r4, r5 = runs[c0], runs[c1], runs[c2], runs[c3], runs[c4], runs[c5]
@@ -36,10 +37,8 @@ def strongest_of_empty(pool: int, size: int, beating: int) -> tuple[int, list[Ca
     if start and _COLOUR_RUN + size * start + above_start > beating:
         first = (r0, r1, r2, r3, r4, r5).index(1 << start - 1) * 9 + start - 1
         return _COLOUR_RUN + size * start + above_start, list(range(first, first + size))
-    # Same value: each value's cards counted in a 3-bit field (six at most), summed over the
-    # colours; adding 4 - size to every field sets its top bit when the count reaches ``size``.
-    counts = fields[c0] + fields[c1] + fields[c2] + fields[c3] + fields[c4] + fields[c5]
-    value = ((counts + (4 - size) * 0o111111111) & 0o444444444).bit_length() // 3
+    # Same value: the highest value the pool holds ``size`` cards of (0: none).
+    value = next(tables.values_held(pool, size), 0)
     if value and _SAME_VALUE + size * value > beating:
         return _SAME_VALUE + size * value, list(cards_in(pool & VALUE_MASKS[value]))[:size]
     # A colour: bit ``total - 6`` of each colour's highest cards' total, folded as the runs.

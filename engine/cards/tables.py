@@ -94,24 +94,16 @@ def _value_fields() -> tuple[int, ...]:
 
 
 @cache
-def empty_side_tables(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def empty_side_tables(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What the search of an empty side's best completion (:mod:`engine.cards.empty_side`)
-    reads of each set of one colour's cards (bit ``value - 1`` for each value), each made so
-    that the colours' entries fold by one operator: bit ``start - 1`` for the lowest value of
-    its highest run of ``size`` cards (0 when none; folded by ``|``, the highest bit is the
-    best run), bit ``total - 6`` for the total of its ``size`` highest cards (0 when it holds
-    fewer; folded alike), and its values one to a 3-bit field (bit ``3 * (value - 1)``; summed
-    over the colours, each field counts its value's cards, six at most)."""
+    reads of each set of one colour's cards (bit ``value - 1`` for each value), each entry made
+    so that the colours' entries fold by ``|``: bit ``start - 1`` for the lowest value of its
+    highest run of ``size`` cards (0 when none), so that the highest bit of the fold is the best
+    run; bit ``total - 6`` for the total of its ``size`` highest cards (0 when it holds fewer),
+    so that the highest bit of the fold is the best colour."""
     runs = tuple([start and 1 << start - 1 for start in _highest_runs(size, ())])
     tops = tuple([0 if top is None else 1 << top[0] - 6 for top in _colour_tops(size)])
-    fields = []
-    for cards in range(0x200):
-        spread = 0
-        for bit in range(9):
-            if cards >> bit & 1:
-                spread |= 1 << 3 * bit
-        fields.append(spread)
-    return runs, tops, tuple(fields)
+    return runs, tops
 
 
 @cache

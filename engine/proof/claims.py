@@ -276,11 +276,16 @@ def claim_verdict(position: Position, stone: int, rulings: Rulings = RULINGS) ->
         >>> verdict.granted, verdict.reason, [card_name(card) for card in verdict.witness]
         (False, <Reason.WITNESS: 'a completion out of sight beats it'>, ['blue 9'])
     """
-    state = position.stones[check_stone(stone) - 1]
-    claimant = position.viewer
+    # check_stone is called only for what is not plainly a stone number: the call costs more.
+    number = stone if type(stone) is int and 0 < stone < 10 else check_stone(stone)
+    state = position.stones[number - 1]
+    claimant, variant = position.viewer, position.variant
     # Position.out_of_sight_mask, read from the slots: the method's two calls cost a proof more.
-    unseen = position.variant.card_mask & ~position._table_mask
-    troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+    if variant.tactic_cards:
+        unseen = variant.card_mask & ~position._table_mask
+        troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+    else:  # every Clan card, and no elite troop to look for (the card mask's two calls saved)
+        unseen, troops = CLAN_MASK & ~position._table_mask, ()
     return stone_verdict(stone, state, claimant, position.hand, unseen, troops, rulings)
 
 
@@ -299,15 +304,8 @@ def stone_verdict(
     position, for a game that keeps its table otherwise."""
     mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
     if state.claimed_by is not None:
-        return ClaimVerdict(
-            stone,
-            _STONE_CLAIMED,
-            mine,
-            theirs,
-            modes,
-            held_by_claimant=state.claimed_by is claimant,
-            rulings=rulings,
-        )
+        held = state.claimed_by is claimant
+        return ClaimVerdict(stone, _STONE_CLAIMED, mine, theirs, modes, None, (), held, rulings)
     capacity = 3 + (_MUD_FIGHT in modes)  # state.capacity, without its two calls
     if len(mine) < capacity:
         return ClaimVerdict(stone, _INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
