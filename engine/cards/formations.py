@@ -17,7 +17,8 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from engine.cards.card import Card, card_name, cards_repr
-from engine.cards.ranks import _JOKERS, ELITE_BASE, clan_strength
+from engine.cards.empty_side import strongest_of_empty
+from engine.cards.ranks import _JOKERS, CARD_FACTS, ELITE_BASE, TROOP_FACTS, _formation_of_facts
 from engine.cards.ranks import RANK_WEIGHT as RANK_WEIGHT
 from engine.cards.ranks import CombatMode as CombatMode
 from engine.cards.ranks import Formation as Formation
@@ -51,12 +52,18 @@ def strength(cards: Sequence[Card], modes: Collection[CombatMode] = ()) -> int:
 @lru_cache(maxsize=1 << 16)
 def _side_strength(cards: tuple[Card, ...], blind: bool) -> int:
     """:func:`strength`, remembered: a proof or a game judges the same complete sides again and
-    again, and working one out costs more than looking it up."""
-    if cards and max(cards) >= ELITE_BASE:
+    again, and working one out costs more than looking it up. A side of Clan cards is worked
+    out in one pass over its cards, formation and total (a cold claim proof judges the
+    claimant's side so), without a call for each."""
+    facts, total = 0, len(cards)  # a Clan card's value less one is card % 9
+    for card in cards:
+        facts |= CARD_FACTS[card]
+        total += card % 9
+    if facts >= TROOP_FACTS:
         return _judged_with_troops(cards, blind)[0]
     if blind:
-        return total_of(cards)
-    return clan_strength(cards)
+        return total
+    return _formation_of_facts(facts, len(cards)) * RANK_WEIGHT + total
 
 
 def forget_strengths() -> None:
@@ -173,7 +180,7 @@ def strongest_completion(
         None
     """
 
-    size = 4 if modes and _MUD_FIGHT in modes else 3  # side_capacity, without the call
+    size = 3 + (_MUD_FIGHT in modes)  # side_capacity, without the call
     missing = size - len(placed)
     if missing < 0:
         raise ValueError(f"a side of {len(placed)} cards is over its capacity of {size}")
@@ -186,7 +193,11 @@ def strongest_completion(
     if not wilds:
         if pool.bit_count() < missing:
             return None
-        found = _strongest(clan, fixed, pool, missing, size, blind, beating)
+        found: tuple[int, list[Card]] | tuple[int, list[Card], list[Card]] | None
+        if placed or blind:
+            found = _strongest(clan, fixed, pool, missing, size, blind, beating)
+        else:  # an empty side: the slowest proofs
+            found = strongest_of_empty(pool, size, beating)
         return None if found is None else Completion(tuple(found[1]), found[0])
     choices = _wild_choices(tuple(wilds), missing)
     chosen = _strongest_choosing(clan, fixed, choices, pool, missing, size, blind, beating)

@@ -98,16 +98,6 @@ def formation_of(cards: Sequence[Card]) -> Formation:
     return _formation_of_facts(facts, len(cards))
 
 
-def clan_strength(cards: Sequence[Card]) -> int:
-    """``formation * RANK_WEIGHT + total`` of a complete side of Clan cards, formation and total
-    worked out in one pass over the cards (a cold claim proof judges the claimant's side so)."""
-    facts, total = 0, len(cards)  # a card's value less one is card % 9
-    for card in cards:
-        facts |= CARD_FACTS[card]
-        total += card % 9
-    return _formation_of_facts(facts, len(cards)) * RANK_WEIGHT + total
-
-
 def _formation_of_facts(facts: int, count: int) -> Formation:
     """The formation of ``count`` cards whose :data:`CARD_FACTS` folded by ``|`` are ``facts``."""
     values = facts & 0x1FF
@@ -128,7 +118,11 @@ def _formation_of_facts(facts: int, count: int) -> Formation:
 
 CARD_FACTS = tuple(1 << 9 + card // 9 | 1 << card % 9 for card in range(64))
 """For each card, its colour's bit (``9 + colour``, 9 to 14 for a Clan card) and its value's
-(``value - 1``, 0 to 8): a side's colours and values are these folded by ``|``."""
+(``value - 1``, 0 to 8): a side's colours and values are these folded by ``|``. A Tactic
+card's "colour" bit is 15 or 16, so facts of :data:`TROOP_FACTS` or more hold an elite troop."""
+
+TROOP_FACTS = 1 << 15
+"""The lowest facts (:data:`CARD_FACTS` folded by ``|``) a side holding a Tactic card has."""
 
 
 def total_of(cards: Sequence[Card]) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import cache
 from itertools import permutations
 
-from engine.cards.card import VALUE_CARDS, Card
+from engine.cards.card import VALUE_MASKS, Card
 from engine.cards.ranks import CARD_FACTS
 from engine.cards.tactics import WILD_VALUES
 
@@ -94,6 +94,19 @@ def _value_fields() -> tuple[int, ...]:
 
 
 @cache
+def empty_side_tables(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the search of an empty side's best completion (:mod:`engine.cards.empty_side`)
+    reads of each set of one colour's cards (bit ``value - 1`` for each value), each entry made
+    so that the colours' entries fold by ``|``: bit ``start - 1`` for the lowest value of its
+    highest run of ``size`` cards (0 when none), so that the highest bit of the fold is the best
+    run; bit ``total - 6`` for the total of its ``size`` highest cards (0 when it holds fewer),
+    so that the highest bit of the fold is the best colour."""
+    runs = tuple([start and 1 << start - 1 for start in _highest_runs(size, ())])
+    tops = tuple([0 if top is None else 1 << top[0] - 6 for top in _colour_tops(size)])
+    return runs, tops
+
+
+@cache
 def _highest_runs(size: int, allowed: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """For each set of one colour's cards (bit ``value - 1`` for each value), the lowest value
     of the highest run of ``size`` cards those cards and the elite troops ``allowed`` complete
@@ -154,9 +167,11 @@ def top_cards(pool: int, count: int) -> list[Card] | None:
         return []
     chosen: list[Card] = []
     for value in range(9, 0, -1):
-        for card in VALUE_CARDS[value]:
-            if pool >> card & 1:
-                chosen.append(card)
-                if len(chosen) == count:
-                    return chosen
+        held = pool & VALUE_MASKS[value]
+        while held:  # the value's cards, the lowest colour first
+            low = held & -held
+            chosen.append(low.bit_length() - 1)
+            if len(chosen) == count:
+                return chosen
+            held ^= low
     return None

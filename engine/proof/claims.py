@@ -37,7 +37,7 @@ from engine.proof.reasons import (
 from engine.proof.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 
 # Members as module names: reading one off its Enum class costs about 0.1 us (Python 3.11).
-_GRANTED, _REFUSED_ON_TIE = Verdict.GRANTED, OpenSideTie.REFUSED
+_GRANTED, _REFUSED_ON_TIE, _MUD_FIGHT = Verdict.GRANTED, OpenSideTie.REFUSED, CombatMode.MUD_FIGHT
 _STONE_CLAIMED, _INCOMPLETE_SIDE = Reason.STONE_CLAIMED, Reason.INCOMPLETE_SIDE
 _STRONGER, _WEAKER = Reason.STRONGER_FORMATION, Reason.WEAKER_FORMATION
 _TIE_WON, _TIE_LOST = Reason.TIE_WON, Reason.TIE_LOST
@@ -276,11 +276,16 @@ def claim_verdict(position: Position, stone: int, rulings: Rulings = RULINGS) ->
         >>> verdict.granted, verdict.reason, [card_name(card) for card in verdict.witness]
         (False, <Reason.WITNESS: 'a completion out of sight beats it'>, ['blue 9'])
     """
-    state = position.stones[check_stone(stone) - 1]
-    claimant = position.viewer
+    # check_stone is called only for what is not plainly a stone number: the call costs more.
+    number = stone if type(stone) is int and 0 < stone < 10 else check_stone(stone)
+    state = position.stones[number - 1]
+    claimant, variant = position.viewer, position.variant
     # Position.out_of_sight_mask, read from the slots: the method's two calls cost a proof more.
-    unseen = position.variant.card_mask & ~position._table_mask
-    troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+    if variant.tactic_cards:
+        unseen = variant.card_mask & ~position._table_mask
+        troops = elite_troops_for(position, claimant.other, unseen) if unseen & ~CLAN_MASK else ()
+    else:  # every Clan card, and no elite troop to look for (the card mask's two calls saved)
+        unseen, troops = CLAN_MASK & ~position._table_mask, ()
     return stone_verdict(stone, state, claimant, position.hand, unseen, troops, rulings)
 
 
@@ -299,16 +304,9 @@ def stone_verdict(
     position, for a game that keeps its table otherwise."""
     mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
     if state.claimed_by is not None:
-        return ClaimVerdict(
-            stone,
-            _STONE_CLAIMED,
-            mine,
-            theirs,
-            modes,
-            held_by_claimant=state.claimed_by is claimant,
-            rulings=rulings,
-        )
-    capacity = state.capacity
+        held = state.claimed_by is claimant
+        return ClaimVerdict(stone, _STONE_CLAIMED, mine, theirs, modes, None, (), held, rulings)
+    capacity = 3 + (_MUD_FIGHT in modes)  # state.capacity, without its two calls
     if len(mine) < capacity:
         return ClaimVerdict(stone, _INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
     my_strength = strength(mine, modes)
@@ -332,8 +330,8 @@ def stone_verdict(
         best.strength == my_strength and rulings.open_side_tie is _REFUSED_ON_TIE
     ):
         in_hand = tuple([card for card in best.added if card in hand])
-        return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, rulings=rulings)
-    return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, rulings=rulings)
+        return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, False, rulings)
+    return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, (), False, rulings)  # no kw
 
 
 def elite_troops_for(
