@@ -64,6 +64,7 @@ RULE_FILES = (
     "cards/ranks",
     "cards/search",
     "cards/tables",
+    "cards/empty_side",
     "proof/position",
     "proof/position_checks",
     "proof/variants",
