@@ -34,18 +34,15 @@ proofs in wall time, to alternate with another copy in the same minutes.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import random
-import re
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, partial
 
+from counting import callgrind_instructions, engine_home  # bench/counting.py
 from sampling import random_claim_position, random_tactics_claim_position  # bench/sampling.py
 
 from engine import (
@@ -523,7 +520,7 @@ def cold_calls(text: str, calls: int, prove: bool) -> None:
 
 def instructions(path: str, calls: int) -> None:
     """Each board's instructions a cold proof, counted by callgrind (see the module's words)."""
-    print(f"instructions a cold proof, callgrind, {calls} calls (engine: {_engine_home()})")
+    print(f"instructions a cold proof, callgrind, {calls} calls (engine: {engine_home()})")
     for name, text in read_boards(path):
         counts = [_callgrind_total(text, calls, prove) for prove in (True, False)]
         print(f"  {name:<70} {(counts[0] - counts[1]) / calls / 1e3:8.1f}k")
@@ -532,38 +529,16 @@ def instructions(path: str, calls: int) -> None:
 def board_times(path: str) -> None:
     """Each kept board's cold proof in wall time (best of five batches), for an A/B run
     alternated with another copy of the engine in the same minutes."""
-    print(f"wall time a cold proof (engine: {_engine_home()})")
+    print(f"wall time a cold proof (engine: {engine_home()})")
     for name, text in read_boards(path):
         position = board_of(text)
         seconds = per_call(partial(claim_verdict, position, CLAIMED), budget_s=0.3)
         print(f"  {name:<70} {seconds * 1e6:7.2f} us")
 
 
-def _engine_home() -> str:
-    import engine
-
-    return os.path.dirname(os.path.dirname(engine.__file__))
-
-
 def _callgrind_total(text: str, calls: int, prove: bool) -> int:
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        __file__,
-        "--cold-calls",
-        str(calls),
-        *(["--prove"] if prove else []),
-        "--board",
-        text,
-    ]
-    # A fixed hash seed: the sets and dicts a proof touches lay out alike in every run.
-    environment = {**os.environ, "PYTHONHASHSEED": "0"}
-    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
-    found = re.search(r"Collected : (\d+)", result.stderr)
-    assert found, result.stderr
-    return int(found.group(1))
+    arguments = ["--cold-calls", str(calls), *(["--prove"] if prove else []), "--board", text]
+    return callgrind_instructions(__file__, arguments)
 
 
 def main() -> None:

@@ -17,14 +17,12 @@ of the engine from its own tree (or with PYTHONPATH) and compare.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import random
-import re
 import statistics
-import subprocess
-import sys
 import time
+
+from counting import callgrind_instructions, engine_home  # bench/counting.py
 
 from engine import CARDS, CardSet, CombatMode, Game, play_random_game, strongest_completion
 
@@ -100,10 +98,7 @@ def _play(variant: str, expert: bool, first: int, games: int) -> None:
 
 def instructions(first: int, games: int) -> None:
     """Each variant's instructions a game, counted by callgrind (see the module's words)."""
-    import engine
-
-    home = os.path.dirname(os.path.dirname(engine.__file__))
-    print(f"instructions a game, callgrind, {games} games a variant (engine: {home})")
+    print(f"instructions a game, callgrind, {games} games a variant (engine: {engine_home()})")
     for variant, expert in VARIANTS:
         mode = "expert" if expert else "plain"
         counts = [_callgrind_total(variant, mode, first, played) for played in (games, 0)]
@@ -112,26 +107,8 @@ def instructions(first: int, games: int) -> None:
 
 
 def _callgrind_total(variant: str, mode: str, first: int, games: int) -> int:
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        __file__,
-        "--play",
-        variant,
-        mode,
-        "--seed",
-        str(first),
-        "--games",
-        str(games),
-    ]
-    # A fixed hash seed: the sets and dicts a game touches lay out alike in every run.
-    environment = {**os.environ, "PYTHONHASHSEED": "0"}
-    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
-    found = re.search(r"Collected : (\d+)", result.stderr)
-    assert found, result.stderr
-    return int(found.group(1))
+    arguments = ["--play", variant, mode, "--seed", str(first), "--games", str(games)]
+    return callgrind_instructions(__file__, arguments)
 
 
 if __name__ == "__main__":
