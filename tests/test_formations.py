@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from engine import CombatMode, Formation, describe, formation_of, parse_card, strength
+import pytest
+from conftest import examples
+
+from engine import (
+    CardSet,
+    CombatMode,
+    Formation,
+    describe,
+    formation_of,
+    parse_card,
+    strength,
+    strongest_completion,
+)
+from engine.cards.ranks import RANK_WEIGHT
 
 MUD = (CombatMode.MUD_FIGHT,)
 BLIND = (CombatMode.BLIND_MANS_BLUFF,)
@@ -138,3 +151,23 @@ def test_a_border_of_the_wrong_size_is_refused_before_anything_else() -> None:
 
     with pytest.raises(PositionError, match="a border has 9 stones, not 8"):
         Position(stones=tuple(StoneState() for _ in range(8)))
+
+
+def test_an_empty_sides_best_beats_a_bar_exactly_when_it_is_above_it() -> None:
+    """With a bar to beat (the game's provable check passes one), the best completion of an
+    empty side comes back exactly when it is stronger than the bar, and is then the best found
+    without one: a bar at the best's strength, or one below it, tells a slip of ``>`` for
+    ``>=`` (or of a total) in any formation's test (engine/cards/empty_side.py)."""
+    rng = random.Random(47)
+    checked: set[int] = set()
+    for _ in range(examples(4000)):
+        size = rng.choice((3, 4))
+        modes = (CombatMode.MUD_FIGHT,) if size == 4 else ()
+        pool = CardSet(rng.sample(range(54), rng.randint(size, 20))).mask
+        best = strongest_completion((), pool, modes)
+        assert best is not None
+        for bar in (best.strength - 1, best.strength):
+            found = strongest_completion((), pool, modes, beating=bar)
+            assert found == (best if best.strength > bar else None), (pool, size, bar)
+        checked.add(best.strength // RANK_WEIGHT)
+    assert len(checked) == 5, checked  # every formation was the best of some pool
