@@ -17,7 +17,9 @@ from engine import (
     strength,
     strongest_completion,
 )
+from engine.cards.empty_side import strongest_of_empty
 from engine.cards.ranks import RANK_WEIGHT
+from engine.cards.search import _strongest
 
 MUD = (CombatMode.MUD_FIGHT,)
 BLIND = (CombatMode.BLIND_MANS_BLUFF,)
@@ -171,3 +173,15 @@ def test_an_empty_sides_best_beats_a_bar_exactly_when_it_is_above_it() -> None:
             assert found == (best if best.strength > bar else None), (pool, size, bar)
         checked.add(best.strength // RANK_WEIGHT)
     assert len(checked) == 5, checked  # every formation was the best of some pool
+
+
+def test_an_empty_sides_quick_search_finds_what_the_general_search_finds() -> None:
+    """engine/cards/empty_side.py is a quicker twin of the general search for an empty side
+    without elite troops: the same strength and the same cards taken, on random pools."""
+    rng = random.Random(48)
+    for _ in range(examples(4000)):
+        size = rng.choice((3, 4))
+        pool = CardSet(rng.sample(range(54), rng.randint(size, 30))).mask
+        general = _strongest((), (), pool, size, size, False, -1)
+        assert general is not None
+        assert strongest_of_empty(pool, size, -1) == (general[0], general[1]), (pool, size)
