@@ -445,10 +445,15 @@ ENGINE_READY = 90_000  # ms: a cold start of the runtime on a loaded CI machine
 
 
 def engine_page(page: Page, url: str) -> None:
-    """Open an engine page and wait until the engine in it is ready."""
+    """Open an engine page and wait until the engine in it is ready and, on the Ask page, its
+    opening question is answered: that answer rewrites the case text, and landing between a
+    ``fill``'s select-all and its typing it would leave the opening case in front of the new."""
     page.goto(url)
     page.wait_for_selector(
         "#oracle-loading[data-ready=true]", state="attached", timeout=ENGINE_READY
+    )
+    page.wait_for_selector(
+        "#oracle-app:not([data-app=ask]), #oracle-app[data-opened=true]", state="attached"
     )
 
 

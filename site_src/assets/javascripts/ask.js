@@ -815,6 +815,15 @@ async function main() {
   } catch {
     return; // the loading line says why
   }
+  try {
+    await opening(linked);
+  } finally {
+    app.dataset.opened = "true"; // the opening question is answered: what comes next is the reader's
+  }
+}
+
+// Once the engine runs: the palette is drawn and the opening board (or the link's) is asked.
+async function opening(linked) {
   const cards = await engine.ask("cards", {});
   const palette = $("palette-cards");
   const seen = new Set();
