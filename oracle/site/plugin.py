@@ -384,7 +384,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         allowed = self._theme_scripts()
         if self.build.page_check is None:
             self.build.page_check = PageCheck(allowed)
-        problems = self.build.page_check.problems(output)
+        parts = self.build.case_frames.parts_of(output)
+        check = self.build.page_check
+        problems = check.problems(output) if parts is None else check.parts_problems(parts)
         if problems:
             raise PluginError(
                 f"({self.build.label}) {page.file.src_uri} holds what no page of this site may:\n"

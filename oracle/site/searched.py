@@ -43,10 +43,12 @@ def board_stub(board: str) -> str | None:
 
 def for_search(source: CasePageSource, html: str) -> tuple[str, str | None]:
     """The page's HTML, converted from ``source.markdown``, as the search plugin is to index it:
-    with the board's stub in the board's place, or the board itself where it has none; and the
-    stub (None for the board), which :func:`after_search` replaces without working it out again.
+    with its held texts in their places (:meth:`CasePageSource.converted`), and the board's
+    stub in the board's place, or the board itself where it has none; and the stub (None for
+    the board), which :func:`after_search` replaces without working it out again.
     """
     stub = board_stub(source.board)
+    html = source.converted(html)
     return _replaced_once(html, BOARD_SLOT, source.board if stub is None else stub), stub
 
 
