@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_markup import PAGE_PIECES
 
-from oracle.site.casepages import CasePageSource, rendered_holding
+from oracle.site.casepages import BOARD_SLOT, CasePageSource, rendered_holding
 from oracle.site.csp import PageCheck, digest, live_content
 from oracle.site.frames import BODY, CANONICAL, SKIP, TITLE, Frame
-from oracle.site.markup import HELD, template_environment
+from oracle.site.markup import HELD, Markup, template_environment
 
 
 @settings(max_examples=examples(100))
@@ -167,3 +167,48 @@ def test_a_text_that_holds_the_placeholder_s_name_holds_nothing_apart(tmp_path: 
     }
     whole, source = _page(tmp_path, **values)
     assert source.held == () and source.markdown == whole == source.whole
+
+
+def _index(page: str) -> list[tuple[str, str | None, str, str]]:
+    from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
+
+    parser = Parser()
+    parser.feed(page)
+    parser.close()
+    return [
+        (str(s.el), s.id, "".join(s.title), "".join(s.text))
+        for s in parser.data
+        if not s.is_excluded()
+    ]
+
+
+def test_an_excluded_section_s_body_is_held_from_search_only_where_it_changes_nothing() -> None:
+    """The body of a section whose heading is excluded from search is held out of the page the
+    search plugin reads where its tags all end in it and it holds no heading; the sections
+    indexed, and the page once its attributes are stripped and the bodies put back, are those
+    of the whole page."""
+    from oracle.site.searched import SEARCH_ATTRIBUTE, HeldFromSearch, after_search, for_search
+
+    board = "<figure data-search-exclude><p>2</p></figure>"
+    source = CasePageSource("", Markup(board))
+    rest = "<p>more</p><h2 id='b'>B</h2><p>b</p>"  # the body runs to the next heading
+    for body, held in (
+        ("<ul><li><strong>x</strong>: y<br></li></ul>", True),
+        ("<p>unended<p>", False),
+        ("<p>a</p></div><p>b</p>", False),
+        ("<p>a</p><script>var x</script>", False),
+        ("<p>a</p><!-- c -->", False),
+        ('<p data-search-x="y">a</p>', False),
+    ):
+        page = f"<h1 id='a'>A</h1>{{}}<h2 data-search-exclude id='x'>X</h2>{body}{rest}"
+        searched, what = for_search(source, page.format(BOARD_SLOT))
+        page = page.format(board)
+        assert what.sections == ((body + "<p>more</p>",) if held else ()), body
+        assert (body in searched) != held
+        assert _index(searched) == _index(page), body
+        left = SEARCH_ATTRIBUTE.sub("", searched)
+        assert after_search(source, left, what) == SEARCH_ATTRIBUTE.sub("", page), body
+    assert for_search(source, f"<p>1</p>{BOARD_SLOT}") == (
+        "<p>1</p><figure data-search-exclude></figure>",
+        HeldFromSearch("<figure data-search-exclude></figure>"),
+    )

@@ -53,7 +53,7 @@ from oracle.site.frames import CaseFrames
 from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import CasePages, render_case_pages, unplaced_cases
-from oracle.site.searched import after_search, for_search
+from oracle.site.searched import HeldFromSearch, after_search, for_search
 from oracle.site.serving import (
     CODE_FOLDERS,
     BuildProblems,
@@ -180,9 +180,9 @@ class CasePage(Page):
     source: CasePageSource | None = None
     """While the page is written, its source, whose board waits for the search plugin to have
     indexed the page."""
-    board_stub: str | None = None
-    """While the page is written, what stands in its board's place for the search plugin (None:
-    the board itself)."""
+    held_from_search: HeldFromSearch | None = None
+    """While the page is written, what stands in its board's and its excluded sections' places
+    for the search plugin."""
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """Nothing yet: MkDocs converts every page before it writes any, which would hold a
@@ -336,7 +336,7 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
         page.convert(markdown, config, self.build.files)
-        page.content, page.board_stub = for_search(source, page.content or "")
+        page.content, page.held_from_search = for_search(source, page.content or "")
         page.source = source
         return context
 
@@ -346,8 +346,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     ) -> TemplateContext:
         """Put a case page's board in its place, once the search plugin has indexed the page."""
         if isinstance(page, CasePage) and page.source is not None:
-            page.content = after_search(page.source, page.content or "", page.board_stub)
-            page.source = page.board_stub = None
+            assert page.held_from_search is not None  # for_search gave it with the source
+            page.content = after_search(page.source, page.content or "", page.held_from_search)
+            page.source = page.held_from_search = None
         return context
 
     on_page_context = CombinedEvent(_render_case_page, _place_board)
