@@ -10,6 +10,7 @@ import posixpath
 import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,14 @@ def link_from(page_uri: str, target_uri: str) -> Markup:
     if "#" in target_uri:
         target_uri, fragment = target_uri.split("#", 1)
         fragment = "#" + fragment
-    return site_link(posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".") + fragment)
+    return site_link(_relative(target_uri, posixpath.dirname(page_uri) or ".") + fragment)
+
+
+@lru_cache(maxsize=4096)
+def _relative(target: str, folder: str) -> str:
+    """``target`` relative to ``folder``, both paths in the site (kept once worked out: the
+    pages of a folder link to the same few pages)."""
+    return posixpath.relpath(target, folder)
 
 
 FILTER_WORDS: tuple[tuple[QuestionKind[Any], str], ...] = (
@@ -268,7 +276,7 @@ def render_case_page_source(
     topic_page = topic_pages.get(case.topic)
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     ask_link = site_link(
-        posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#" + ask_fragment(source)
+        _relative(ASK_PAGE, posixpath.dirname(page) or ".") + "#" + ask_fragment(source)
     )
     markdown, held = rendered_holding(
         template,
