@@ -374,13 +374,18 @@ def test_a_case_page_with_its_board_put_in_after_conversion_is_the_same_page(
 
 def _indexed(page: str) -> tuple[list[tuple[str, str | None, str, str]], str]:
     """What the search plugin keeps of a page's HTML: each section's tag, id, title and text,
-    and the page as it leaves it (its own parser and pattern)."""
+    but for the sections it excludes, and the page as it leaves it (its own parser and
+    pattern)."""
     from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
 
     parser = Parser()
     parser.feed(page)
     parser.close()
-    sections = [(str(s.el), s.id, "".join(s.title), "".join(s.text).strip()) for s in parser.data]
+    sections = [
+        (str(s.el), s.id, "".join(s.title), "".join(s.text).strip())
+        for s in parser.data
+        if not s.is_excluded()  # the plugin indexes no section whose heading is excluded
+    ]
     return sections, SEARCH_ATTRIBUTE.sub("", page)
 
 
@@ -393,19 +398,22 @@ def test_a_case_page_is_indexed_with_its_board_stub_as_with_its_board(
     pages = held_apart.pages
     assert list(held_apart.converted) == list(pages)
     stubs = set()
+    cut_sections = 0
     for uri in pages:
         source = pages.source(uri)
         converted = held_apart.converted[uri]
         stub = board_stub(source.board)
         assert stub is not None and len(stub) < len(source.board), uri
         stubs.add(stub)
-        searched, searched_stub = for_search(source, converted)
-        assert searched_stub == stub, uri
+        searched, held = for_search(source, converted)
+        assert held.stub == stub, uri
+        cut_sections += len(held.sections)
         sections, left = _indexed(searched)
         whole_sections, whole_left = _indexed(source.with_board(converted))
         assert sections == whole_sections, uri
-        assert after_search(source, left, stub) == whole_left, uri
+        assert after_search(source, left, held) == whole_left, uri
     assert len(stubs) == 2  # a board drawn, a board written out
+    assert cut_sections >= len(pages)  # each page's file, excluded from search, is held out
 
 
 def test_a_board_the_search_plugin_would_not_skip_whole_is_indexed_as_it_is() -> None:
@@ -420,9 +428,9 @@ def test_a_board_the_search_plugin_would_not_skip_whole_is_indexed_as_it_is() ->
     ):
         assert board_stub(board) is None, board
         source = CasePageSource(f"<p>1</p>{BOARD_SLOT}", Markup(board))
-        page, stub = for_search(source, f"<p>1</p>{BOARD_SLOT}")
-        assert page == f"<p>1</p>{board}" and stub is None
-        assert after_search(source, page, stub) == page
+        page, held = for_search(source, f"<p>1</p>{BOARD_SLOT}")
+        assert page == f"<p>1</p>{board}" and held.stub is None
+        assert after_search(source, page, held) == page
 
 
 def test_case_pages_are_rendered_one_at_a_time_when_asked_for(

@@ -223,11 +223,17 @@ def test_a_page_holding_anything_live_is_refused_by_the_plugin_in_one_message() 
 
     from mkdocs.exceptions import PluginError
 
+    from oracle.site.frames import CaseFrames
     from oracle.site.plugin import OraclePlugin
 
     plugin = OraclePlugin()
+    frames = CaseFrames()
     plugin.current = SimpleNamespace(  # type: ignore[assignment]
-        label="build 3", theme_scripts=frozenset(), engine_pages=frozenset(), page_check=None
+        label="build 3",
+        theme_scripts=frozenset(),
+        engine_pages=frozenset(),
+        page_check=None,
+        case_frames=frames,
     )
     page = SimpleNamespace(file=SimpleNamespace(src_uri="turns.md"))
     html = "<html><head></head><body><p>Turns</p>{}</body></html>"
@@ -243,6 +249,14 @@ def test_a_page_holding_anything_live_is_refused_by_the_plugin_in_one_message() 
         "(build 3) turns.md holds what no page of this site may:",
         "<img> has an inline handler onerror",
     ]
+    # A case page written from its frame is read in the frame's parts, and refused alike.
+    bad = html.format('<img src="x" onerror="steal()">')
+    head, body = bad.split("<body>")
+    frames.last = (bad, [(head + "<body>", True), (body, False)])
+    with pytest.raises(PluginError) as framed:
+        plugin.on_post_page(bad, page=page, config=None)  # type: ignore[arg-type]
+    assert str(framed.value) == str(caught.value)
+    assert frames.last is None
 
 
 @pytest.mark.slow

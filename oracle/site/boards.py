@@ -9,6 +9,8 @@ kept out of the site's search index (its words are the page's summary instead).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine import CARDS, STONES, Card, Colour, Player, Position, StoneState, card_name
 from oracle.casefile.model import WrittenBoard
 from oracle.casefile.vocabulary import PLAYER_WORDS
@@ -38,8 +40,11 @@ TACTIC_TITLES = {
 }
 
 
+@lru_cache(maxsize=512)
 def card_html(card: Card, *, marked: bool = False) -> Markup:
-    """One card: a Clan card shows its value and colour code; a Tactic card its full name."""
+    """One card: a Clan card shows its value and colour code; a Tactic card its full name
+    (kept once made: a large catalogue's boards draw the same few cards tens of thousands of
+    times)."""
     name = card_name(card)
     extra = " oracle-card--marked" if marked else ""
     if card < len(CARDS):

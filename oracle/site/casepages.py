@@ -7,8 +7,10 @@ from __future__ import annotations
 import base64
 import json
 import posixpath
+import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,7 @@ from engine import Reason, card_name
 from oracle.casefile.model import Case, RulesIndex
 from oracle.casefile.questions import DEAL, IMPOSSIBLE, MATCH, PLAYS, TURN, QuestionKind
 from oracle.site.boards import board_html, written_board_html
-from oracle.site.markup import Markup, code_block, site_link
+from oracle.site.markup import HELD, HELD_LIST, HELD_PLACE, Markup, code_block, site_link
 from oracle.verify.questions import LONG_TURN
 from oracle.verify.report import CaseReport
 
@@ -47,7 +49,14 @@ def link_from(page_uri: str, target_uri: str) -> Markup:
     if "#" in target_uri:
         target_uri, fragment = target_uri.split("#", 1)
         fragment = "#" + fragment
-    return site_link(posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".") + fragment)
+    return site_link(_relative(target_uri, posixpath.dirname(page_uri) or ".") + fragment)
+
+
+@lru_cache(maxsize=4096)
+def _relative(target: str, folder: str) -> str:
+    """``target`` relative to ``folder``, both paths in the site (kept once worked out: the
+    pages of a folder link to the same few pages)."""
+    return posixpath.relpath(target, folder)
 
 
 FILTER_WORDS: tuple[tuple[QuestionKind[Any], str], ...] = (
@@ -148,21 +157,83 @@ the page (twice: its raw HTML block and MkDocs' anchor scan), and the page comes
 
 @dataclass(frozen=True)
 class CasePageSource:
-    """A case page's Markdown with its board held apart (:data:`BOARD_SLOT`), and the board."""
+    """A case page's Markdown with its board held apart (:data:`BOARD_SLOT`), and the board; and
+    with the texts its template printed held apart too, each in a placeholder
+    (:func:`oracle.site.markup.held_text`), and those texts in order."""
 
     markdown: str
     board: Markup
+    held: tuple[str, ...] = ()
 
     @property
     def whole(self) -> str:
-        """The page's Markdown with the board in its place, as another site generator takes it."""
-        return self.markdown.replace(BOARD_SLOT, self.board, 1)
+        """The page's Markdown with the board and texts in their places, as another site
+        generator takes it."""
+        return self._unheld(self.markdown).replace(BOARD_SLOT, self.board, 1)
+
+    def converted(self, html: str) -> str:
+        """The page's HTML, converted from :attr:`markdown`, with its texts in their places
+        (each placeholder is once in the page: Markdown copies no paragraph or list item)."""
+        return self._unheld(html)
 
     def with_board(self, html: str) -> str:
-        """The page's HTML, converted from :attr:`markdown`, with the board in its place."""
+        """The page's HTML, converted from :attr:`markdown`, with the board and the texts in
+        their places."""
+        html = self.converted(html)
         if html.count(BOARD_SLOT) != 1:
             raise ValueError("the converted case page does not hold its board's place once")
         return html.replace(BOARD_SLOT, self.board, 1)
+
+    def _unheld(self, page: str) -> str:
+        if not self.held:
+            return page
+        seen: set[int] = set()
+
+        def put(found: re.Match[str]) -> str:
+            seen.add(int(found[1]))
+            return self.held[int(found[1])]
+
+        page, count = HELD_PLACE.subn(put, page)
+        if count != len(self.held) or len(seen) != len(self.held):
+            raise ValueError("the case page does not hold each of its held texts' places once")
+        return page
+
+
+_NOT_HELD_LINE = re.compile(r"^(?:[ \t]*(?:#|\?\?\?|!!!|[=-]+[ \t]*$)|    |\t)")
+"""A line whose text Markdown may read otherwise than as a paragraph's or a list item's: a
+heading (its id, the page's title and table of contents are made of its text), a note's title,
+a line under which another makes it a heading, an indented line (which may be code)."""
+
+
+def rendered_holding(template: jinja2.Template, **values: object) -> tuple[str, tuple[str, ...]]:
+    """The page's Markdown ``template`` renders with ``values``, its texts held apart but on the
+    lines that are not a paragraph's or list item's, and the texts held, in order. Where the
+    Markdown holds a placeholder's name the template did not print, nothing is held."""
+    held: list[str] = []
+    markdown = template.render({HELD_LIST: held}, **values)
+    numbers = [int(found[1]) for found in HELD_PLACE.finditer(markdown)]
+    if markdown.count(HELD) != len(held) or numbers != list(range(len(held))):
+        return template.render(**values), ()
+    lines = markdown.split("\n")
+    kept: list[str] = []
+
+    def place(found: re.Match[str]) -> str:
+        kept.append(held[int(found[1])])
+        return f"{HELD}{len(kept) - 1:06d}z"
+
+    def put_back(found: re.Match[str]) -> str:
+        return held[int(found[1])]
+
+    front_matter = lines.index("---", 1) if lines[0] == "---" and "---" in lines[1:] else -1
+    for number, line in enumerate(lines):
+        if HELD not in line:
+            continue
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        if number <= front_matter or _NOT_HELD_LINE.match(line) or _NOT_HELD_LINE.match(following):
+            lines[number] = HELD_PLACE.sub(put_back, line)
+        else:
+            lines[number] = HELD_PLACE.sub(place, line)
+    return "\n".join(lines), tuple(kept)
 
 
 def render_case_page_source(
@@ -205,9 +276,10 @@ def render_case_page_source(
     topic_page = topic_pages.get(case.topic)
     summary = f"The engine's answer: {report.verdict_label}. Why: {case.why.rstrip('.')}."
     ask_link = site_link(
-        posixpath.relpath(ASK_PAGE, posixpath.dirname(page)) + "#" + ask_fragment(source)
+        _relative(ASK_PAGE, posixpath.dirname(page) or ".") + "#" + ask_fragment(source)
     )
-    markdown = template.render(
+    markdown, held = rendered_holding(
+        template,
         case=case,
         summary=summary,
         board=BOARD_SLOT,
@@ -220,7 +292,7 @@ def render_case_page_source(
         since=since,
         long_turn=LONG_TURN,
     )
-    return CasePageSource(markdown, board)
+    return CasePageSource(markdown, board, held)
 
 
 ASK_LINK_VERSION = 2

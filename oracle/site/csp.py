@@ -192,9 +192,38 @@ class PageCheck:
 
     def problems(self, page: str) -> list[str]:
         """What on ``page`` could run or restyle it beyond what the site wrote: one piece each."""
+        return self.parts_problems([(page, False)])
+
+    def parts_problems(self, parts: Iterable[tuple[str, bool]]) -> list[str]:
+        """:meth:`problems` of the page the ``parts`` make, each part but the last ending with a
+        ``>``: a part marked shared, met between elements, is itself kept as one piece once read
+        so (:mod:`oracle.site.frames` gives a case page's frame so, the same on every page of its
+        kind), and is not cut into pieces again."""
         found: list[str] = []
         scanner: _Scanner | None = None  # reading on across pieces; None between elements
-        for piece in _pieces(page):
+        for text, shared in parts:
+            if shared and scanner is None:
+                known = self._pieces.get(text)
+                if known is not None:
+                    self._pieces.move_to_end(text)
+                    found += known
+                    continue
+                in_part: list[str] = []
+                scanner = self._read(text, in_part, None)
+                found += in_part
+                if scanner is None:
+                    self._keep(text, tuple(in_part))
+                continue
+            scanner = self._read(text, found, scanner)
+        if scanner is not None:
+            scanner.close()
+            found += scanner.problems
+        return found
+
+    def _read(self, text: str, found: list[str], scanner: _Scanner | None) -> _Scanner | None:
+        """Read ``text`` on from ``scanner`` (None: between elements), piece by piece, adding to
+        ``found`` what each piece finished holds; the scanner reading on after it, if any."""
+        for piece in _pieces(text):
             if scanner is None:
                 known = self._pieces.get(piece)
                 if known is not None:
@@ -212,10 +241,7 @@ class PageCheck:
             if scanner.state() == self._start:
                 found += scanner.problems
                 scanner = None
-        if scanner is not None:
-            scanner.close()
-            found += scanner.problems
-        return found
+        return scanner
 
     def _keep(self, piece: str, problems: tuple[str, ...]) -> None:
         if len(piece) > self._kept:

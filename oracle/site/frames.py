@@ -67,14 +67,45 @@ def frame_kind(page: Page) -> Hashable | None:
     )
 
 
+Part = tuple[str, bool]
+"""A stretch of a filled page, and whether it is the frame's own (the same on every page of the
+kind), as :meth:`oracle.site.csp.PageCheck.parts_problems` reads it."""
+
+
 @dataclass(frozen=True)
 class Frame:
     """The theme's page for one kind of case page, with stand-ins for its four open values."""
 
     text: str
+    shared: tuple[str, ...] = field(init=False, compare=False)
+    """The frame cut around its stand-ins: what lies between them, each stretch starting and
+    ending after a ``>`` (or at an end of the frame); the stretches holding stand-ins, as
+    ``open``, go between them."""
+    open: tuple[str, ...] = field(init=False, compare=False)
 
-    def filled(self, page: Page) -> str:
-        """The page of ``page``: the frame with the page's own values in the stand-ins' places."""
+    def __post_init__(self) -> None:
+        spans: list[list[int]] = []
+        for found in _STAND_INS.finditer(self.text):
+            start = self.text.rfind(">", 0, found.start()) + 1
+            end = self.text.find(">", found.end())
+            end = len(self.text) if end < 0 else end + 1
+            if spans and start <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], end)
+            else:
+                spans.append([start, end])
+        shared, open_ = [], []
+        done = 0
+        for start, end in spans:
+            shared.append(self.text[done:start])
+            open_.append(self.text[start:end])
+            done = end
+        shared.append(self.text[done:])
+        object.__setattr__(self, "shared", tuple(shared))
+        object.__setattr__(self, "open", tuple(open_))
+
+    def parts(self, page: Page) -> list[Part]:
+        """The page of ``page`` (:meth:`filled`) in parts: the frame's own stretches, shared
+        with every page of its kind, and those holding the page's own values."""
         toc = list(page.toc or [])
         values = {
             TITLE: str(page.meta["title"]),
@@ -82,7 +113,15 @@ class Frame:
             BODY: page.content or "",
             CANONICAL: page.canonical_url or "",
         }
-        return _STAND_INS.sub(lambda found: values[found[0]], self.text)
+        parts: list[Part] = [(self.shared[0], True)]
+        for open_part, shared in zip(self.open, self.shared[1:], strict=True):
+            parts.append((_STAND_INS.sub(lambda found: values[found[0]], open_part), False))
+            parts.append((shared, True))
+        return parts
+
+    def filled(self, page: Page) -> str:
+        """The page of ``page``: the frame with the page's own values in the stand-ins' places."""
+        return "".join(text for text, _ in self.parts(page))
 
 
 def frame_of(page: Page, render: Callable[[], str]) -> Frame:
@@ -118,6 +157,16 @@ class CaseFrames:
     frames: dict[Hashable, Frame | None] = field(default_factory=dict)
     """None: the frame of this kind did not come out as its page, which is rendered whole."""
     checked: dict[Hashable, int] = field(default_factory=dict)
+    last: tuple[str, list[Part]] | None = None
+    """The last page written from a frame, and its parts, until :meth:`parts_of` takes them."""
+
+    def parts_of(self, output: str) -> list[Part] | None:
+        """The parts of ``output`` where it is the last page written from a frame, else None;
+        either way that page is let go."""
+        last, self.last = self.last, None
+        if last is None or last[0] != output:
+            return None
+        return last[1]
 
     def page(self, page: Page, render: Callable[[], str]) -> str:
         """``page`` as the theme renders it (``render``), from its kind's frame where it has one
@@ -136,4 +185,7 @@ class CaseFrames:
             if frame.filled(page) != whole:
                 self.frames[kind] = None
             return whole
-        return frame.filled(page)
+        parts = frame.parts(page)
+        filled = "".join(text for text, _ in parts)
+        self.last = (filled, parts)
+        return filled

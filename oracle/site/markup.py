@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 if TYPE_CHECKING:  # the browser's pages escape with this module, and have no Jinja
     import jinja2
+    from jinja2.runtime import Context
 
 __all__ = [
     "Markup",
@@ -153,16 +154,44 @@ _KEPT_FILTERS = (
 """Jinja's own filters that templates may use: each gives plain data, escaped when printed."""
 
 
+HELD = "oracleheld7d1c"
+"""How a placeholder of held text starts (:func:`held_text`)."""
+HELD_PLACE = re.compile(HELD + r"(\d{6})z")
+HELD_LIST = "oracle_held_text"
+"""The name under which a template's context holds the list that takes its held text."""
+
+
+def held_text(held: list[str], value: object) -> Markup:
+    """``value`` as :func:`text` makes it, or, where it holds a character reference, a
+    placeholder for it, the text put in ``held``: inert text is the same HTML before and after
+    Markdown, but Markdown reads each reference as an inline element of its own, most of what
+    converting a case page costs. A text starting or ending with a space is not held (a space
+    at a line's start or end can mean something to Markdown), nor one holding :data:`HELD`."""
+    escaped = text(value)
+    if isinstance(value, Markup) or "&#" not in escaped:
+        return escaped
+    if escaped[:1].isspace() or escaped[-1:].isspace() or HELD in escaped:
+        return escaped
+    held.append(str(escaped))
+    return Markup(f"{HELD}{len(held) - 1:06d}z")
+
+
+def _printed(context: Context, value: object) -> Markup:
+    held = context.get(HELD_LIST)
+    return text(value) if held is None else held_text(held, value)
+
+
 def template_environment(templates: Path) -> jinja2.Environment:
     """The Jinja environment of the site's templates. Every value printed goes through
-    :func:`text` unless it is Markup; an undefined name is an error."""
+    :func:`text` unless it is Markup (or :func:`held_text`, where the context gives a list
+    as :data:`HELD_LIST`); an undefined name is an error."""
     import jinja2
 
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
-        finalize=text,
+        finalize=jinja2.pass_context(_printed),
         keep_trailing_newline=True,
     )
     kept = {name: environment.filters[name] for name in _KEPT_FILTERS}

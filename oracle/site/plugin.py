@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markdown as markdown_
 from jinja2.runtime import Context
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
@@ -26,7 +27,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
-from mkdocs.structure.pages import Page
+from mkdocs.structure.pages import (
+    Page,
+    _ExtractAnchorsTreeprocessor,
+    _ExtractTitleTreeprocessor,
+    _RawHTMLPreprocessor,
+    _RelativePathTreeprocessor,
+)
+from mkdocs.structure.pages import log as _pages_log
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
@@ -53,7 +61,7 @@ from oracle.site.frames import CaseFrames
 from oracle.site.history import files_added
 from oracle.site.markup import text
 from oracle.site.render import CasePages, render_case_pages, unplaced_cases
-from oracle.site.searched import after_search, for_search
+from oracle.site.searched import HeldFromSearch, after_search, for_search
 from oracle.site.serving import (
     CODE_FOLDERS,
     BuildProblems,
@@ -108,6 +116,8 @@ class SiteBuild:
     case_navs: dict[str, str] = field(default_factory=dict)
     """The theme's navigation as the case pages of a folder show it, rendered for the first."""
     case_frames: CaseFrames = field(default_factory=CaseFrames)
+    case_converter: markdown_.Markdown | None = None
+    """The Markdown every case page is converted with, reset for each (:meth:`CasePage.convert`)."""
     held_rows: dict[str, list[HeldRows]] = field(default_factory=dict)
     """The rows of the tables of cases after their first, by page, until the page is converted
     (:mod:`oracle.site.tablerows`)."""
@@ -180,9 +190,9 @@ class CasePage(Page):
     source: CasePageSource | None = None
     """While the page is written, its source, whose board waits for the search plugin to have
     indexed the page."""
-    board_stub: str | None = None
-    """While the page is written, what stands in its board's place for the search plugin (None:
-    the board itself)."""
+    held_from_search: HeldFromSearch | None = None
+    """While the page is written, what stands in its board's and its excluded sections' places
+    for the search plugin."""
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """Nothing yet: MkDocs converts every page before it writes any, which would hold a
@@ -191,10 +201,40 @@ class CasePage(Page):
         self.content = ""
         self.toc = get_toc([])
 
-    def convert(self, markdown: str, config: MkDocsConfig, files: Files) -> None:
-        """Convert ``markdown``, made as the page is written, as MkDocs converts any page."""
+    def convert(
+        self, markdown: str, config: MkDocsConfig, files: Files, converter: markdown_.Markdown
+    ) -> None:
+        """Convert ``markdown``, made as the page is written, as MkDocs converts any page
+        (:meth:`Page.render`), but with ``converter``, the Markdown the build's case pages share
+        (:func:`_case_converter`), reset: making one with its extensions for each page cost
+        about a sixth of converting it."""
         self.markdown = markdown
-        super().render(config, files)
+        converter.reset()
+        raw_html = _RawHTMLPreprocessor()
+        raw_html._register(converter)
+        anchors = _ExtractAnchorsTreeprocessor(self.file, files, config)
+        anchors._register(converter)
+        relative_paths = _RelativePathTreeprocessor(self.file, files, config)
+        relative_paths._register(converter)
+        title = _ExtractTitleTreeprocessor()
+        title._register(converter)
+        self.content = converter.convert(markdown)
+        self.toc = get_toc(getattr(converter, "toc_tokens", []))
+        self._title_from_render = title.title
+        self.present_anchor_ids = anchors.present_anchor_ids | raw_html.present_anchor_ids
+        if _pages_log.getEffectiveLevel() > logging.DEBUG:
+            self.links_to_anchors = relative_paths.links_to_anchors
+
+
+def _case_converter(build: SiteBuild, config: MkDocsConfig) -> markdown_.Markdown:
+    """The Markdown the case pages of ``build`` are converted with, made as MkDocs makes one
+    for each page (:meth:`Page.render`), once."""
+    if build.case_converter is None:
+        build.case_converter = markdown_.Markdown(
+            extensions=config["markdown_extensions"],
+            extension_configs=config["mdx_configs"] or {},
+        )
+    return build.case_converter
 
 
 class OracleConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs untyped
@@ -335,8 +375,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
             )
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
-        page.convert(markdown, config, self.build.files)
-        page.content, page.board_stub = for_search(source, page.content or "")
+        page.convert(markdown, config, self.build.files, _case_converter(self.build, config))
+        page.content, page.held_from_search = for_search(source, page.content or "")
         page.source = source
         return context
 
@@ -346,8 +386,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
     ) -> TemplateContext:
         """Put a case page's board in its place, once the search plugin has indexed the page."""
         if isinstance(page, CasePage) and page.source is not None:
-            page.content = after_search(page.source, page.content or "", page.board_stub)
-            page.source = page.board_stub = None
+            assert page.held_from_search is not None  # for_search gave it with the source
+            page.content = after_search(page.source, page.content or "", page.held_from_search)
+            page.source = page.held_from_search = None
         return context
 
     on_page_context = CombinedEvent(_render_case_page, _place_board)
@@ -384,7 +425,9 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
         allowed = self._theme_scripts()
         if self.build.page_check is None:
             self.build.page_check = PageCheck(allowed)
-        problems = self.build.page_check.problems(output)
+        parts = self.build.case_frames.parts_of(output)
+        check = self.build.page_check
+        problems = check.problems(output) if parts is None else check.parts_problems(parts)
         if problems:
             raise PluginError(
                 f"({self.build.label}) {page.file.src_uri} holds what no page of this site may:\n"
