@@ -37,7 +37,14 @@ alternated three times with the parent, ``--tree``), once the test processes col
 often and freeze what collecting the tests made (tests/conftest.py; one process had spent about
 5 s of its CPU in the collector, 42 full collections walking its whole heap): spread over two
 workers 46.9, 50.0 and 46.6 s before, 41.6, 37.3 and 38.5 s after; in one process 37.8, 42.7
-and 38.7 s before, 31.0, 33.2 and 32.3 s after.
+and 38.7 s before, 31.0, 33.2 and 32.3 s after. On the evening of 2026-12-07 (load 3 to 8,
+caches cleared, ``--tree``), once our adapter ran in the test process where the subprocess is
+not what is tested, the plugin's bad files were collected in-process and the deep folder,
+the rpds stand-in and the drift bases cost less: the files changed, each alone and alternated
+twice, 13.7 and 13.5 s before, 9.1 and 9.5 s after; the whole run, alternated six times, in
+one process 32.0, 32.0, 31.7, 30.5, 33.2 and 38.4 s before, 30.3, 31.4, 31.6, 29.1, 28.7 and
+30.5 s after, spread over two workers 33.9 to 37.7 s before and 31.9 to 40.6 s after (at this
+load the noise of a spread run is larger than the change).
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the

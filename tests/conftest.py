@@ -9,6 +9,7 @@ import itertools
 import os
 import re
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -250,6 +251,38 @@ def run_main(argv: Sequence[str]) -> int:
     from oracle.cli import main
 
     return main(list(argv), kept_for_the_run())
+
+
+OUR_ADAPTER = [sys.executable, "-m", "oracle.conformance.adapter"]
+"""Our reference adapter as an engine command: what a test gives ``conform`` after ``--``
+(with ``--misreading NAME`` for a misreading's answers)."""
+
+
+@pytest.fixture
+def adapter_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``conform`` runs :data:`OUR_ADAPTER` (or one of its misreadings) in the test's process,
+    as :func:`oracle.conformance.adapter.adapter_engine`, rather than starting it: for the tests
+    of what the command line makes of a run (its selection, its reports, its exit status), not
+    of the protocol through a pipe. Each start costs about 0.15 s of CPU (the adapter imports
+    the oracle afresh). Any other command is started as always, and the tests of the protocol
+    through a subprocess (test_conformance.py's "as a subprocess", "through the subprocess",
+    the broken engines, ``conform`` with an engine that passes nothing) start theirs."""
+    import oracle.cli
+    from oracle.conformance.adapter import adapter_engine
+    from oracle.conformance.engines import DEFAULT_TIMEOUT, CommandEngine
+    from oracle.judges.misreadings import MISREADINGS
+
+    def engine(command: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> Any:
+        rest = list(command[len(OUR_ADAPTER) :])
+        if list(command[: len(OUR_ADAPTER)]) != OUR_ADAPTER:
+            return CommandEngine(command, timeout)
+        if not rest:
+            return adapter_engine()
+        if len(rest) == 2 and rest[0] == "--misreading" and rest[1] in MISREADINGS:
+            return adapter_engine(rest[1])
+        return CommandEngine(command, timeout)
+
+    monkeypatch.setattr(oracle.cli, "CommandEngine", engine)
 
 
 @functools.cache

@@ -5,10 +5,10 @@ is read as written."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import OUR_ADAPTER
 
 from engine import MoveSyntaxError
 from engine.game.moves import Banshee, read_move
@@ -69,6 +69,7 @@ def test_a_ruse_is_named_by_a_whole_word() -> None:
         (["conform", "-q", "-k", "incomplete-side", "--junit", "-"], '<?xml version="1.0"'),
     ],
 )
+@pytest.mark.usefixtures("adapter_in_process")
 def test_dash_is_standard_output_for_every_command_that_writes_a_file(
     command: list[str],
     starts: str,
@@ -82,7 +83,7 @@ def test_dash_is_standard_output_for_every_command_that_writes_a_file(
     for name in ("cases", "rules"):
         shutil.copytree(look / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
-    engine = ["--", sys.executable, "-m", "oracle.conformance.adapter"]
+    engine = ["--", *OUR_ADAPTER]
     assert main([*command, *(engine if command[0] == "conform" else [])]) == 0
     out = capsys.readouterr().out
     assert out.startswith(starts), out[:80]

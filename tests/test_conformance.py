@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import run_main
+from conftest import OUR_ADAPTER, run_main
 
 from oracle.casefile.questions import exported_kinds
 from oracle.catalogue import Catalogue, CatalogueError
@@ -47,7 +47,7 @@ from oracle.verify.report import CaseReport
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "oracle/schema/export.schema.json").read_text(encoding="utf-8"))
-ADAPTER = [sys.executable, "-m", "oracle.conformance.adapter"]
+ADAPTER = OUR_ADAPTER
 
 PROCESS_CONTROL = pytest.mark.slow
 """The runner against engines that misbehave as processes (signals, floods, an engine that never
@@ -345,6 +345,7 @@ def test_an_engine_of_protocol_1_runs_unchanged(records: tuple[dict[str, Any], .
     assert {result.result for result in results} == {Result.PASS}
 
 
+@pytest.mark.usefixtures("adapter_in_process")
 def test_the_command_line_exports_and_runs_an_engine_with_a_selection(
     tmp_path: Path,
     project_copy: Path,
@@ -759,6 +760,7 @@ def test_answers_to_questions_not_asked_fail_the_case(records: tuple[dict[str, A
     assert "an answer to a question the case does not ask" in result.describe()
 
 
+@pytest.mark.usefixtures("adapter_in_process")
 def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answers(
     tmp_path: Path,
     project_copy: Path,
@@ -853,6 +855,7 @@ def _results_that_are_no_reports_are_said(
     )
 
 
+@pytest.mark.usefixtures("adapter_in_process")
 def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     tmp_path: Path,
     project_copy: Path,

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURE, needs_the_runtime, run_main
+from loader_answers import loaded_or_refused
 
 from engine import (
     Game,
@@ -512,51 +513,46 @@ def test_the_bundled_oracle_modules_import_only_bundled_ones() -> None:
                 assert imported in bundled, f"oracle/{module} imports oracle.{imported}"
 
 
-def test_the_loader_gives_the_same_messages_with_the_browsers_rpds_stand_in() -> None:
-    """In the browser, jsonschema runs on a pure-Python rpds; its answers must not change."""
+STAND_IN_CASES = {
+    "unknown-key.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclams: []\n",
+    "bad-variant.yaml": "id: a\nsituation: s\nwhy: w\nvariant: chess\nclaims: []\n",
+    "bad-type.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclaims: 3\n",
+    "bad-stone.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclaims: [{stone: 12}]\n",
+}
+"""Case files the schema refuses, each its own way, beside the fixture catalogue's cases."""
+
+
+def test_the_loader_gives_the_same_messages_with_the_browsers_rpds_stand_in(
+    tmp_path: Path,
+) -> None:
+    """In the browser, jsonschema runs on a pure-Python rpds; its answers must not change. The
+    stand-in runs in a process of its own (it replaces ``rpds`` for every module), the installed
+    rpds in this one."""
     script = """
 import json, sys
 from pathlib import Path
-stand_in = '--stand-in' in sys.argv
-if stand_in:
-    import pyrsistent_as_rpds.pure
-    sys.modules['rpds'] = pyrsistent_as_rpds.pure
-from oracle.casefile.loader import load_case
-from oracle.casefile.rules import load_rules_index
-from oracle.casefile.errors import CaseError
-rules = load_rules_index(Path('rules/index.yaml'))
-out = []
-for path in sorted(Path('cases').glob('*/*.yaml')) + sorted(Path(sys.argv[1]).glob('*.yaml')):
-    try:
-        out.append(load_case(path, rules).id)
-    except CaseError as error:
-        out.append(error.problem)
+import pyrsistent_as_rpds.pure
+sys.modules['rpds'] = pyrsistent_as_rpds.pure
+sys.path.insert(0, sys.argv[3])
+from loader_answers import loaded_or_refused
+out = loaded_or_refused(Path(sys.argv[1]), Path(sys.argv[2]))
 import rpds
-assert getattr(rpds, 'is_pure_pyrsistent_as_rpds', False) == stand_in
+assert getattr(rpds, 'is_pure_pyrsistent_as_rpds', False)
 print(json.dumps(out))
 """
-    bad = ROOT / ".pytest_cache" / "stand-in-cases"
-    bad.mkdir(parents=True, exist_ok=True)
-    samples = {
-        "unknown-key.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclams: []\n",
-        "bad-variant.yaml": "id: a\nsituation: s\nwhy: w\nvariant: chess\nclaims: []\n",
-        "bad-type.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclaims: 3\n",
-        "bad-stone.yaml": "id: a\nsituation: s\nwhy: w\nvariant: base\nclaims: [{stone: 12}]\n",
-    }
-    for name, text in samples.items():
-        (bad / name).write_text(text, encoding="utf-8")
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", script, str(bad), *flag],
-            cwd=FIXTURE,  # the fixture catalogue: its rules index and cases
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for flag in ([], ["--stand-in"])
-    ]
-    plain, stand_in = (json.loads(run) for run in runs)
-    assert plain == stand_in
+    for name, text in STAND_IN_CASES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    stand_in = subprocess.run(
+        [sys.executable, "-c", script, str(FIXTURE), str(tmp_path), str(Path(__file__).parent)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    import rpds
+
+    plain = loaded_or_refused(FIXTURE, tmp_path)
+    assert not getattr(rpds, "is_pure_pyrsistent_as_rpds", False)
+    assert plain == json.loads(stand_in)
     assert any("unknown key 'clams'" in answer for answer in plain)
 
 

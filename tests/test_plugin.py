@@ -10,10 +10,7 @@ marks another line a message mentions (it is available to the message pattern as
 from __future__ import annotations
 
 import fnmatch
-import os
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +18,6 @@ import pytest
 from case_files import (
     BAD_FILES,
     INI,
-    RULES,
     clean,
     confirmed,
     marks,
@@ -497,35 +493,32 @@ class BadFilesRun:
     errors: dict[str, list[str]]  # each error block's lines, by the file it names
 
 
-@pytest.fixture(scope="module")
-def bad_files_run(tmp_path_factory: pytest.TempPathFactory) -> BadFilesRun:
-    """The files of :data:`BAD_FILES` collected together by one pytest process: one run instead
-    of one each (they cost about 6 s of CPU one at a time). Each file is in its own topic
-    folder, so that two files of the same name never meet."""
-    root = tmp_path_factory.mktemp("bad-files")
-    root.joinpath("pytest.ini").write_text(clean(INI), encoding="utf-8")
-    root.joinpath("rules").mkdir()
-    root.joinpath("rules", "index.yaml").write_text(clean(RULES), encoding="utf-8")
+_BAD_FILES_RUNS: list[BadFilesRun] = []
+"""The one run of :func:`bad_files_run`, made by the first test that asks for it."""
+
+
+@pytest.fixture
+def bad_files_run(pytester: pytest.Pytester) -> BadFilesRun:
+    """The files of :data:`BAD_FILES` collected together by one pytest run, in-process, made
+    once for every test of this module: one run instead of one each (they cost about 6 s of
+    CPU one at a time), and in this process rather than a new one (a pytest process cost about
+    0.8 s of CPU to start and collect them). Each file is in its own topic folder, so that two
+    files of the same name never meet."""
+    if not _BAD_FILES_RUNS:
+        _BAD_FILES_RUNS.append(_collect_bad_files(pytester))
+    return _BAD_FILES_RUNS[0]
+
+
+def _collect_bad_files(pytester: pytest.Pytester) -> BadFilesRun:
+    """Every file of :data:`BAD_FILES` in an oracle project of ``pytester``, collected."""
+    root = start_project(pytester).path
     for number, parameters in enumerate(BAD_FILES):
         name, text = parameters.values[:2]
         folder = root / "cases" / f"t{number:02}"
         folder.mkdir(parents=True)
         folder.joinpath(str(name)).write_text(clean(str(text)), encoding="utf-8")
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("PYTEST_", "COV_", "HYPOTHESIS"))
-    }
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", *INNER_RUN, "--continue-on-collection-errors", "-rN"],
-        cwd=root,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    output = (completed.stdout + completed.stderr).splitlines()
+    completed = pytester.runpytest(*INNER_RUN, "--continue-on-collection-errors", "-rN")
+    output = [*completed.outlines, *completed.errlines]
     errors: dict[str, list[str]] = {}
     block: list[str] | None = None
     for line in output:
@@ -536,7 +529,7 @@ def bad_files_run(tmp_path_factory: pytest.TempPathFactory) -> BadFilesRun:
             block = None
         elif block is not None:
             block.append(line)
-    return BadFilesRun(root, completed.returncode, output, errors)
+    return BadFilesRun(root, completed.ret, output, errors)
 
 
 def test_every_bad_file_is_one_collection_error(bad_files_run: BadFilesRun) -> None:

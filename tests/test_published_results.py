@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import kept_for_the_run, run_main
+from conftest import OUR_ADAPTER, kept_for_the_run, run_main
 from test_hostile_text import free_text_fields
 
 from oracle.casefile.jsontext import strings
@@ -277,6 +277,7 @@ def test_the_schema_of_a_published_result_ends_a_link_at_its_end() -> None:
     assert link["pattern"].endswith("(?![\\s\\S])")
 
 
+@pytest.mark.usefixtures("adapter_in_process")
 def test_conform_replaces_only_the_same_engines_published_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -288,7 +289,7 @@ def test_conform_replaces_only_the_same_engines_published_run(
     monkeypatch.chdir(project)
     published = Path("results") / REPORT
     before = published.read_text("utf-8")
-    adapter = [sys.executable, "-m", "oracle.conformance.adapter"]
+    adapter = OUR_ADAPTER
 
     def conform(name: str, *force: str) -> int:
         who = ["--engine-name", name, "--engine-version", "3", "--engine-link", "https://x.org"]
@@ -322,6 +323,7 @@ def test_a_published_result_stays_current_through_a_change_of_prose(
     assert catalogue_version([first, *records[1:]]) != before
 
 
+@pytest.mark.usefixtures("adapter_in_process")
 def test_conform_writes_a_report_to_standard_output_for_dash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -331,7 +333,7 @@ def test_conform_writes_a_report_to_standard_output_for_dash(
     for name in ("cases", "rules"):
         shutil.copytree(LOOK / name, project / name)
     monkeypatch.chdir(project)
-    adapter = [sys.executable, "-m", "oracle.conformance.adapter"]
+    adapter = OUR_ADAPTER
     assert run_main(["conform", "-k", "incomplete-side", "--json", "-", "--", *adapter]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["summary"]["pass"] == 1

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +168,25 @@ def test_the_published_catalogue_is_compared_with_an_earlier_export(
     assert "1 answers moved, 1 cases added, 0 removed, 1 renamed" in out
 
 
+@pytest.fixture(scope="module")
+def unreadable_bases(
+    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
+) -> dict[str, tuple[Path, str]]:
+    """Each project with a base that cannot be read, and that base: a copy that is no
+    checkout, a checkout committed twice asked for a revision it lacks, a shallow clone of it
+    (made once for the three: each checkout is about ten git processes and 400 files)."""
+    plain = project_copier(tmp_path_factory.mktemp("plain"))
+    committed = project_copier(tmp_path_factory.mktemp("committed"))
+    _commit_twice(committed)
+    clones = tmp_path_factory.mktemp("clones")
+    _git(clones, "clone", "-q", "--depth", "1", f"file://{committed}", "shallow")
+    return {
+        "none": (plain, "HEAD~1"),
+        "missing": (committed, "no-such-tag"),
+        "shallow": (clones / "shallow", "HEAD~1"),
+    }
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
@@ -176,17 +196,12 @@ def test_the_published_catalogue_is_compared_with_an_earlier_export(
     ],
 )
 def test_a_base_that_cannot_be_read_is_one_line(
-    setup: str, message: str, project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    setup: str,
+    message: str,
+    unreadable_bases: dict[str, tuple[Path, str]],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    root = project_copy
-    base = "HEAD~1"
-    if setup != "none":
-        _commit_twice(project_copy)
-    if setup == "missing":
-        base = "no-such-tag"
-    if setup == "shallow":
-        root = tmp_path / "shallow"
-        _git(tmp_path, "clone", "-q", "--depth", "1", f"file://{project_copy}", str(root))
+    root, base = unreadable_bases[setup]
     status, _, err = run(capsys, "drift", "--root", str(root), "--base", base)
     assert status == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
 
