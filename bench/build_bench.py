@@ -3,7 +3,7 @@
 Copies the project to a scratch folder, adds generated claims cases (each the board of its own
 random game, answered as the engine answers it) until there are ``--cases``, then measures the
 CPU time (children included) of replaying the catalogue with pytest and of the strict site build.
-It also prints the peak memory of the largest of the two processes, and the built site's size,
+It also prints the peak memory of each process and of the larger, and the built site's size,
 split into the case pages and everything else. The goal (issue 21): 10,000 cases replayed and
 built within 2 minutes of CPU and 500 MB, with a site whose size per case does not grow with the
 catalogue.
@@ -21,13 +21,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from engine import CLAIM_RULES, Game, Phase, claim_verdict, play_random_game
 from oracle.casefile.editing import yaml_scalar
@@ -40,23 +40,54 @@ from oracle.casefile.writer import case_text
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class Measure(NamedTuple):
+    """What one process of the benchmark took."""
+
+    cpu: float
+    """CPU seconds, user and system, its children's included."""
+    wall: float
+    peak: float
+    """Its peak memory in MB with its children's (a site build's Node, which makes the engine
+    pages' snapshot, peaks at about 220 MB)."""
+    alone: float
+    """Its own peak memory in MB (``VmHWM``, read while it runs; 0 where there is none)."""
+    status: int
+
+
 def cpu_of(command: list[str], cwd: Path) -> tuple[float, float, int]:
     """CPU seconds (user + system, children included), wall seconds and exit status."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    measure = measured(command, cwd)
+    return measure.cpu, measure.wall, measure.status
+
+
+def measured(command: list[str], cwd: Path) -> Measure:
+    """Run ``command`` in ``cwd`` and measure it (:class:`Measure`): its own use of the
+    machine, from ``wait4``, so that the replay's and the build's peaks come apart."""
     started = time.perf_counter()
-    result = subprocess.run(
-        command,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0:
-        print(result.stdout[-2000:], result.stderr[-2000:], file=sys.stderr)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return cpu, wall, result.returncode
+    alone = 0
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(
+            command, cwd=cwd, stdout=out, stderr=err, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        )
+        status_file = Path(f"/proc/{process.pid}/status")
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            try:
+                high = status_file.read_text().split("VmHWM:")[1].split()[0]
+                alone = max(alone, int(high))
+            except (OSError, IndexError, ValueError):
+                pass  # not Linux, or the process is ending
+            time.sleep(0.2)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - started
+        if process.returncode != 0:
+            for stream in (out, err):
+                stream.seek(0)
+                print(stream.read().decode(errors="replace")[-2000:], file=sys.stderr)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measure(cpu, wall, usage.ru_maxrss / 1024, alone / 1024, process.returncode)  # KiB
 
 
 GENERATED_TOPICS = ("claims", "more-claims", "early-claims", "formations")
@@ -146,19 +177,18 @@ def main() -> int:
         os.environ["SCHOTTEN_ORACLE_CACHE"] = str(Path(scratch) / "cache")
         total = grow(project, args.cases)
         print(f"{total} cases")
-        cpu, wall, status = cpu_of([sys.executable, "-m", "pytest", "-q", "cases"], project)
-        print(f"  replayed by pytest:   {cpu:6.1f} s CPU, {wall:6.1f} s wall (exit {status})")
-        build, build_wall, built = cpu_of(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], project
-        )
-        print(
-            f"  strict site build:    {build:6.1f} s CPU, {build_wall:6.1f} s wall (exit {built})"
-        )
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+        replay = measured([sys.executable, "-m", "pytest", "-q", "cases"], project)
+        build = measured([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], project)
+        for name, measure in (("replayed by pytest:  ", replay), ("strict site build:   ", build)):
+            print(
+                f"  {name} {measure.cpu:6.1f} s CPU, {measure.wall:6.1f} s wall, peak"
+                f" {measure.peak:.0f} MB, {measure.alone:.0f} MB alone (exit {measure.status})"
+            )
+        cpu, peak = replay.cpu + build.cpu, max(replay.peak, build.peak)
         site = project / "site"
         size = sum(path.stat().st_size for path in site.rglob("*") if path.is_file())
         pages = sum(path.stat().st_size for path in (site / "cases").rglob("*") if path.is_file())
-        print(f"  both:                 {cpu + build:6.1f} s CPU, peak {peak:.0f} MB")
+        print(f"  both:                 {cpu:6.1f} s CPU, peak {peak:.0f} MB")
         print(
             f"  the site:             {size / 1e6:6.1f} MB: case pages {pages / 1e6:.1f} MB"
             f" ({pages / total / 1e3:.1f} KB a case), the rest {(size - pages) / 1e6:.1f} MB"

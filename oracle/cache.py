@@ -69,10 +69,21 @@ def save_bytes(path: Path, content: bytes) -> None:
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False, suffix=".tmp") as f:
             f.write(content)
         os.replace(f.name, path)
-        kind = path.name.rsplit("-", 1)[0]
-        now = time.time()
-        for other in path.parent.glob(f"{kind}-*{path.suffix}"):
-            if other != path and now - other.stat().st_mtime > STALE_AFTER:
-                other.unlink()
     except OSError:
-        pass  # no cache: the data is worked out again next time
+        return  # no cache: the data is worked out again next time
+    remove_stale(path)
+
+
+def remove_stale(path: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Remove the cache files of ``path``'s kind (the name up to its last ``-``, with its
+    suffix or one of ``suffixes``: a kind whose format changed names its older files too) that
+    nobody has written for :data:`STALE_AFTER`; nothing done without a writable cache."""
+    kind = path.name.rsplit("-", 1)[0]
+    now = time.time()
+    try:
+        for suffix in suffixes or (path.suffix,):
+            for other in path.parent.glob(f"{kind}-*{suffix}"):
+                if other != path and now - other.stat().st_mtime > STALE_AFTER:
+                    other.unlink()
+    except OSError:
+        pass  # another process removed it first, or the folder is not ours to change

@@ -121,11 +121,12 @@ class Catalogue:
         misreading matrix are made: the cases read by their text and replayed by case (its own
         reports stay), and the misread answers held in memory. A site build holds the catalogue
         while it writes every page, and these are about 20 KB a case; whatever is asked again
-        is read or worked out again (the misread answers from the store, as saved so far)."""
+        is read or worked out again (the misread answers from the store, a case at a time)."""
         self.problems  # noqa: B018  # each made before letting go, as the site shows them
         self.reports  # noqa: B018
         self.matrix  # noqa: B018
         self.kept = Kept()
+        self.cache.save()
         self.cache = MisreadingCache(self.cache.store.parent)
 
     def case_problems(self, case: Case) -> list[Problem]:

@@ -84,9 +84,21 @@ def catalogue_version(records: Sequence[dict[str, Any]]) -> str:
     """The catalogue's version: a digest of what its records ask and expect (:data:`VERSIONED`),
     the same whoever exports them and whenever, so that a report names the catalogue it was run
     against and stays current until a request or an expected answer changes."""
-    asked = [{key: record.get(key) for key in VERSIONED} for record in records]
-    canonical = json.dumps(asked, sort_keys=True, ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+    digest = hashlib.sha256()
+    for piece in _versioned_pieces(records):
+        digest.update(piece.encode("utf-8"))
+    return "sha256:" + digest.hexdigest()[:16]
+
+
+def _versioned_pieces(records: Sequence[dict[str, Any]]) -> Iterator[str]:
+    """The JSON text of what each record asks and expects (:data:`VERSIONED`), as one list, a
+    record at a time: ``json.dumps`` of the whole list, with its sorted keys and separators,
+    without holding the text of the whole catalogue at once."""
+    yield "["
+    for number, record in enumerate(records):
+        asked = {key: record.get(key) for key in VERSIONED}
+        yield (", " if number else "") + json.dumps(asked, sort_keys=True, ensure_ascii=False)
+    yield "]"
 
 
 def header(engine_version: str, records: Sequence[dict[str, Any]]) -> dict[str, Any]:

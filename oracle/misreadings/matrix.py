@@ -55,6 +55,7 @@ class MatrixRow:
 
     report: CaseReport
     outcomes: dict[str, Outcome]
+    """By misreading; rows with the same outcomes share this dict: never change it."""
 
     @property
     def caught(self) -> tuple[str, ...]:
@@ -70,6 +71,9 @@ def misreading_matrix(
     from ``cache`` (one of the user's cache folder when none is given), which is saved."""
     cache = cache or MisreadingCache()
     rows = []
+    # One outcomes dict for the rows that have the same outcomes (most cases have one of a
+    # few): a build holds the matrix while it writes every page.
+    alike: dict[tuple[Outcome, ...], dict[str, Outcome]] = {}
     for report in reports:
         if report.case.impossible is not None:
             continue
@@ -77,7 +81,7 @@ def misreading_matrix(
         outcomes = {
             name: outcome(report, reading, cache, expected) for name, reading in MISREADINGS.items()
         }
-        rows.append(MatrixRow(report, outcomes))
+        rows.append(MatrixRow(report, alike.setdefault(tuple(outcomes.values()), outcomes)))
     cache.save()
     # The judge's memos speed up one matrix; a site build goes on to write its pages.
     cache.judgements.clear()
