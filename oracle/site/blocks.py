@@ -46,16 +46,16 @@ def generated_blocks(
     held_rows: dict[str, list[HeldRows]] | None = None,
 ) -> dict[str, Block]:
     """What each page marker turns into, rendered on demand (recorded games under ``root``).
-    Given ``held_rows``, a table of cases keeps its first row only, and the rest are held there
-    by page, to be written after Markdown has converted the page (:mod:`oracle.site.tablerows`).
-    """
+    Given ``held_rows``, a table of cases (and each of the misreadings' matrix) keeps its first
+    row only, and the rest are held there by page, to be written after Markdown has converted
+    the page (:mod:`oracle.site.tablerows`)."""
 
     def held(text: str, page: str) -> str:
         if held_rows is None:
             return text
         text, rows = hold_rows(text)
-        if rows is not None:
-            held_rows.setdefault(page, []).append(rows)
+        if rows:
+            held_rows.setdefault(page, []).extend(rows)
         return text
 
     def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
@@ -127,7 +127,7 @@ def generated_blocks(
         "case-index": case_index,
         "formation-odds": lambda argument, page: (render_formation_odds(templates), set()),
         "misreading-matrix": lambda argument, page: (
-            render_misreading_matrix(catalogue, templates, page),
+            held(render_misreading_matrix(catalogue, templates, page), page),
             set(),
         ),
     }
