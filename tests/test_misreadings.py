@@ -140,6 +140,32 @@ def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
         assert 1 <= len(memo) <= 4
 
 
+@pytest.mark.parametrize("reading", [RULES, *MISREADINGS.values()], ids=repr)
+def test_sides_scored_by_values_score_as_every_identity_does(reading: object) -> None:
+    """A reading that keeps the rules' ``strength`` and ``identities`` scores a side from its
+    values and colouring, not from every identity of its elite troops: the same standing, for
+    sides of Clan cards, with a troop (on either side of them) and with two, of one colour or
+    several, under each set of combat modes."""
+    from engine import CARDS, CombatMode
+    from oracle.judges.misreadings import Judgements, Reading
+    from oracle.judges.reference_rules import ELITE_TROOPS, JOKER, SHIELD_BEARER, SPY
+
+    assert isinstance(reading, Reading)
+    clan = [card for card in CARDS if card < 54]
+    sides = [tuple(clan[start : start + 3]) for start in range(0, 52, 5)]
+    sides += [(clan[9], clan[1], clan[2]), (clan[4], clan[4 + 9], clan[4 + 18])]
+    sides += [(troop, clan[3], clan[5]) for troop in ELITE_TROOPS]
+    sides += [(clan[12], troop, clan[13]) for troop in ELITE_TROOPS]
+    sides += [(clan[3], clan[30], troop) for troop in ELITE_TROOPS]
+    sides += [(JOKER, SPY, clan[7]), (SHIELD_BEARER, clan[0], SPY, clan[10])]
+    for modes in (frozenset(), frozenset({CombatMode.BLIND_MANS_BLUFF})):
+        memo = Judgements().sides_scored(reading, modes)
+        if not memo.by_values:
+            continue
+        for side in sides:
+            assert memo[side] == memo._by_identities(side), side
+
+
 def test_the_judges_memos_are_owned_by_the_cache_and_let_go_once_a_matrix_is_made(
     published: tuple[CaseReport, ...], tmp_path: Path
 ) -> None:

@@ -304,25 +304,27 @@ class Judgements:
     """What the judge keeps from one claim to the next, for whoever judges many in a row (the
     misreadings' cache of a build or a run, a test): side strengths and best completions, shared
     by the readings that score sides alike, each standing once, and each claim's answer. It
-    speeds up many judgements and holds memory, which its owner lets go of
-    (:meth:`clear`) when done; nothing judged later changes."""
+    speeds up many judgements and holds memory, which its owner lets go of (:meth:`clear`)."""
 
     def __init__(self) -> None:
         self.memos: dict[tuple[object, ...], dict[object, Any]] = {}
         """Each memo by what it keeps and the :data:`SCORING_HOOKS` of the readings sharing it."""
         self.standings: dict[Standing, Standing] = {}
         """Each standing a side has scored, once."""
+        self.side_values: dict[tuple[Card, ...], tuple[tuple[int, ...], bool]] = {}
+        """Sides of Clan cards' values in order and one colour or not (``by_values`` scoring)."""
         self.verdicts: dict[tuple[Reading, Position, int, Player | None], bool | None] = {}
         """Each claim's answer, by the reading, the board, the stone and who played first."""
 
     def __len__(self) -> int:
         """How many things are kept (memos, standings and answers)."""
-        return len(self.memos) + len(self.standings) + len(self.verdicts)
+        return len(self.memos) + len(self.standings) + len(self.side_values) + len(self.verdicts)
 
     def clear(self) -> None:
         """Let go of everything kept."""
         self.memos.clear()
         self.standings.clear()
+        self.side_values.clear()
         self.verdicts.clear()
 
     def shared(self, reading: Reading, kind: str) -> dict[object, Any]:
@@ -338,7 +340,7 @@ class Judgements:
         by_modes = self.shared(reading, "side_strength")
         memo: _SidesScored | None = by_modes.get(modes)
         if memo is None:
-            memo = by_modes[modes] = _SidesScored(reading, modes, self.standings)
+            memo = by_modes[modes] = _SidesScored(reading, modes, self)
         return memo
 
 
@@ -346,23 +348,70 @@ class _SidesScored(dict[tuple[Card, ...], Standing]):
     """Side strengths under some combat modes, by side, for every reading that scores sides as
     ``reading`` does: a side not seen yet is scored on lookup (``memo[side]``)."""
 
-    def __init__(
-        self, reading: Reading, modes: frozenset[CombatMode], standings: dict[Standing, Standing]
-    ) -> None:
+    def __init__(self, reading: Reading, modes: frozenset[CombatMode], kept: Judgements) -> None:
         super().__init__()
-        self.reading, self.modes, self.standings = reading, modes, standings
+        self.reading, self.modes = reading, modes
+        self.standings, self.side_values = kept.standings, kept.side_values
+        self.by_values = (
+            type(reading).strength is Reading.strength
+            and type(reading).identities is Reading.identities
+        )
+        """Whether a side's strength follows from its values in order and one colour or not:
+        the rules' ``strength`` (its hooks see values) and ``identities`` (any colour) kept."""
+        self.strength_of_values: dict[tuple[tuple[int, ...], bool], Standing] = {}
+        """:meth:`Reading.strength` by them, if :attr:`by_values` (a few thousand at most)."""
 
     def __missing__(self, side: tuple[Card, ...]) -> Standing:
+        strength = self._by_values(side) if self.by_values else self._by_identities(side)
+        if len(self) >= SIDES_KEPT or len(self.side_values) >= SIDES_KEPT:
+            self.clear()
+            self.side_values.clear()
+        # A few hundred standings exist: the memo keeps one copy of each, not one per side.
+        strength = self[side] = self.standings.setdefault(strength, strength)
+        return strength
+
+    def _by_identities(self, side: tuple[Card, ...]) -> Standing:
+        """The strongest of the side's standings, each elite troop taking every identity."""
         reading, modes = self.reading, self.modes
         clan = tuple(card for card in side if rules.is_clan_card(card))
         troops = [card for card in side if not rules.is_clan_card(card)]
         choices = [reading.identities(troop) for troop in troops]
-        strength = max(reading.strength(clan + chosen, modes) for chosen in product(*choices))
-        if len(self) >= SIDES_KEPT:
-            self.clear()
-        # A few hundred standings exist: the memo keeps one copy of each, not one per side.
-        strength = self[side] = self.standings.setdefault(strength, strength)
-        return strength
+        return max(reading.strength(clan + chosen, modes) for chosen in product(*choices))
+
+    def _by_values(self, side: tuple[Card, ...]) -> Standing:
+        """:meth:`_by_identities` by the troops' values and the side's colourings (the same
+        standings, not 6 colours times them), laid alike: Clan cards, then troops, in order."""
+        if max(side, default=0) < rules.CLAN_CARD_COUNT:  # Clan cards alone: most sides
+            key = self.side_values.get(side)
+            if key is None:  # bound with this memo: cleared when it is (:meth:`__missing__`)
+                values = tuple(map(rules.CARD_VALUES.__getitem__, side))
+                one_colour = len(set(map(rules.CARD_COLOURS.__getitem__, side))) == 1
+                key = self.side_values[side] = (values, one_colour)
+            return self._strength_of_values(*key)
+        clan = [card for card in side if rules.is_clan_card(card)]
+        troops = [card for card in side if not rules.is_clan_card(card)]
+        clan_values = tuple(rules.CARD_VALUES[card] for card in clan)
+        # The troops' colours are free: one colour is open to the side while its Clan cards
+        # share one, and several while it holds two cards or more.
+        colourings = [True] if len({rules.CARD_COLOURS[card] for card in clan}) <= 1 else []
+        if len(side) >= 2:
+            colourings.append(False)
+        return max(
+            self._strength_of_values(clan_values + chosen, same)
+            for chosen in product(*(self.reading.wild_values(troop) for troop in troops))
+            for same in colourings
+        )
+
+    def _strength_of_values(self, values: tuple[int, ...], one_colour: bool) -> Standing:
+        """:meth:`Reading.strength` of a side of these values in order, of one colour or not
+        (worked out once, of Clan cards of these values in one colour or two)."""
+        key = (values, one_colour)
+        known = self.strength_of_values.get(key)
+        if known is None:
+            colours = (0 if one_colour or index == 0 else 1 for index in range(len(values)))
+            cards = list(map(rules.clan_card, colours, values))
+            known = self.strength_of_values[key] = self.reading.strength(cards, self.modes)
+        return known
 
 
 class MisreadText(NamedTuple):

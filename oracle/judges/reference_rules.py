@@ -83,6 +83,12 @@ def clan_card(colour: int, value: int) -> int:
     return colour * 9 + value - 1
 
 
+CARD_VALUES = tuple(value_of(card) for card in range(CLAN_CARD_COUNT))
+CARD_COLOURS = tuple(colour_of(card) for card in range(CLAN_CARD_COUNT))
+"""Each Clan card's value and colour, by card number: :func:`value_of` and :func:`colour_of`
+as tables, for the judges' inner loops."""
+
+
 class Formation(IntEnum):
     """The five formations; a stronger formation has a larger rank."""
 
