@@ -678,6 +678,19 @@ def _alive(marker: str) -> list[int]:
     return found
 
 
+def _described(pids: list[int], runner: subprocess.Popen[str]) -> str:
+    """The processes found, each with its state and command line, and whether the runner ended."""
+    lines = [f"runner exit status: {runner.poll()}"]
+    for pid in pids:
+        try:
+            stat = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[:3]
+            cmdline = (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        lines.append(f"{pid} {' '.join(stat)} {cmdline.decode(errors='replace')[:160]}")
+    return "\n".join(lines)
+
+
 @PROCESS_CONTROL
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_an_interrupted_run_leaves_nothing_the_engine_started(
@@ -707,11 +720,12 @@ def test_an_interrupted_run_leaves_nothing_the_engine_started(
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    for _ in range(100):  # the runner, the engine and its two children
-        if len(_alive(marker)) >= 4:
-            break
+    # The runner, the engine and its two children. On a machine busy with browsers, starting
+    # three Pythons can take seconds: wait long, and on failure say who is missing.
+    deadline = time.monotonic() + 60
+    while len(_alive(marker)) < 4 and time.monotonic() < deadline and runner.poll() is None:
         time.sleep(0.1)
-    assert len(_alive(marker)) >= 4
+    assert len(_alive(marker)) >= 4, _described(_alive(marker), runner)
     time.sleep(0.2)  # well into the run
     runner.send_signal(getattr(signal, signal_name))
     _, err = runner.communicate(timeout=30)
