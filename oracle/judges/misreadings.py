@@ -36,8 +36,8 @@ from engine import (
 )
 from oracle.judges import reference_rules as rules
 from oracle.judges.enumeration import strongest_completion
-from oracle.judges.reference_rules import CLAN_CARDS_MASK, JOKERS, Formation, Standing, cards_in
-from oracle.judges.sides import VERDICTS_KEPT, Judgements
+from oracle.judges.reference_rules import CLAN_CARDS_MASK, JOKERS, Formation, Standing
+from oracle.judges.sides import BOARDS_KEPT, Judgements, clan_cards_rising
 
 LIMIT = 400_000
 """The most completions the judge scores for one claim before it gives up (returns None)."""
@@ -194,14 +194,16 @@ class Reading:
         enumerates, and the same boards are asked again.
         """
         kept = Judgements() if kept is None else kept
-        key = (self, position, stone, played_first)
-        verdict: bool | None = kept.verdicts.get(
-            key, _UNKNOWN
-        )  # a board hashes slowly: once, if known
-        if verdict is _UNKNOWN:
-            if len(kept.verdicts) >= VERDICTS_KEPT:
+        # A board hashes slowly: it is looked up once, and its answers kept together.
+        answers = kept.verdicts.get(position)
+        if answers is None:
+            if len(kept.verdicts) >= BOARDS_KEPT:
                 kept.verdicts.clear()
-            verdict = kept.verdicts[key] = self._judge(position, stone, played_first, kept)
+            answers = kept.verdicts[position] = {}
+        key = (self, stone, played_first)
+        verdict: bool | None = answers.get(key, _UNKNOWN)
+        if verdict is _UNKNOWN:
+            verdict = answers[key] = self._judge(position, stone, played_first, kept)
         return verdict
 
     def _judge(
@@ -277,11 +279,8 @@ class Reading:
     ) -> Standing | _TooLarge | None:
         """:meth:`_best_completion` worked out, or the :class:`_TooLarge` it raises."""
         missing = capacity - len(placed)
-        # The opponent lays the cards they add in the order that suits them best: rising. Taken
-        # from cards in rising order, each combination comes in that order already.
-        cards = tuple(sorted(cards_in(pool), key=rules.value_of))
         work = sum(
-            comb(len(cards), missing - used) * comb(len(wilds), used) * 54**used
+            comb(pool.bit_count(), missing - used) * comb(len(wilds), used) * 54**used
             for used in range(min(len(wilds), missing) + 1)
         ) * max(1, 54 ** sum(not rules.is_clan_card(card) for card in placed))
         if work > LIMIT:
@@ -290,12 +289,12 @@ class Reading:
         if type(self).side_strength is Reading.side_strength:  # its memo, fetched once
             memo = kept.sides_scored(self, frozenset(modes))
             if memo.by_values:  # the board's kinds of side, each scored once
-                kinds = kept.completion_kinds(tuple(placed), cards, tuple(wilds), missing)
-                return max(map(memo.strength_of_kind, kinds), default=None)
+                kinds = kept.completion_kinds(tuple(placed), pool, tuple(wilds), missing)
+                return max(map(memo.strength_of_kinds.__getitem__, kinds), default=None)
             scored = memo.__getitem__
         else:  # a reading that scores sides its own way
             scored = partial(self.side_strength, modes=modes)
-        return strongest_completion(placed, cards, wilds, missing, scored)
+        return strongest_completion(placed, clan_cards_rising(pool), wilds, missing, scored)
 
 
 class _TooLarge(Exception):

@@ -11,7 +11,7 @@ asked side by side, every elite troop taking every identity.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from itertools import combinations, product
 from typing import Any, Protocol
 
@@ -24,12 +24,10 @@ SIDES_KEPT = 200_000
 """The most side strengths kept for one way of scoring under one set of combat modes: a larger
 catalogue works them out again rather than hold them all (a side takes about 200 bytes)."""
 
-VERDICTS_KEPT = 4096
-"""The most claims' answers kept: past it, they are worked out again."""
-
 BOARDS_KEPT = 256
-"""The most boards whose completions' kinds are kept: the readings of one case ask about the
-same few boards one after the other, so a few suffice (a board's kinds are a few hundred)."""
+"""The most boards whose completions' kinds, and the most whose claims' answers, are kept: the
+readings of one case ask about the same few boards one after the other, so a few suffice (a
+board's kinds are a few hundred; its answers, one a reading and stone asked)."""
 
 Kind = tuple[tuple[int, ...], tuple[Card, ...], tuple[bool, ...]]
 """What a side's standing follows from, for a reading that scores sides as the rules do: the
@@ -71,8 +69,9 @@ class Judgements:
         """Sides of Clan cards' values in order and one colour or not (``by_values`` scoring)."""
         self.boards: dict[Hashable, frozenset[Kind]] = {}
         """Each board's completions' kinds (:func:`completion_kinds`), by the board."""
-        self.verdicts: dict[tuple[Hashable, Position, int, Player | None], bool | None] = {}
-        """Each claim's answer, by the reading, the board, the stone and who played first."""
+        self.verdicts: dict[Position, dict[tuple[Hashable, int, Player | None], bool | None]] = {}
+        """Each claim's answer, by the board, then the reading, the stone and who played
+        first."""
 
     def __len__(self) -> int:
         """How many things are kept (memos, standings, boards and answers)."""
@@ -108,21 +107,26 @@ class Judgements:
         return memo
 
     def completion_kinds(
-        self,
-        placed: tuple[Card, ...],
-        cards: tuple[Card, ...],
-        wilds: tuple[Card, ...],
-        missing: int,
+        self, placed: tuple[Card, ...], pool: int, wilds: tuple[Card, ...], missing: int
     ) -> frozenset[Kind]:
-        """:func:`completion_kinds`, remembered for the last :data:`BOARDS_KEPT` boards: every
-        reading that sees the same cards out of sight asks about the same board."""
-        board = (placed, cards, wilds, missing)
+        """:func:`completion_kinds` with the Clan cards of ``pool`` (:func:`clan_cards_rising`),
+        remembered for the last :data:`BOARDS_KEPT` boards: every reading that sees the same
+        cards out of sight asks about the same board."""
+        board = (placed, pool, wilds, missing)
         kinds = self.boards.get(board)
         if kinds is None:
             if len(self.boards) >= BOARDS_KEPT:
                 self.boards.clear()
+            cards = clan_cards_rising(pool)
             kinds = self.boards[board] = completion_kinds(placed, cards, wilds, missing)
         return kinds
+
+
+def clan_cards_rising(pool: int) -> tuple[Card, ...]:
+    """The Clan cards of the mask ``pool`` by rising value. The opponent lays the cards they add
+    in the order that suits them best, rising: taken from cards in this order, each combination
+    comes in that order already."""
+    return tuple(sorted(rules.cards_in(pool), key=rules.value_of))
 
 
 def completion_kinds(
@@ -188,8 +192,9 @@ class SidesScored(dict[tuple[Card, ...], Standing]):
         self.strength_of_values: dict[tuple[tuple[int, ...], bool], Standing] = {}
         """:meth:`ScoringReading.strength` by values and one colour, if :attr:`by_values` (a few
         thousand at most)."""
-        self.strength_of_kinds: dict[Kind, Standing] = {}
-        """:meth:`strength_of_kind` worked out, if :attr:`by_values` (a few thousand too)."""
+        self.strength_of_kinds = _WorkedOut(self._strength_of_kind)
+        """:meth:`strength_of_kind` by kind, worked out on lookup, if :attr:`by_values` (a few
+        thousand at most)."""
 
     def __missing__(self, side: tuple[Card, ...]) -> Standing:
         strength = self._by_values(side) if self.by_values else self._by_identities(side)
@@ -227,17 +232,17 @@ class SidesScored(dict[tuple[Card, ...], Standing]):
         )
 
     def strength_of_kind(self, kind: Kind) -> Standing:
-        """The strength of a side of this :data:`Kind`, if :attr:`by_values`: the strongest of
-        its troops' values and its colourings."""
-        known = self.strength_of_kinds.get(kind)
-        if known is None:
-            clan_values, troops, colourings = kind
-            known = self.strength_of_kinds[kind] = max(
-                self._strength_of_values(clan_values + chosen, same)
-                for chosen in product(*(self.reading.wild_values(troop) for troop in troops))
-                for same in colourings
-            )
-        return known
+        """The strength of a side of this :data:`Kind`, if :attr:`by_values` (remembered)."""
+        return self.strength_of_kinds[kind]
+
+    def _strength_of_kind(self, kind: Kind) -> Standing:
+        """The strongest of the kind's troops' values and its colourings."""
+        clan_values, troops, colourings = kind
+        return max(
+            self._strength_of_values(clan_values + chosen, same)
+            for chosen in product(*(self.reading.wild_values(troop) for troop in troops))
+            for same in colourings
+        )
 
     def _strength_of_values(self, values: tuple[int, ...], one_colour: bool) -> Standing:
         """:meth:`ScoringReading.strength` of a side of these values in order, of one colour or
@@ -249,3 +254,16 @@ class SidesScored(dict[tuple[Card, ...], Standing]):
             cards = list(map(rules.clan_card, colours, values))
             known = self.strength_of_values[key] = self.reading.strength(cards, self.modes)
         return known
+
+
+class _WorkedOut(dict[Kind, Standing]):
+    """A memo that works out what it lacks on lookup (``memo[kind]``), so that a reading's
+    lookups of a board's kinds run in C (``map(memo.__getitem__, kinds)``)."""
+
+    def __init__(self, work: Callable[[Kind], Standing]) -> None:
+        super().__init__()
+        self.work = work
+
+    def __missing__(self, kind: Kind) -> Standing:
+        worked_out = self[kind] = self.work(kind)
+        return worked_out
