@@ -106,7 +106,7 @@ def test_readings_share_what_they_score_alike_and_only_that() -> None:
     """The judge remembers side strengths and best completions across readings that score sides
     with the same methods; one that scores differently never gets another's answer."""
     from engine import parse_cards
-    from oracle.judges.misreadings import Judgements
+    from oracle.judges.sides import Judgements
 
     wrapped = parse_cards("red 8, red 9, red 1")
     wraps, plain, hand = (
@@ -127,13 +127,13 @@ def test_side_strengths_kept_past_their_bound_are_worked_out_again_alike(
 ) -> None:
     """The judge's memo of side strengths starts again when full (a large catalogue would hold
     them all otherwise); the strengths are the same, and the independent enumeration's."""
-    import oracle.judges.misreadings as misreadings
+    import oracle.judges.sides as judged_sides
     from engine import CARDS
     from oracle.judges.enumeration import side_strength_by_enumeration
 
     sides = [tuple(CARDS[start : start + 3]) for start in range(0, 40, 2)]
-    monkeypatch.setattr(misreadings, "SIDES_KEPT", 4)
-    kept = misreadings.Judgements()
+    monkeypatch.setattr(judged_sides, "SIDES_KEPT", 4)
+    kept = judged_sides.Judgements()
     memo = kept.sides_scored(RULES, frozenset())
     for side in sides * 2:
         assert RULES._scored(side, (), kept) == side_strength_by_enumeration(side, ())
@@ -147,8 +147,9 @@ def test_sides_scored_by_values_score_as_every_identity_does(reading: object) ->
     sides of Clan cards, with a troop (on either side of them) and with two, of one colour or
     several, under each set of combat modes."""
     from engine import CARDS, CombatMode
-    from oracle.judges.misreadings import Judgements, Reading
+    from oracle.judges.misreadings import Reading
     from oracle.judges.reference_rules import ELITE_TROOPS, JOKER, SHIELD_BEARER, SPY
+    from oracle.judges.sides import Judgements
 
     assert isinstance(reading, Reading)
     clan = [card for card in CARDS if card < 54]
@@ -166,13 +167,68 @@ def test_sides_scored_by_values_score_as_every_identity_does(reading: object) ->
             assert memo[side] == memo._by_identities(side), side
 
 
+SCORED_APART = list(
+    {reading.scoring(): reading for reading in [*MISREADINGS.values(), RULES]}.values()
+)
+"""One reading of each way of scoring sides (the rules' last, so that it is the rules' own)."""
+
+
+@pytest.mark.parametrize("reading", SCORED_APART, ids=repr)
+def test_a_boards_kinds_of_side_give_the_strongest_completion_every_identity_gives(
+    reading: object,
+) -> None:
+    """A reading that scores sides by values and colouring reads a board's strongest completion
+    from the kinds of side its completions make, each scored once: the same standing as every
+    completion scored with every identity of its elite troops, and as every completion scored
+    through the memo of sides; for empty sides, sides of one colour and of two, with troops
+    placed or added (at most one Joker), four-card sides, pools too small, and under each set of
+    combat modes."""
+    from engine import CombatMode
+    from oracle.judges.enumeration import strongest_completion
+    from oracle.judges.misreadings import Reading
+    from oracle.judges.reference_rules import JOKER, SECOND_JOKER, SHIELD_BEARER, SPY, clan_card
+    from oracle.judges.sides import Judgements, completion_kinds
+
+    assert isinstance(reading, Reading)
+    red, blue, green, pink = 0, 1, 2, 5
+    pool = [clan_card(red, value) for value in (1, 3, 4, 5, 9)]
+    pool += [clan_card(blue, 4), clan_card(green, 4), clan_card(pink, 5)]
+    pool.sort(key=lambda card: card % 9)  # rising values, as the judge lays them
+    all_troops = (JOKER, SECOND_JOKER, SPY, SHIELD_BEARER)
+    boards = [
+        ((), pool, (), 3),
+        ((), pool, (JOKER, SPY), 3),
+        ((clan_card(red, 2),), pool, (JOKER, SPY), 2),
+        ((clan_card(red, 2), clan_card(red, 6)), pool, all_troops, 1),
+        ((clan_card(red, 2), clan_card(blue, 2)), pool, all_troops, 1),
+        ((clan_card(pink, 3),), pool, all_troops, 2),
+        ((JOKER,), pool, (SPY,), 2),
+        ((clan_card(red, 7), SPY), pool, (SHIELD_BEARER,), 1),
+        ((clan_card(red, 6),), pool[:6], (SPY,), 3),
+        ((clan_card(green, 1),), pool[:1], (), 2),
+        ((SHIELD_BEARER,), (), (JOKER, SECOND_JOKER, SPY), 2),
+    ]
+    for modes in (frozenset(), frozenset({CombatMode.BLIND_MANS_BLUFF})):
+        memo = Judgements().sides_scored(reading, modes)
+        if not memo.by_values:
+            continue
+        for placed, cards, wilds, missing in boards:
+            by_kinds = max(
+                map(memo.strength_of_kind, completion_kinds(placed, cards, wilds, missing)),
+                default=None,
+            )
+            board = (placed, cards, wilds, missing)
+            assert by_kinds == strongest_completion(*board, memo._by_identities), board
+            assert by_kinds == strongest_completion(*board, memo.__getitem__), board
+
+
 def test_the_judges_memos_are_owned_by_the_cache_and_let_go_once_a_matrix_is_made(
     published: tuple[CaseReport, ...], tmp_path: Path
 ) -> None:
     """A cold matrix fills the judge's memos, which its misreadings' cache owns (no module
     keeps them); once it is made they are empty again (a site build goes on to write its pages
     in that memory), and a second cold matrix, with a cache of its own, answers alike."""
-    from oracle.judges.misreadings import Judgements
+    from oracle.judges.sides import Judgements
     from oracle.misreadings.cache import MisreadingCache
 
     judged: list[int] = []

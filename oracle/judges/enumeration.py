@@ -9,12 +9,14 @@ disagreement. Its strengths are therefore :class:`~oracle.judges.reference_rules
 values, not the engine's ints: compare them with each other, or order them against the engine's.
 
 :func:`strongest_completion` is the one enumerating loop: the misreadings' judge
-(:mod:`oracle.judges.misreadings`) runs it too, with its own way of scoring a side.
+(:mod:`oracle.judges.misreadings`) runs it too, with its own way of scoring a side, or reads the
+same completions by their kinds (:func:`oracle.judges.sides.completion_kinds`, which takes the
+elite troops a completion may add from :func:`troops_added` here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import cache, lru_cache, partial
 from itertools import combinations
 from math import comb
@@ -39,15 +41,22 @@ def strongest_completion(
     differ only in how they score a side.
     """
     best: Standing | None = None
+    for extra in troops_added(wilds, missing):
+        for added in combinations(cards, missing - len(extra)):
+            score = scored((*placed, *extra, *added))
+            if best is None or score > best:
+                best = score
+    return best
+
+
+def troops_added(wilds: Sequence[Card], missing: int) -> Iterator[tuple[Card, ...]]:
+    """Each choice of the elite troops ``wilds`` that a completion of ``missing`` more cards
+    may add, in :func:`strongest_completion`'s order: none, then each one, each two and so on
+    (at most ``missing``, and at most one Joker among them); Clan cards make up the rest."""
     for used in range(min(len(wilds), missing) + 1):
         for extra in combinations(wilds, used):
-            if sum(card in rules.JOKERS for card in extra) > 1:
-                continue
-            for added in combinations(cards, missing - used):
-                score = scored((*placed, *extra, *added))
-                if best is None or score > best:
-                    best = score
-    return best
+            if sum(card in rules.JOKERS for card in extra) <= 1:
+                yield extra
 
 
 def best_strength_by_enumeration(

@@ -7,8 +7,10 @@ decide?". The catalogue runs every case under every misreading: a misreading tha
 would go unnoticed by the catalogue, so each must be caught by at least one case.
 
 The judge here enumerates completions with the enumeration's own loop
-(:func:`oracle.judges.enumeration.strongest_completion`), so that a misreading only has to change
-a rule, never a shortcut; boards too large to enumerate are left unjudged (None). Like the
+(:func:`oracle.judges.enumeration.strongest_completion`), or, for the readings that score a side
+by its values and colouring, reads them by their kinds of side (:mod:`oracle.judges.sides`,
+enumerated once per board for every such reading), so that a misreading only has to change a
+rule, never a shortcut; boards too large to enumerate are left unjudged (None). Like the
 enumeration, it takes its rules (formation ranks, side sizes, elite troops' values, who may still
 add a Joker) from :mod:`oracle.judges.reference_rules`, never from the engine's own tables.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
-from itertools import pairwise, product
+from itertools import pairwise
 from math import comb
 from typing import Any, NamedTuple
 
@@ -34,7 +36,8 @@ from engine import (
 )
 from oracle.judges import reference_rules as rules
 from oracle.judges.enumeration import strongest_completion
-from oracle.judges.reference_rules import CLAN_CARDS_MASK, JOKERS, Formation, Standing, cards_in
+from oracle.judges.reference_rules import CLAN_CARDS_MASK, JOKERS, Formation, Standing
+from oracle.judges.sides import BOARDS_KEPT, Judgements, clan_cards_rising
 
 LIMIT = 400_000
 """The most completions the judge scores for one claim before it gives up (returns None)."""
@@ -126,6 +129,17 @@ class Reading:
             for value in self.wild_values(troop)
         )
 
+    def scores_by_values(self) -> bool:
+        """Whether a side's strength follows from its values in order and one colour or not
+        (:data:`oracle.judges.sides.Kind`): the rules' ``strength`` and ``identities`` kept."""
+        return (
+            type(self).strength is Reading.strength and type(self).identities is Reading.identities
+        )
+
+    def scoring(self) -> tuple[object, ...]:
+        """The :data:`SCORING_HOOKS` of this reading: readings alike share memos."""
+        return _scoring_of(type(self))
+
     # ---------------------------------------------------------------- judging
 
     def strength(self, cards: Sequence[Card], modes: Collection[CombatMode]) -> Standing:
@@ -180,12 +194,17 @@ class Reading:
         enumerates, and the same boards are asked again.
         """
         kept = Judgements() if kept is None else kept
-        key = (self, position, stone, played_first)
-        if key not in kept.verdicts:
-            if len(kept.verdicts) >= VERDICTS_KEPT:
+        # A board hashes slowly: it is looked up once, and its answers kept together.
+        answers = kept.verdicts.get(position)
+        if answers is None:
+            if len(kept.verdicts) >= BOARDS_KEPT:
                 kept.verdicts.clear()
-            kept.verdicts[key] = self._judge(position, stone, played_first, kept)
-        return kept.verdicts[key]
+            answers = kept.verdicts[position] = {}
+        key = (self, stone, played_first)
+        verdict: bool | None = answers.get(key, _UNKNOWN)
+        if verdict is _UNKNOWN:
+            verdict = answers[key] = self._judge(position, stone, played_first, kept)
+        return verdict
 
     def _judge(
         self, position: Position, stone: int, played_first: Player | None, kept: Judgements
@@ -240,9 +259,11 @@ class Reading:
         """
         key = (tuple(placed), pool, frozenset(modes), tuple(wilds), capacity)
         memo = kept.shared(self, "_best_completion")
-        if key not in memo:
-            memo[key] = self._enumerate_completions(placed, pool, modes, wilds, capacity, kept)
-        best: Standing | _TooLarge | None = memo[key]
+        best: Standing | _TooLarge | None = memo.get(key, _UNKNOWN)
+        if best is _UNKNOWN:
+            best = memo[key] = self._enumerate_completions(
+                placed, pool, modes, wilds, capacity, kept
+            )
         if isinstance(best, _TooLarge):
             raise _TooLarge
         return best
@@ -258,25 +279,41 @@ class Reading:
     ) -> Standing | _TooLarge | None:
         """:meth:`_best_completion` worked out, or the :class:`_TooLarge` it raises."""
         missing = capacity - len(placed)
-        # The opponent lays the cards they add in the order that suits them best: rising. Taken
-        # from cards in rising order, each combination comes in that order already.
-        cards = tuple(sorted(cards_in(pool), key=rules.value_of))
         work = sum(
-            comb(len(cards), missing - used) * comb(len(wilds), used) * 54**used
+            comb(pool.bit_count(), missing - used) * comb(len(wilds), used) * 54**used
             for used in range(min(len(wilds), missing) + 1)
         ) * max(1, 54 ** sum(not rules.is_clan_card(card) for card in placed))
         if work > LIMIT:
             return _TooLarge()
         scored: Callable[[tuple[Card, ...]], Standing]
         if type(self).side_strength is Reading.side_strength:  # its memo, fetched once
-            scored = kept.sides_scored(self, frozenset(modes)).__getitem__
+            memo = kept.sides_scored(self, frozenset(modes))
+            if memo.by_values:  # the board's kinds of side, each scored once
+                kinds = kept.completion_kinds(tuple(placed), pool, tuple(wilds), missing)
+                return max(map(memo.strength_of_kinds.__getitem__, kinds), default=None)
+            scored = memo.__getitem__
         else:  # a reading that scores sides its own way
             scored = partial(self.side_strength, modes=modes)
-        return strongest_completion(placed, cards, wilds, missing, scored)
+        return strongest_completion(placed, clan_cards_rising(pool), wilds, missing, scored)
 
 
 class _TooLarge(Exception):
     """Too many completions to enumerate."""
+
+
+_UNKNOWN: Any = object()
+"""A memo's answer not worked out yet (None is an answer)."""
+
+
+_SCORINGS: dict[type[Reading], tuple[object, ...]] = {}
+"""Each class of reading's :meth:`Reading.scoring`, worked out once."""
+
+
+def _scoring_of(reading: type[Reading]) -> tuple[object, ...]:
+    scoring = _SCORINGS.get(reading)
+    if scoring is None:
+        scoring = _SCORINGS[reading] = tuple(getattr(reading, hook) for hook in SCORING_HOOKS)
+    return scoring
 
 
 SCORING_HOOKS = (
@@ -291,127 +328,6 @@ SCORING_HOOKS = (
     "_enumerate_completions",
 )
 """The methods that decide how a reading scores a side and finds the strongest completion."""
-
-SIDES_KEPT = 200_000
-"""The most side strengths kept for one way of scoring under one set of combat modes: a larger
-catalogue works them out again rather than hold them all (a side takes about 200 bytes)."""
-
-VERDICTS_KEPT = 4096
-"""The most claims' answers kept: past it, they are worked out again."""
-
-
-class Judgements:
-    """What the judge keeps from one claim to the next, for whoever judges many in a row (the
-    misreadings' cache of a build or a run, a test): side strengths and best completions, shared
-    by the readings that score sides alike, each standing once, and each claim's answer. It
-    speeds up many judgements and holds memory, which its owner lets go of (:meth:`clear`)."""
-
-    def __init__(self) -> None:
-        self.memos: dict[tuple[object, ...], dict[object, Any]] = {}
-        """Each memo by what it keeps and the :data:`SCORING_HOOKS` of the readings sharing it."""
-        self.standings: dict[Standing, Standing] = {}
-        """Each standing a side has scored, once."""
-        self.side_values: dict[tuple[Card, ...], tuple[tuple[int, ...], bool]] = {}
-        """Sides of Clan cards' values in order and one colour or not (``by_values`` scoring)."""
-        self.verdicts: dict[tuple[Reading, Position, int, Player | None], bool | None] = {}
-        """Each claim's answer, by the reading, the board, the stone and who played first."""
-
-    def __len__(self) -> int:
-        """How many things are kept (memos, standings and answers)."""
-        return len(self.memos) + len(self.standings) + len(self.side_values) + len(self.verdicts)
-
-    def clear(self) -> None:
-        """Let go of everything kept."""
-        self.memos.clear()
-        self.standings.clear()
-        self.side_values.clear()
-        self.verdicts.clear()
-
-    def shared(self, reading: Reading, kind: str) -> dict[object, Any]:
-        """The memo of ``kind`` shared by every reading that scores sides alike (the same
-        :data:`SCORING_HOOKS`): most misreadings change another rule, and score every side as
-        the rules do, so their enumerations are the rules' own, worked out once."""
-        key = (kind, *(getattr(type(reading), hook) for hook in SCORING_HOOKS))
-        return self.memos.setdefault(key, {})
-
-    def sides_scored(self, reading: Reading, modes: frozenset[CombatMode]) -> _SidesScored:
-        """The side strengths ``reading`` shares with the readings that score sides alike
-        (:meth:`shared`), under ``modes``."""
-        by_modes = self.shared(reading, "side_strength")
-        memo: _SidesScored | None = by_modes.get(modes)
-        if memo is None:
-            memo = by_modes[modes] = _SidesScored(reading, modes, self)
-        return memo
-
-
-class _SidesScored(dict[tuple[Card, ...], Standing]):
-    """Side strengths under some combat modes, by side, for every reading that scores sides as
-    ``reading`` does: a side not seen yet is scored on lookup (``memo[side]``)."""
-
-    def __init__(self, reading: Reading, modes: frozenset[CombatMode], kept: Judgements) -> None:
-        super().__init__()
-        self.reading, self.modes = reading, modes
-        self.standings, self.side_values = kept.standings, kept.side_values
-        self.by_values = (
-            type(reading).strength is Reading.strength
-            and type(reading).identities is Reading.identities
-        )
-        """Whether a side's strength follows from its values in order and one colour or not:
-        the rules' ``strength`` (its hooks see values) and ``identities`` (any colour) kept."""
-        self.strength_of_values: dict[tuple[tuple[int, ...], bool], Standing] = {}
-        """:meth:`Reading.strength` by them, if :attr:`by_values` (a few thousand at most)."""
-
-    def __missing__(self, side: tuple[Card, ...]) -> Standing:
-        strength = self._by_values(side) if self.by_values else self._by_identities(side)
-        if len(self) >= SIDES_KEPT or len(self.side_values) >= SIDES_KEPT:
-            self.clear()
-            self.side_values.clear()
-        # A few hundred standings exist: the memo keeps one copy of each, not one per side.
-        strength = self[side] = self.standings.setdefault(strength, strength)
-        return strength
-
-    def _by_identities(self, side: tuple[Card, ...]) -> Standing:
-        """The strongest of the side's standings, each elite troop taking every identity."""
-        reading, modes = self.reading, self.modes
-        clan = tuple(card for card in side if rules.is_clan_card(card))
-        troops = [card for card in side if not rules.is_clan_card(card)]
-        choices = [reading.identities(troop) for troop in troops]
-        return max(reading.strength(clan + chosen, modes) for chosen in product(*choices))
-
-    def _by_values(self, side: tuple[Card, ...]) -> Standing:
-        """:meth:`_by_identities` by the troops' values and the side's colourings (the same
-        standings, not 6 colours times them), laid alike: Clan cards, then troops, in order."""
-        if max(side, default=0) < rules.CLAN_CARD_COUNT:  # Clan cards alone: most sides
-            key = self.side_values.get(side)
-            if key is None:  # bound with this memo: cleared when it is (:meth:`__missing__`)
-                values = tuple(map(rules.CARD_VALUES.__getitem__, side))
-                one_colour = len(set(map(rules.CARD_COLOURS.__getitem__, side))) == 1
-                key = self.side_values[side] = (values, one_colour)
-            return self._strength_of_values(*key)
-        clan = [card for card in side if rules.is_clan_card(card)]
-        troops = [card for card in side if not rules.is_clan_card(card)]
-        clan_values = tuple(rules.CARD_VALUES[card] for card in clan)
-        # The troops' colours are free: one colour is open to the side while its Clan cards
-        # share one, and several while it holds two cards or more.
-        colourings = [True] if len({rules.CARD_COLOURS[card] for card in clan}) <= 1 else []
-        if len(side) >= 2:
-            colourings.append(False)
-        return max(
-            self._strength_of_values(clan_values + chosen, same)
-            for chosen in product(*(self.reading.wild_values(troop) for troop in troops))
-            for same in colourings
-        )
-
-    def _strength_of_values(self, values: tuple[int, ...], one_colour: bool) -> Standing:
-        """:meth:`Reading.strength` of a side of these values in order, of one colour or not
-        (worked out once, of Clan cards of these values in one colour or two)."""
-        key = (values, one_colour)
-        known = self.strength_of_values.get(key)
-        if known is None:
-            colours = (0 if one_colour or index == 0 else 1 for index in range(len(values)))
-            cards = list(map(rules.clan_card, colours, values))
-            known = self.strength_of_values[key] = self.reading.strength(cards, self.modes)
-        return known
 
 
 class MisreadText(NamedTuple):

@@ -11,7 +11,8 @@ from typing import Any
 from engine import Phase, Termination
 from oracle.casefile.model import Case
 from oracle.casefile.questions import exported_kinds
-from oracle.judges.misreadings import Judgements, Reading
+from oracle.judges.misreadings import Reading
+from oracle.judges.sides import Judgements
 from oracle.verify.replay import engine_answers
 from oracle.verify.report import CaseReport
 

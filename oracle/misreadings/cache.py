@@ -34,7 +34,8 @@ import oracle.protocol
 import oracle.verify
 from oracle.cache import cache_folder, code_digest, remove_stale
 from oracle.casefile.model import Case
-from oracle.judges.misreadings import Judgements, Reading
+from oracle.judges.misreadings import Reading
+from oracle.judges.sides import Judgements
 from oracle.misreadings.answers import misread
 from oracle.protocol.answers import request_of
 from oracle.verify.report import CaseReport
