@@ -27,13 +27,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
-from mkdocs.structure.pages import (
-    Page,
-    _ExtractAnchorsTreeprocessor,
-    _ExtractTitleTreeprocessor,
-    _RawHTMLPreprocessor,
-    _RelativePathTreeprocessor,
-)
+from mkdocs.structure.pages import Page
 from mkdocs.structure.pages import log as _pages_log
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils.meta import get_data
@@ -70,6 +64,7 @@ from oracle.site.serving import (
     restart_server,
     served_app,
 )
+from oracle.site.shapes import CaseShapes
 from oracle.site.snapshot import engine_snapshot, snapshot_name
 from oracle.site.streamed import StreamedFile
 from oracle.site.tablerows import HeldRows, RowsProblem, put_rows
@@ -118,6 +113,8 @@ class SiteBuild:
     case_frames: CaseFrames = field(default_factory=CaseFrames)
     case_converter: markdown_.Markdown | None = None
     """The Markdown every case page is converted with, reset for each (:meth:`CasePage.convert`)."""
+    case_shapes: CaseShapes = field(default_factory=CaseShapes)
+    """The skeletons the case pages are converted from, by shape (:mod:`oracle.site.shapes`)."""
     held_rows: dict[str, list[HeldRows]] = field(default_factory=dict)
     """The rows of the tables of cases after their first, by page, until the page is converted
     (:mod:`oracle.site.tablerows`)."""
@@ -202,28 +199,26 @@ class CasePage(Page):
         self.toc = get_toc([])
 
     def convert(
-        self, markdown: str, config: MkDocsConfig, files: Files, converter: markdown_.Markdown
+        self,
+        markdown: str,
+        config: MkDocsConfig,
+        files: Files,
+        converter: markdown_.Markdown,
+        shapes: CaseShapes,
     ) -> None:
         """Convert ``markdown``, made as the page is written, as MkDocs converts any page
         (:meth:`Page.render`), but with ``converter``, the Markdown the build's case pages share
-        (:func:`_case_converter`), reset: making one with its extensions for each page cost
-        about a sixth of converting it."""
+        (:func:`_case_converter`), reset (making one with its extensions for each page cost
+        about a sixth of converting it), and from the skeleton of the page's shape where it has
+        one (:mod:`oracle.site.shapes`)."""
         self.markdown = markdown
-        converter.reset()
-        raw_html = _RawHTMLPreprocessor()
-        raw_html._register(converter)
-        anchors = _ExtractAnchorsTreeprocessor(self.file, files, config)
-        anchors._register(converter)
-        relative_paths = _RelativePathTreeprocessor(self.file, files, config)
-        relative_paths._register(converter)
-        title = _ExtractTitleTreeprocessor()
-        title._register(converter)
-        self.content = converter.convert(markdown)
-        self.toc = get_toc(getattr(converter, "toc_tokens", []))
-        self._title_from_render = title.title
-        self.present_anchor_ids = anchors.present_anchor_ids | raw_html.present_anchor_ids
+        done = shapes.converted(markdown, self.file, files, config, converter)
+        self.content = done.content
+        self.toc = get_toc(done.toc_tokens)
+        self._title_from_render = done.title
+        self.present_anchor_ids = set(done.anchor_ids)
         if _pages_log.getEffectiveLevel() > logging.DEBUG:
-            self.links_to_anchors = relative_paths.links_to_anchors
+            self.links_to_anchors = done.links_to_anchors
 
 
 def _case_converter(build: SiteBuild, config: MkDocsConfig) -> markdown_.Markdown:
@@ -375,7 +370,8 @@ class OraclePlugin(BasePlugin[OracleConfig]):  # type: ignore[no-untyped-call]  
             )
         page.meta.update(meta)
         assert self.build.files is not None  # on_env keeps them before any page is written
-        page.convert(markdown, config, self.build.files, _case_converter(self.build, config))
+        converter = _case_converter(self.build, config)
+        page.convert(markdown, config, self.build.files, converter, self.build.case_shapes)
         page.content, page.held_from_search = for_search(source, page.content or "")
         page.source = source
         return context

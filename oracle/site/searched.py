@@ -20,6 +20,26 @@ from oracle.site.casepages import BOARD_SLOT, CasePageSource
 SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
 """What the search plugin strips from a page's HTML once it has indexed it (its own pattern)."""
 
+_SEARCH_WORD = "data-search-"
+
+
+def _holds_search_attribute(html: str) -> bool:
+    """Whether :data:`SEARCH_ATTRIBUTE` matches in ``html``, as its search would find: tried only
+    where a match can start, at each ``data-search-`` or the character before it (its search
+    tries every character of a board, most of what working out a case page's stub cost)."""
+    at = html.find(_SEARCH_WORD)
+    while at >= 0:
+        if SEARCH_ATTRIBUTE.match(html, max(at - 1, 0)) or SEARCH_ATTRIBUTE.match(html, at):
+            return True
+        at = html.find(_SEARCH_WORD, at + 1)
+    return False
+
+
+def _without_search_attributes(html: str) -> str:
+    """``html`` as the search plugin leaves it once indexed: its attributes stripped."""
+    return SEARCH_ATTRIBUTE.sub("", html) if _holds_search_attribute(html) else html
+
+
 _OPENING_TAG = re.compile(r"<([a-z]+)(?:\s[^<>]*)?>")
 _SEARCH_EXCLUDED = re.compile(r"\sdata-search-exclude[\s>]")
 _HEADING = re.compile(r"<h[1-6][\s>]", re.IGNORECASE)
@@ -38,7 +58,7 @@ def board_stub(board: str) -> str | None:
         or not _SEARCH_EXCLUDED.search(opening[0])
         or not board.endswith(f"</{opening[1]}>")
         or _HEADING.search(board)
-        or SEARCH_ATTRIBUTE.search(board)
+        or _holds_search_attribute(board)
     ):
         return None
     return f"{opening[0]}</{opening[1]}>"
@@ -121,7 +141,7 @@ def _without_excluded_sections(html: str) -> tuple[str, tuple[str, ...]]:
     marked = "".join(pieces)
     # The plugin strips its attributes from the page it indexed: from this one, that must be
     # what stripping them from the whole page makes, the bodies put back.
-    if _put_back(SEARCH_ATTRIBUTE.sub("", marked), bodies) != SEARCH_ATTRIBUTE.sub("", html):
+    if _put_back(_without_search_attributes(marked), bodies) != _without_search_attributes(html):
         return html, ()
     return marked, tuple(bodies)
 
