@@ -7,7 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from oracle.conformance.export import (
+    PACKED_LINES,
     PackedRecords,
     catalogue_version,
     export_json,
@@ -27,7 +30,7 @@ def _record(number: int, topic: str) -> dict[str, Any]:
         "id": f"case-{number}",
         "topic": topic,
         "variant": "base",
-        "situation": f'A situation with a line\nbreak, a quote " and é, 🂡 {number}',
+        "situation": f'A line\nbreak, a quote " and é, 🂡, \u2028 \x85 \x0c {number}',
         "why": "",
         "rules": ["claim.prove", "claim.tie"][: number % 3],
         "guards_against": [],
@@ -39,9 +42,21 @@ def _record(number: int, topic: str) -> dict[str, Any]:
 
 
 RECORDS = tuple(_record(number, ("claims", "turns")[number % 2]) for number in range(7))
+MANY = tuple(_record(number, "claims") for number in range(PACKED_LINES * 2 + 1))
 
 
 def test_packed_records_read_back_as_they_were_given() -> None:
+    many = PackedRecords(MANY)
+    assert len(many) == len(MANY) and list(many) == list(MANY)
+    for index in (0, PACKED_LINES - 1, PACKED_LINES, -1, -len(MANY)):
+        assert many[index] == MANY[index]
+    middle = slice(PACKED_LINES - 2, PACKED_LINES + 3)
+    assert many[middle] == list(MANY[middle])
+    assert export_jsonl(many, "x") == export_jsonl(MANY, "x")
+    assert export_json(many, "x") == export_json(MANY, "x")
+    for beyond in (len(MANY), -len(MANY) - 1):
+        with pytest.raises(IndexError):
+            many[beyond]
     packed = PackedRecords(RECORDS)
     assert len(packed) == len(RECORDS)
     assert list(packed) == list(RECORDS)
