@@ -58,11 +58,16 @@ def catalogue_records(
     must refuse (``impossible:``): the protocol asks an engine for verdicts and moves on a board,
     and the words of a refusal are this engine's own, so they are left out on purpose (the
     Conformance page says so)."""
-    return [
-        case_record(report, caught.get(report.case.id, ()))
-        for report in reports
-        if report.case.impossible is None
-    ]
+    return list(_records(reports, caught))
+
+
+def _records(
+    reports: Sequence[CaseReport], caught: Mapping[str, Sequence[str]]
+) -> Iterator[dict[str, Any]]:
+    """:func:`catalogue_records`, a record at a time as each is taken."""
+    for report in reports:
+        if report.case.impossible is None:
+            yield case_record(report, caught.get(report.case.id, ()))
 
 
 def engine_version() -> str:
@@ -285,7 +290,15 @@ def published_records(
 ) -> list[dict[str, Any]]:
     """The published cases as export records, each with the misreadings it catches (from
     ``matrix``, worked out here when not given)."""
+    return list(published_record_stream(reports, matrix))
+
+
+def published_record_stream(
+    reports: Sequence[CaseReport], matrix: Sequence[MatrixRow] | None = None
+) -> Iterator[dict[str, Any]]:
+    """:func:`published_records`, a record at a time as each is taken (for
+    :class:`PackedRecords`, which never holds them all as dicts)."""
     if matrix is None:
         matrix = misreading_matrix(tuple(reports))
     caught: Mapping[str, Sequence[str]] = {row.report.case.id: row.caught for row in matrix}
-    return catalogue_records(reports, caught)
+    return _records(reports, caught)

@@ -17,7 +17,7 @@ from oracle.conformance.export import (
     engine_version,
     export_json_pieces,
     export_jsonl_pieces,
-    published_records,
+    published_record_stream,
     shown_records,
 )
 from oracle.conformance.results import PublishedResult, published_results
@@ -87,7 +87,7 @@ def conformance(catalogue: Catalogue) -> Conformance:
     through the protocol too (:func:`misreading_runs`) gives the same, which a test checks on
     the whole catalogue, and cost the build a run of the catalogue per misreading."""
     matrix = catalogue.matrix
-    records = tuple(published_records(catalogue.published, matrix))
+    records = PackedRecords(published_record_stream(catalogue.published, matrix))
     version = catalogue_version(records)
     read = exported_cases(records, (report.case for report in catalogue.published))
     ours = EngineRun(
@@ -105,7 +105,7 @@ def conformance(catalogue: Catalogue) -> Conformance:
     published, unreadable = published_results(catalogue.root, records, version)
     if unreadable:
         raise CatalogueError(unreadable)
-    return Conformance(PackedRecords(records), (ours,), engine_version(), version, tuple(published))
+    return Conformance(records, (ours,), engine_version(), version, tuple(published))
 
 
 def misreading_runs(catalogue: Catalogue, records: Sequence[dict[str, Any]]) -> list[EngineRun]:
