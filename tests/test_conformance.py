@@ -11,6 +11,7 @@ import sys
 import textwrap
 import time
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -221,14 +222,14 @@ def test_the_build_refuses_an_export_our_engine_does_not_replay(
 ) -> None:
     import oracle.site.engines
 
-    def tampered(reports: Any, matrix: Any = None) -> list[dict[str, Any]]:
+    def tampered(reports: Any, matrix: Any = None) -> Iterator[dict[str, Any]]:
         records = published_records(reports, matrix)
         first = next(r for r in records if "claims" in r["answers"])
         stone, verdict = next(iter(first["answers"]["claims"].items()))
         first["answers"]["claims"][stone] = "granted" if verdict == "refused" else "refused"
-        return records
+        return iter(records)
 
-    monkeypatch.setattr(oracle.site.engines, "published_records", tampered)
+    monkeypatch.setattr(oracle.site.engines, "published_record_stream", tampered)
     with pytest.raises(CatalogueError, match="does not replay"):
         conformance(catalogue)
 

@@ -80,7 +80,7 @@ def test_a_row_of_another_shape_leaves_its_table_to_markdown() -> None:
         Cell("why, so"),
     )
     for odd in (
-        "| [B](cases/a/y.md#part) | **Refused** | x |",  # a link with a fragment
+        "| [B](#part) | **Refused** | x |",  # a link to a place on this page
         "| [B](https://x.org/y.md) | **Refused** | x |",  # a link out of the site
         "| B | *Refused* | x |",  # emphasis
         "| B | **Refused** |  x |",  # a space more

@@ -300,6 +300,8 @@ def published_results(
     ``records``), names a case it does not hold or pins other answers than it does: what
     ``check`` and the build both report. A refused report is not published."""
     loaded, problems = load_results(root)
+    if not loaded:  # nothing to hold to the records: not read back (a build keeps them packed)
+        return [], problems
     by_id = {record["id"]: record for record in records}
     published: list[PublishedResult] = []
     for found in loaded:

@@ -28,7 +28,7 @@ from oracle.site.render import (
     render_verdict_table,
     render_walkthrough,
 )
-from oracle.site.tablerows import HeldRows, hold_rows
+from oracle.site.tablerows import HeldRows, hold_items, hold_rows
 
 GAMES_DIR = "games"
 
@@ -46,9 +46,11 @@ def generated_blocks(
     held_rows: dict[str, list[HeldRows]] | None = None,
 ) -> dict[str, Block]:
     """What each page marker turns into, rendered on demand (recorded games under ``root``).
-    Given ``held_rows``, a table of cases (and each of the misreadings' matrix) keeps its first
-    row only, and the rest are held there by page, to be written after Markdown has converted
-    the page (:mod:`oracle.site.tablerows`)."""
+    Given ``held_rows``, a table of cases (each of the misreadings' matrix, and of the
+    Conformance page) keeps its first row only (and each row linking to a place on a page that
+    no row before it links to, for MkDocs to check), and the rest are held there by page, to be
+    written after Markdown has converted the page (:mod:`oracle.site.tablerows`); so are the
+    items after the first of each of the Rulings page's lists of cases."""
 
     def held(text: str, page: str) -> str:
         if held_rows is None:
@@ -56,6 +58,14 @@ def generated_blocks(
         text, rows = hold_rows(text)
         if rows:
             held_rows.setdefault(page, []).extend(rows)
+        return text
+
+    def held_items(text: str, page: str) -> str:
+        if held_rows is None:
+            return text
+        text, items = hold_items(text)
+        if items:
+            held_rows.setdefault(page, []).extend(items)
         return text
 
     def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
@@ -68,7 +78,8 @@ def generated_blocks(
         return held(render_verdict_table(reports, templates, page), page), shown
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
-        return render_rulings(catalogue.rules, templates, catalogue.published, page), set()
+        text = render_rulings(catalogue.rules, templates, catalogue.published, page)
+        return held_items(text, page), set()
 
     def rule(rule_id: str | None, page: str) -> tuple[str, set[str]]:
         entry = None if rule_id is None else catalogue.rules.entry(rule_id)
@@ -99,7 +110,7 @@ def generated_blocks(
 
     def conformance_matrix(argument: str | None, page: str) -> tuple[str, set[str]]:
         runs = conformance_runs if conformance_runs is not None else conformance(catalogue)
-        return render_conformance(runs, templates, page, catalogue.rules), set()
+        return held(render_conformance(runs, templates, page, catalogue.rules), page), set()
 
     def example_adapter(argument: str | None, page: str) -> tuple[str, set[str]]:
         source = (templates.parent / EXAMPLE_ADAPTER).read_text(encoding="utf-8")

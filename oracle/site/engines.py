@@ -12,11 +12,13 @@ from oracle.casefile.model import Case, RuleEntry, RulesIndex
 from oracle.catalogue import Catalogue, CatalogueError
 from oracle.conformance.adapter import adapter_engine, exported_cases
 from oracle.conformance.export import (
+    PackedRecords,
     catalogue_version,
     engine_version,
     export_json_pieces,
     export_jsonl_pieces,
-    published_records,
+    published_record_stream,
+    shown_records,
 )
 from oracle.conformance.results import PublishedResult, published_results
 from oracle.conformance.runner import CaseResult, run
@@ -40,7 +42,8 @@ class EngineRun:
 class Conformance:
     """The export of the published catalogue and the runs through it, made at every build."""
 
-    records: tuple[dict[str, Any], ...]
+    records: Sequence[dict[str, Any]]
+    """The export's case records (a build keeps them packed, :class:`PackedRecords`)."""
     runs: tuple[EngineRun, ...]
     version: str
     catalogue: str = ""
@@ -84,7 +87,7 @@ def conformance(catalogue: Catalogue) -> Conformance:
     through the protocol too (:func:`misreading_runs`) gives the same, which a test checks on
     the whole catalogue, and cost the build a run of the catalogue per misreading."""
     matrix = catalogue.matrix
-    records = tuple(published_records(catalogue.published, matrix))
+    records = PackedRecords(published_record_stream(catalogue.published, matrix))
     version = catalogue_version(records)
     read = exported_cases(records, (report.case for report in catalogue.published))
     ours = EngineRun(
@@ -125,7 +128,7 @@ def render_conformance(
     """The conformance results, one column per engine (ours, then the published results of the
     catalogue's version): by topic, by rule of ``rules``, and case by case, each case linked and
     with the misreadings that fail it; then the stale published results, apart."""
-    records = result.records
+    records = shown_records(result.records)
     topics = list(dict.fromkeys(record["topic"] for record in records))
     columns = _columns(result)
     outcomes = [{r.case_id: r.result for r in column.results} for column in columns]
@@ -156,7 +159,7 @@ def render_conformance(
     )
 
 
-def _readings(records: tuple[dict[str, Any], ...], page: str) -> list[tuple[str, Markup, int]]:
+def _readings(records: Sequence[dict[str, Any]], page: str) -> list[tuple[str, Markup, int]]:
     """Each misreading, linked to its place on the misreadings page, with the number of cases
     it fails (those that catch it)."""
     return [
