@@ -111,6 +111,14 @@ def test_the_export_matches_its_schema_in_both_forms(records: tuple[dict[str, An
     assert read_export("\n".join(lines)) == read_export(export_json(records, "test"))
 
 
+def test_json_lines_are_read_at_their_line_feeds_only(records: tuple[dict[str, Any], ...]) -> None:
+    """Another tool's export may hold a line separator or NEL unescaped inside a string."""
+    record = dict(records[0], situation="one\u2028two\x85three\x0cfour")
+    lines = export_jsonl([record], "test").splitlines(keepends=False)
+    assert len(lines) > 2  # what str.splitlines would make of it
+    assert read_export(export_jsonl([record], "test")) == [record]
+
+
 def test_the_export_in_pieces_is_the_export_json_writes_whole(
     records: tuple[dict[str, Any], ...],
 ) -> None:

@@ -254,7 +254,9 @@ def read_export(text: str) -> list[dict[str, Any]]:
         _check_header(whole)
         records: list[Any] = list(whole["cases"])
     else:
-        lines = [line for line in text.splitlines() if line.strip()]
+        # JSON Lines are ended by "\n" alone: a string may hold U+2028 or NEL unescaped,
+        # where ``str.splitlines`` would also break.
+        lines = [line for line in text.split("\n") if line.strip()]
         try:
             head, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
         except (ValueError, RecursionError) as error:
