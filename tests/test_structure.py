@@ -267,7 +267,7 @@ files and their validators, a card table, the digest of the code running), never
 worked out about its cases, which belongs to an object its caller makes and lets go of."""
 
 
-def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path) -> None:
+def test_using_a_catalogue_changes_no_module(project_to_read: Path, tmp_path: Path) -> None:
     """State lives in objects that a build, a test or a page makes (the catalogue, what it is
     given to keep, the misreadings' cache and its judge's memos): building a catalogue and using
     it (its problems, its matrix worked out afresh, its export, a case read again) leaves every
@@ -275,10 +275,10 @@ def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path)
     the process behind its owner's back; a memoised function may fill only if it is a pure
     memo of :data:`PURE_MEMOS`."""
     before = _module_values()
-    catalogue = build_catalogue(project_copy, MisreadingCache(tmp_path / "cold"))
+    catalogue = build_catalogue(project_to_read, MisreadingCache(tmp_path / "cold"))
     assert not catalogue.problems
     published_records(catalogue.published, catalogue.matrix)
-    load_cases(project_copy / "cases")
+    load_cases(project_to_read / "cases")
     after = _module_values()
     changed = sorted(
         name
