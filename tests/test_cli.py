@@ -45,18 +45,18 @@ def test_ask_answers_a_draft_with_verdict_reason_witness_and_board(
 
 
 def test_ask_shows_a_refusal_with_its_witness(
-    capsys: pytest.CaptureFixture[str], project_copy: Path
+    capsys: pytest.CaptureFixture[str], project_to_read: Path
 ) -> None:
-    case = project_copy / "cases" / "claims" / "02-last-three-in-your-hand.yaml"
+    case = project_to_read / "cases" / "claims" / "02-last-three-in-your-hand.yaml"
     status, out = run(capsys, "ask", str(case))
     assert status == 0
     assert "stone 3: refused" in out and "witness: pink 3" in out
 
 
 def test_ask_lists_the_legal_moves_of_a_game_case(
-    capsys: pytest.CaptureFixture[str], project_copy: Path
+    capsys: pytest.CaptureFixture[str], project_to_read: Path
 ) -> None:
-    case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
+    case = project_to_read / "cases" / "turns" / "01-play-claim-draw.yaml"
     status, out = run(capsys, "ask", str(case))
     assert status == 0
     assert "the turn: you: red 9 on 4 → you: claim 4 → you: draw clan" in out
@@ -155,45 +155,45 @@ def test_check_names_a_topic_that_no_page_shows(
     ],
 )
 def test_new_refuses_a_bad_or_taken_id(
-    capsys: pytest.CaptureFixture[str], project_copy: Path, argv: tuple[str, ...], message: str
+    capsys: pytest.CaptureFixture[str], project_to_read: Path, argv: tuple[str, ...], message: str
 ) -> None:
-    status, out = run(capsys, *argv, "--root", str(project_copy))
+    status, out = run(capsys, *argv, "--root", str(project_to_read))
     assert status == 2 and message in out
 
 
-def test_ask_refuses_a_folder(capsys: pytest.CaptureFixture[str], project_copy: Path) -> None:
-    status, out = run(capsys, "ask", str(project_copy / "cases" / "claims"))
+def test_ask_refuses_a_folder(capsys: pytest.CaptureFixture[str], project_to_read: Path) -> None:
+    status, out = run(capsys, "ask", str(project_to_read / "cases" / "claims"))
     assert status == 2 and "is a folder; give one case file" in out
 
 
 def test_new_past_the_end_of_the_game_says_so(
-    capsys: pytest.CaptureFixture[str], project_copy: Path
+    capsys: pytest.CaptureFixture[str], project_to_read: Path
 ) -> None:
     argv = ("new", "late-games", "too-late", "--from-seed", "3", "--turn", "500")
-    status, out = run(capsys, *argv, "--root", str(project_copy))
+    status, out = run(capsys, *argv, "--root", str(project_to_read))
     assert status == 2 and "ends on turn" in out and "choose an earlier --turn" in out
-    assert not (project_copy / "cases" / "late-games").exists()
+    assert not (project_to_read / "cases" / "late-games").exists()
 
 
 def test_ask_refuses_a_file_outside_the_cases(
-    capsys: pytest.CaptureFixture[str], project_copy: Path
+    capsys: pytest.CaptureFixture[str], project_to_read: Path
 ) -> None:
-    status, out = run(capsys, "ask", str(project_copy / "rules" / "index.yaml"))
+    status, out = run(capsys, "ask", str(project_to_read / "rules" / "index.yaml"))
     assert status == 2 and "is not a case file: cases live under cases/" in out
 
 
 def test_ask_judges_a_case_kept_outside_the_project_by_the_working_folders_rules(
     capsys: pytest.CaptureFixture[str],
-    project_copy: Path,
+    project_to_read: Path,
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     elsewhere = tmp_path_factory.mktemp("downloads")
     case = elsewhere / "my-board.yaml"
     case.write_text(
-        (project_copy / "cases" / "claims" / "02-last-three-in-your-hand.yaml").read_text()
+        (project_to_read / "cases" / "claims" / "02-last-three-in-your-hand.yaml").read_text()
     )
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(project_to_read)
     status, out = run(capsys, "ask", str(case))
     assert status == 0 and "stone 3: refused" in out, out
     (elsewhere / "link.yaml").symlink_to(case)
@@ -205,9 +205,9 @@ def test_ask_judges_a_case_kept_outside_the_project_by_the_working_folders_rules
 
 
 def test_ask_lists_every_move_on_request(
-    capsys: pytest.CaptureFixture[str], project_copy: Path
+    capsys: pytest.CaptureFixture[str], project_to_read: Path
 ) -> None:
-    case = str(project_copy / "cases" / "turns" / "01-play-claim-draw.yaml")
+    case = str(project_to_read / "cases" / "turns" / "01-play-claim-draw.yaml")
     status, out = run(capsys, "ask", case)
     assert status == 0 and "--all-moves shows them" in out
     status, out = run(capsys, "ask", case, "--all-moves")

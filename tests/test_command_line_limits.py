@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import OUR_ADAPTER
+from conftest import OUR_ADAPTER, run_main
 
 from engine import MoveSyntaxError
 from engine.game.moves import Banshee, read_move
@@ -84,7 +84,8 @@ def test_dash_is_standard_output_for_every_command_that_writes_a_file(
         shutil.copytree(look / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     engine = ["--", *OUR_ADAPTER]
-    assert main([*command, *(engine if command[0] == "conform" else [])]) == 0
+    # The six share the run's reads and replays of the same files (each copied afresh).
+    assert run_main([*command, *(engine if command[0] == "conform" else [])]) == 0
     out = capsys.readouterr().out
     assert out.startswith(starts), out[:80]
     assert not (tmp_path / "-").exists() and sorted(p.name for p in tmp_path.iterdir()) == [

@@ -146,11 +146,12 @@ def test_pin_refuses_a_file_changed_since_its_report(
 
 
 def test_the_published_catalogue_is_compared_with_an_earlier_export(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    project_to_read: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     earlier = tmp_path / "earlier.json"
     assert (
-        main(["export", "--root", str(project_copy), "-o", str(earlier)], kept_for_the_run()) == 0
+        main(["export", "--root", str(project_to_read), "-o", str(earlier)], kept_for_the_run())
+        == 0
     )
     capsys.readouterr()
     document = json.loads(earlier.read_text())
@@ -160,7 +161,7 @@ def test_the_published_catalogue_is_compared_with_an_earlier_export(
     del cases["incomplete-side"]
     document["cases"] = list(cases.values())
     earlier.write_text(json.dumps(document))
-    status, out, _ = run(capsys, "drift", "--root", str(project_copy), "--base", str(earlier))
+    status, out, _ = run(capsys, "drift", "--root", str(project_to_read), "--base", str(earlier))
     assert status == 0  # the case files agree with the engine: only the catalogue moved
     assert "tie-you-finished-first, claims.4: refused -> granted" in out
     assert "renamed: runs-do-not-wrap -> no-wrap-around" in out

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from radon.complexity import cc_visit, cc_visit_ast
 from radon.visitors import Class, Function
 
@@ -58,16 +57,29 @@ def _functions(blocks: list[Function | Class]) -> Iterator[Function]:
             yield from _functions([*block.closures])
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
-def test_no_function_is_too_complex_and_no_module_too_long(path: Path) -> None:
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def _too_long_or_complex(path: Path) -> Iterator[str]:
+    """What is wrong with a module of the engine or the oracle: over :data:`LONGEST_MODULE`
+    lines, or a function above :data:`MOST_COMPLEX`."""
     source = path.read_text(encoding="utf-8")
-    assert source.count("\n") <= LONGEST_MODULE, f"{path.name} has over {LONGEST_MODULE} lines"
-    complex_ones = [
-        f"{function.fullname} (line {function.lineno}): {function.complexity}"
-        for function in _functions(cc_visit(source))
-        if function.complexity > MOST_COMPLEX
-    ]
-    assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
+    if source.count("\n") > LONGEST_MODULE:
+        yield f"{_shown(path)} has over {LONGEST_MODULE} lines"
+    for function in _functions(cc_visit(source)):
+        if function.complexity > MOST_COMPLEX:
+            yield (
+                f"{_shown(path)}: {function.fullname} (line {function.lineno}) is above"
+                f" {MOST_COMPLEX}: {function.complexity}"
+            )
+
+
+def test_no_function_is_too_complex_and_no_module_too_long() -> None:
+    """Every module of the engine and the oracle, each one too long and each function too
+    complex named at once (one test, not one a module: about 400 tests' reports less)."""
+    found = [problem for path in SOURCES for problem in _too_long_or_complex(path)]
+    assert SOURCES and not found, "\n".join(found)
 
 
 TESTS = sorted((ROOT / "tests").rglob("*.py"))
@@ -81,19 +93,25 @@ class _AssertsAsChecks(ast.NodeTransformer):
         return ast.copy_location(ast.Expr(node.test), node)
 
 
-@pytest.mark.parametrize("path", TESTS, ids=lambda path: str(path.relative_to(ROOT)))
-def test_no_test_function_is_too_complex(path: Path) -> None:
-    """The tests are held to the code's bar of complexity (:data:`MOST_COMPLEX`), each of their
-    checks counted once, as the condition it is, so that a long test is split into named steps
-    rather than grown."""
+def _too_complex_tests(path: Path) -> Iterator[str]:
+    """The functions of a test module above :data:`MOST_COMPLEX`, its asserts counted as
+    checks (:class:`_AssertsAsChecks`)."""
     # radon reads the tree itself (not the tree written out as source and parsed again).
     tree = _AssertsAsChecks().visit(ast.parse(path.read_text(encoding="utf-8")))
-    complex_ones = [
-        f"{function.fullname}: {function.complexity}"
-        for function in _functions(cc_visit_ast(tree))
-        if function.complexity > MOST_COMPLEX
-    ]
-    assert not complex_ones, f"above {MOST_COMPLEX}: {complex_ones}"
+    for function in _functions(cc_visit_ast(tree)):
+        if function.complexity > MOST_COMPLEX:
+            yield (
+                f"{_shown(path)}: {function.fullname} is above {MOST_COMPLEX}:"
+                f" {function.complexity}"
+            )
+
+
+def test_no_test_function_is_too_complex() -> None:
+    """The tests are held to the code's bar of complexity (:data:`MOST_COMPLEX`), each of their
+    checks counted once, as the condition it is, so that a long test is split into named steps
+    rather than grown. Every module of tests/, each function too complex named at once."""
+    found = [problem for path in TESTS for problem in _too_complex_tests(path)]
+    assert TESTS and not found, "\n".join(found)
 
 
 LONGEST_ENGINE_MODULE = 400
@@ -103,23 +121,25 @@ LONGEST_ENGINE_CLASS = 200
 """The most lines a class of the engine may have."""
 
 
-@pytest.mark.parametrize(
-    "path",
-    sorted((ROOT / "engine").rglob("*.py")),
-    ids=lambda path: str(path.relative_to(ROOT)),
-)
-def test_no_engine_module_or_class_is_too_long(path: Path) -> None:
+def _too_long_in_the_engine(path: Path) -> Iterator[str]:
+    """A module of the engine over :data:`LONGEST_ENGINE_MODULE` lines, and each of its classes
+    over :data:`LONGEST_ENGINE_CLASS`."""
     source = path.read_text(encoding="utf-8")
     lines = source.count("\n")
-    assert lines <= LONGEST_ENGINE_MODULE, f"{path.name} has {lines} lines"
-    long_classes = [
-        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.ClassDef)
-        and node.end_lineno is not None
-        and node.end_lineno - node.lineno + 1 > LONGEST_ENGINE_CLASS
-    ]
-    assert not long_classes, f"over {LONGEST_ENGINE_CLASS} lines: {long_classes}"
+    if lines > LONGEST_ENGINE_MODULE:
+        yield f"{_shown(path)} has {lines} lines"
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+            length = node.end_lineno - node.lineno + 1
+            if length > LONGEST_ENGINE_CLASS:
+                yield f"{_shown(path)}: {node.name} is over {LONGEST_ENGINE_CLASS} lines: {length}"
+
+
+def test_no_engine_module_or_class_is_too_long() -> None:
+    """Every module of the engine, each one too long and each class too long named at once."""
+    modules = sorted((ROOT / "engine").rglob("*.py"))
+    found = [problem for path in modules for problem in _too_long_in_the_engine(path)]
+    assert modules and not found, "\n".join(found)
 
 
 STATE_CLASSES = (CardsInPlay, PlayState, GameState)
@@ -267,7 +287,7 @@ files and their validators, a card table, the digest of the code running), never
 worked out about its cases, which belongs to an object its caller makes and lets go of."""
 
 
-def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path) -> None:
+def test_using_a_catalogue_changes_no_module(project_to_read: Path, tmp_path: Path) -> None:
     """State lives in objects that a build, a test or a page makes (the catalogue, what it is
     given to keep, the misreadings' cache and its judge's memos): building a catalogue and using
     it (its problems, its matrix worked out afresh, its export, a case read again) leaves every
@@ -275,10 +295,10 @@ def test_using_a_catalogue_changes_no_module(project_copy: Path, tmp_path: Path)
     the process behind its owner's back; a memoised function may fill only if it is a pure
     memo of :data:`PURE_MEMOS`."""
     before = _module_values()
-    catalogue = build_catalogue(project_copy, MisreadingCache(tmp_path / "cold"))
+    catalogue = build_catalogue(project_to_read, MisreadingCache(tmp_path / "cold"))
     assert not catalogue.problems
     published_records(catalogue.published, catalogue.matrix)
-    load_cases(project_copy / "cases")
+    load_cases(project_to_read / "cases")
     after = _module_values()
     changed = sorted(
         name
