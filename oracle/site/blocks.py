@@ -52,20 +52,18 @@ def generated_blocks(
     written after Markdown has converted the page (:mod:`oracle.site.tablerows`); so are the
     items after the first of each of the Rulings page's lists of cases."""
 
-    def held(text: str, page: str) -> str:
+    def held(
+        text: str,
+        page: str,
+        hold: Callable[[str], tuple[str, list[HeldRows]]] = hold_rows,
+    ) -> str:
+        """The block's Markdown with what ``hold`` takes out (a table's rows, a list's items)
+        kept aside for ``page``."""
         if held_rows is None:
             return text
-        text, rows = hold_rows(text)
+        text, rows = hold(text)
         if rows:
             held_rows.setdefault(page, []).extend(rows)
-        return text
-
-    def held_items(text: str, page: str) -> str:
-        if held_rows is None:
-            return text
-        text, items = hold_items(text)
-        if items:
-            held_rows.setdefault(page, []).extend(items)
         return text
 
     def verdict_table(topic: str | None, page: str) -> tuple[str, set[str]]:
@@ -79,7 +77,7 @@ def generated_blocks(
 
     def rulings(argument: str | None, page: str) -> tuple[str, set[str]]:
         text = render_rulings(catalogue.rules, templates, catalogue.published, page)
-        return held_items(text, page), set()
+        return held(text, page, hold_items), set()
 
     def rule(rule_id: str | None, page: str) -> tuple[str, set[str]]:
         entry = None if rule_id is None else catalogue.rules.entry(rule_id)
