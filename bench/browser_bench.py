@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -265,6 +266,11 @@ class TracedClaim:
     parts: dict[str, float]
     delivered: float
     """The page given the answer (Chrome held it until the frame was done)."""
+    answer_task: float
+    """The page's task that takes the answer in and shows it (before the frame that draws it)."""
+    drawn: float
+    """The end of the main-thread work of the frame that draws the answer (the first to begin
+    after the page is given it)."""
 
     @property
     def held(self) -> float:
@@ -302,6 +308,7 @@ def traced_breakdown(events: list[dict[str, Any]]) -> list[TracedClaim]:
     page = (submits[0]["pid"], submits[0]["tid"])
     on_page = [e for e in spans if (e["pid"], e["tid"]) == page]
     frames = [e for e in on_page if e["name"] == "ProxyMain::BeginMainFrame"]
+    tasks = [e for e in on_page if e["name"] == "ThreadControllerImpl::RunTask"]
     calls = [e for e in spans if _function_in(e, "/engine-worker.js")]
     answers = [e for e in on_page if _function_in(e, "/engine-client.js")]
     claims = []
@@ -319,6 +326,10 @@ def traced_breakdown(events: list[dict[str, Any]]) -> list[TracedClaim]:
         posted = min(call["ts"] + call["dur"], answer["ts"])
         after = [e for e in frames if start < e["ts"] and e["ts"] + e["dur"] <= answer["ts"]]
         frame = after[-1] if after else None
+        drawing = next((e for e in frames if e["ts"] > answer["ts"]), None)
+        task = next(
+            (e for e in tasks if e["ts"] <= answer["ts"] <= e["ts"] + e["dur"]), {"dur": math.nan}
+        )
         parts = dict.fromkeys(FRAME_PARTS.values(), 0.0)
         if frame is not None:
             for event in on_page:
@@ -334,6 +345,8 @@ def traced_breakdown(events: list[dict[str, Any]]) -> list[TracedClaim]:
                 frame_ms=frame["dur"] / 1000 if frame else nan,
                 parts=parts,
                 delivered=(answer["ts"] - start) / 1000,
+                answer_task=task["dur"] / 1000,
+                drawn=(drawing["ts"] + drawing["dur"] - start) / 1000 if drawing else nan,
             )
         )
     return claims
@@ -352,7 +365,8 @@ def print_breakdown(claims: list[TracedClaim]) -> None:
         print(
             f"  asked {claim.since_frame:4.1f} ms after a frame began;"
             f" answer posted {claim.posted:5.2f} ms, {frame},"
-            f" answer given {claim.delivered:5.2f} ms (held {claim.held:4.2f})"
+            f" answer given {claim.delivered:5.2f} ms (held {claim.held:4.2f}),"
+            f" drawn {claim.drawn:5.2f}"
         )
 
     def median(figure: Callable[[TracedClaim], float]) -> float:
@@ -364,7 +378,8 @@ def print_breakdown(claims: list[TracedClaim]) -> None:
     posted = median(lambda c: c.posted)
     print(
         f"{len(claims)} traced claims from the board, medians (ms from the submit event):"
-        f" answer posted {posted:.2f}, given {median(lambda c: c.delivered):.2f};"
+        f" answer posted {posted:.2f}, given {median(lambda c: c.delivered):.2f},"
+        f" drawn {median(lambda c: c.drawn):.2f} (its task {median(lambda c: c.answer_task):.2f});"
         f" held {median(lambda c: c.held):.2f}, of which waiting for the next frame"
         f" {median(lambda c: c.vsync_wait):.2f} and the frame's own work"
         f" {median(lambda c: c.frame_ms):.2f}; asked"
