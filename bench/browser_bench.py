@@ -20,10 +20,19 @@ A claim asked with "Ask the engine" waits, beyond the engine's own time (printed
 the frame Chrome draws after the click: Chrome holds the page's other tasks, the worker's answer
 among them, until that frame's main-thread work is done (DeferRendererTasksAfterInput; the
 click's :active state, set and cleared, asks for that frame). A typed claim, asked after the
-typing delay, has no such wait. ``--trace FILE`` asks more claims from the board under Chrome's
-tracing, writes the trace (open it in Perfetto or DevTools) and prints where each one's time
-went: the engine's call in the worker, the wait for the next frame (its phase against the click)
-and that frame's own work (style, layout, paint, commit, animation-frame callbacks).
+typing delay, has no such wait. That frame holds almost no work (no style, layout or paint; a
+fraction of a millisecond): the wait is for it to begin. Playwright's click comes about 6 ms
+into a frame (its checks before a click wait for animation frames, which keep Chrome drawing),
+so the next one begins about 11 ms after the click, whatever the engine's time below that. A
+reader's press comes after Chrome has been idle: the frame after it is drawn at once, and the
+answer is not held.
+
+``--trace FILE`` then asks more claims from the board under Chrome's tracing, clicked as above
+and pressed as a reader presses (traced in FILE-pressed), writes the traces (open them in
+Perfetto or DevTools) and prints where each claim's time went: the engine's call in the worker,
+the wait for the next frame (the click's phase in Chrome's frames) and that frame's own work
+(style, layout, paint, commit, animation-frame callbacks), the answer given to the page, its
+task there and the frame that draws it.
 """
 
 from __future__ import annotations
