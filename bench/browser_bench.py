@@ -14,11 +14,25 @@ prints where its time went (seconds since the worker began): the files fetched, 
 read (and inflated), the engine ready.
 
     .venv/bin/python bench/browser_bench.py [--loads 5] [--claims 40] [--pause 0] [--switch=...]
+                                            [--trace FILE]
 
 A claim asked with "Ask the engine" waits, beyond the engine's own time (printed beside it), for
 the frame Chrome draws after the click: Chrome holds the page's other tasks, the worker's answer
-among them, until that frame is drawn (DeferRendererTasksAfterInput). A typed claim, asked after
-the typing delay, has no such wait.
+among them, until that frame's main-thread work is done (DeferRendererTasksAfterInput; the
+click's :active state, set and cleared, asks for that frame). A typed claim, asked after the
+typing delay, has no such wait. That frame holds almost no work (no style, layout or paint; a
+fraction of a millisecond): the wait is for it to begin. Playwright's click comes about 6 ms
+into a frame (its checks before a click wait for animation frames, which keep Chrome drawing),
+so the next one begins about 11 ms after the click, whatever the engine's time below that. A
+reader's press comes after Chrome has been idle: the frame after it is drawn at once, and the
+answer is not held.
+
+``--trace FILE`` then asks more claims from the board under Chrome's tracing, clicked as above
+and pressed as a reader presses (traced in FILE-pressed), writes the traces (open them in
+Perfetto or DevTools) and prints where each claim's time went: the engine's call in the worker,
+the wait for the next frame (the click's phase in Chrome's frames) and that frame's own work
+(style, layout, paint, commit, animation-frame callbacks), the answer given to the page, its
+task there and the frame that draws it.
 """
 
 from __future__ import annotations
@@ -26,6 +40,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -33,12 +48,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("ORACLE_CHROMIUM", "/usr/bin/chromium")
@@ -152,19 +168,35 @@ class Claims:
     in_worker: list[float]
 
 
-def claim_times(page: Page, count: int) -> tuple[Claims, Claims]:
+def press(page: Page, name: str) -> None:
+    """Press a button as a reader does, the mouse held down a moment (80 ms) before it is let go:
+    no Playwright actionability checks, whose animation frames keep Chrome drawing frames."""
+    box = page.get_by_role("button", name=name).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    time.sleep(0.08)
+    page.mouse.up()
+
+
+def claim_times(
+    page: Page, count: int, board_only: bool = False, pressed: bool = False
+) -> tuple[Claims, Claims]:
     """:class:`Claims` for ``count`` claims two ways: a case file typed or pasted (read and
     judged), and the board asked again with "Ask the engine" (the board written as a case file,
     read and judged, then the finished file with the engine's answers pinned made, checked and
-    judged again, for the page's case file pane)."""
+    judged again, for the page's case file pane); with ``board_only``, the board of the page
+    asked again ``count`` times, clicked (by Playwright) or ``pressed`` (by :func:`press`)."""
     typed = Claims([], [])
     board = Claims([], [])
     for index in range(count):
         text = (ROOT / CASES[index % len(CASES)]).read_text(encoding="utf-8")
-        for claims in (typed, board):
+        for claims in (board,) if board_only else (typed, board):
             page.evaluate("document.getElementById('ask-answer').dataset.verdicts = 'waiting'")
             if claims is typed:
                 page.fill("#case-text", text)
+            elif pressed:
+                press(page, "Ask the engine")
             else:
                 page.get_by_role("button", name="Ask the engine").click()
             page.wait_for_function(
@@ -174,6 +206,199 @@ def claim_times(page: Page, count: int) -> tuple[Claims, Claims]:
                 shown = page.get_attribute("#oracle-app", f"data-last-{name}-ms")
                 kept.append(float(shown or "nan"))
     return typed, board
+
+
+TRACED = 20
+"""Claims from the board asked under tracing (``--trace``), after the timed ones."""
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "blink.user_timing",
+    "renderer.scheduler",
+    "toplevel",
+    "cc",
+    "viz",
+]
+FRAME_PARTS = {
+    "FireAnimationFrame": "animation-frame callbacks",
+    "UpdateLayoutTree": "style",
+    "Layout": "layout",
+    "PrePaint": "pre-paint",
+    "Paint": "paint",
+    "Layerize": "layerize",
+    "Commit": "commit",
+}
+"""The parts of a frame's main-thread work (Chrome's trace event names) that the trace sums."""
+
+
+def pressed_trace(path: Path) -> Path:
+    """Where ``--trace`` writes the trace of the claims pressed rather than clicked."""
+    return path.with_name(f"{path.stem}-pressed{path.suffix}")
+
+
+def traced_claims(
+    page: Page, cdp: CDPSession, count: int, path: Path, pressed: bool
+) -> list[dict[str, Any]]:
+    """Ask ``count`` claims from the board, as :func:`claim_times` does (clicked or pressed),
+    under Chrome's tracing; write the trace to ``path`` and return its events."""
+    events: list[dict[str, Any]] = []
+    complete = threading.Event()
+    cdp.on("Tracing.dataCollected", lambda message: events.extend(message["value"]))
+    cdp.on("Tracing.tracingComplete", lambda message: complete.set())
+    cdp.send(
+        "Tracing.start",
+        {"traceConfig": {"includedCategories": TRACE_CATEGORIES}, "transferMode": "ReportEvents"},
+    )
+    claim_times(page, count, board_only=True, pressed=pressed)
+    cdp.send("Tracing.end")
+    deadline = time.monotonic() + 60
+    while not complete.is_set():  # the sync API delivers the events while it waits
+        if time.monotonic() > deadline:
+            sys.exit("browser_bench: the trace did not complete within 60 s")
+        page.wait_for_timeout(100)
+    path.write_text(json.dumps({"traceEvents": events}), encoding="utf-8")
+    return events
+
+
+@dataclass
+class TracedClaim:
+    """One claim from the board in the trace, in milliseconds from the page's submit event
+    (where the page's own timing of the claim begins)."""
+
+    since_frame: float
+    """How long before the click the last frame began (the click's phase in Chrome's frames)."""
+    posted: float
+    """The engine's answer posted by the worker."""
+    frame_start: float
+    """The frame after the click: its main-thread work began ..."""
+    frame_ms: float
+    """... and took this long, of which :data:`FRAME_PARTS`."""
+    parts: dict[str, float]
+    delivered: float
+    """The page given the answer (Chrome held it until the frame was done)."""
+    answer_task: float
+    """The page's task that takes the answer in and shows it (before the frame that draws it)."""
+    drawn: float
+    """The end of the main-thread work of the frame that draws the answer (the first to begin
+    after the page is given it)."""
+
+    @property
+    def held(self) -> float:
+        return self.delivered - self.posted
+
+    @property
+    def vsync_wait(self) -> float:
+        """The part of the hold spent waiting for the frame to begin (none without a frame)."""
+        return (
+            max(0.0, self.frame_start - self.posted)
+            if self.frame_start == self.frame_start
+            else 0.0
+        )
+
+
+def _function_in(event: dict[str, Any], script: str) -> bool:
+    if event["name"] != "FunctionCall":
+        return False
+    url: str = event["args"]["data"].get("url", "")
+    return url.endswith(script)
+
+
+def traced_breakdown(events: list[dict[str, Any]]) -> list[TracedClaim]:
+    """Each claim asked from the board in the trace: the page's submit event, the worker's call
+    (``engine-worker.js``), the page's answer (``engine-client.js``) and the last frame whose
+    main-thread work ended before it."""
+    spans = sorted((e for e in events if e.get("ph") == "X"), key=lambda e: e["ts"])
+    submits = [
+        e
+        for e in spans
+        if e["name"] == "EventDispatch" and e["args"]["data"].get("type") == "submit"
+    ]
+    if not submits:
+        return []
+    page = (submits[0]["pid"], submits[0]["tid"])
+    on_page = [e for e in spans if (e["pid"], e["tid"]) == page]
+    frames = [e for e in on_page if e["name"] == "ProxyMain::BeginMainFrame"]
+    tasks = [e for e in on_page if e["name"] == "ThreadControllerImpl::RunTask"]
+    calls = [e for e in spans if _function_in(e, "/engine-worker.js")]
+    answers = [e for e in on_page if _function_in(e, "/engine-client.js")]
+    claims = []
+    for submit in submits:
+        start = submit["ts"]
+        call = next((e for e in calls if e["ts"] > start), None)
+        if call is None:
+            continue
+        answer = next((e for e in answers if e["ts"] > call["ts"]), None)
+        before = [e for e in frames if e["ts"] < start]
+        if answer is None or not before:
+            continue
+        # The worker's call ends just after it posts the answer: an answer given sooner was posted
+        # by then.
+        posted = min(call["ts"] + call["dur"], answer["ts"])
+        after = [e for e in frames if start < e["ts"] and e["ts"] + e["dur"] <= answer["ts"]]
+        frame = after[-1] if after else None
+        drawing = next((e for e in frames if e["ts"] > answer["ts"]), None)
+        task = next(
+            (e for e in tasks if e["ts"] <= answer["ts"] <= e["ts"] + e["dur"]), {"dur": math.nan}
+        )
+        parts = dict.fromkeys(FRAME_PARTS.values(), 0.0)
+        if frame is not None:
+            for event in on_page:
+                inside = frame["ts"] <= event["ts"] < frame["ts"] + frame["dur"]
+                if inside and event["name"] in FRAME_PARTS:
+                    parts[FRAME_PARTS[event["name"]]] += event["dur"] / 1000
+        nan = float("nan")
+        claims.append(
+            TracedClaim(
+                since_frame=(start - before[-1]["ts"]) / 1000,
+                posted=(posted - start) / 1000,
+                frame_start=(frame["ts"] - start) / 1000 if frame else nan,
+                frame_ms=frame["dur"] / 1000 if frame else nan,
+                parts=parts,
+                delivered=(answer["ts"] - start) / 1000,
+                answer_task=task["dur"] / 1000,
+                drawn=(drawing["ts"] + drawing["dur"] - start) / 1000 if drawing else nan,
+            )
+        )
+    return claims
+
+
+def print_breakdown(claims: list[TracedClaim]) -> None:
+    if not claims:
+        print("the trace holds no claim from the board")
+        return
+    for claim in claims:
+        frame = (
+            f"next frame at {claim.frame_start:5.2f} for {claim.frame_ms:4.2f} ms"
+            if claim.frame_ms == claim.frame_ms
+            else "no frame before it"
+        )
+        print(
+            f"  asked {claim.since_frame:4.1f} ms after a frame began;"
+            f" answer posted {claim.posted:5.2f} ms, {frame},"
+            f" answer given {claim.delivered:5.2f} ms (held {claim.held:4.2f}),"
+            f" drawn {claim.drawn:5.2f}"
+        )
+
+    def median(figure: Callable[[TracedClaim], float]) -> float:
+        """The median of a figure over the claims that have it (a claim answered before any
+        frame has no frame's figures)."""
+        values = [figure(claim) for claim in claims]
+        return float(statistics.median(value for value in values if value == value))
+
+    posted = median(lambda c: c.posted)
+    print(
+        f"{len(claims)} traced claims from the board, medians (ms from the submit event):"
+        f" answer posted {posted:.2f}, given {median(lambda c: c.delivered):.2f},"
+        f" drawn {median(lambda c: c.drawn):.2f} (its task {median(lambda c: c.answer_task):.2f});"
+        f" held {median(lambda c: c.held):.2f}, of which waiting for the next frame"
+        f" {median(lambda c: c.vsync_wait):.2f} and the frame's own work"
+        f" {median(lambda c: c.frame_ms):.2f}; asked"
+        f" {median(lambda c: c.since_frame):.1f} ms after a frame began"
+    )
+    parts = {
+        part: float(statistics.median(claim.parts[part] for claim in claims))
+        for part in FRAME_PARTS.values()
+    }
+    print("  the frame's work, medians: " + ", ".join(f"{p} {ms:.2f}" for p, ms in parts.items()))
 
 
 def main() -> None:
@@ -193,6 +418,13 @@ def main() -> None:
         default=0.0,
         help="seconds between the engine's start and the first claim timed (0): a reader's look"
         " at the page, which the engine may spend warming up",
+    )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        help=f"after the timed claims, ask {TRACED} more from the board under Chrome's tracing,"
+        " write the trace to this file and print where each claim's time went; then as many"
+        " pressed as a reader presses, traced in FILE-pressed",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -227,6 +459,13 @@ def main() -> None:
             kept = [ready(page, f"{base}/{name}.html") for name in ("play", "ask", "ask")]
             time.sleep(args.pause)
             typed, board = claim_times(page, args.claims)
+            traced: dict[Path, list[TracedClaim]] = {}
+            if args.trace:
+                for pressed, path in ((False, args.trace), (True, pressed_trace(args.trace))):
+                    cdp = context.new_cdp_session(page)
+                    events = traced_claims(page, cdp, TRACED, path, pressed)
+                    traced[path] = traced_breakdown(events)
+                    cdp.detach()
             context.close()
         server.shutdown()
     seconds = statistics.median(start.seconds for start in cached)
@@ -255,6 +494,10 @@ def main() -> None:
         )
         print(f"  its first {FIRST} in the page:   {_ms(claims.times[:FIRST])}")
         print(f"  its first {FIRST} in the worker: {_ms(claims.in_worker[:FIRST])}")
+    for path, breakdown in traced.items():
+        how = "pressed (down, 80 ms, up)" if path != args.trace else "clicked as above"
+        print(f"claims from the board {how}, traced in {path}:")
+        print_breakdown(breakdown)
 
 
 def _ms(times: list[float]) -> str:

@@ -275,7 +275,20 @@ function numberLines(badLine) {
     if (line === badLine) number.className = "oracle-error-line";
     gutter.append(number, "\n");
   }
-  gutter.scrollTop = area.scrollTop;
+  gutterFollowsText();
+}
+
+// The gutter keeps the text's scroll. Read in the next animation frame, not here: reading the
+// text's scroll lays the page out, and as an answer is shown (or a key typed) it would be laid
+// out here and again in the frame that draws it, after the rest of the answer is written.
+let gutterFollowing = false;
+function gutterFollowsText() {
+  if (gutterFollowing) return;
+  gutterFollowing = true;
+  requestAnimationFrame(() => {
+    gutterFollowing = false;
+    $("case-gutter").scrollTop = $("case-text").scrollTop;
+  });
 }
 
 // ------------------------------------------------------------------ answers and problems
