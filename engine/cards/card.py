@@ -7,7 +7,6 @@ Tactic cards follow as 54 to 63 (:mod:`engine.cards.tactics`). A set of cards is
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
@@ -108,6 +107,8 @@ def foreign_letter(text: str) -> str:
     Cyrillic ``U+0435`` looks like a Latin ``e``), or an empty string."""
     for character in text:
         if not character.isascii():
+            import unicodedata  # only a misread card needs it: not loaded by every import
+
             name = unicodedata.name(character, "a character with no name")
             return f" (it holds U+{ord(character):04X} {name}, which no card's name uses)"
     return ""

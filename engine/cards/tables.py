@@ -44,14 +44,26 @@ def _troop_facts(
 
 
 @cache
+def _bits_high_first() -> tuple[tuple[int, ...], ...]:
+    """For each set of one colour's cards (bit ``value - 1`` for each value), its bits, highest
+    first: each set's is its highest bit before the bits of the set without it, made before."""
+    table: list[tuple[int, ...]] = [()]
+    for cards in range(1, 0x200):
+        top = cards.bit_length() - 1
+        table.append((top, *table[cards ^ 1 << top]))
+    return tuple(table)
+
+
+@cache
 def _colour_tops(count: int) -> tuple[tuple[int, tuple[int, ...]] | None, ...]:
     """For each set of one colour's cards (bit ``value - 1`` for each value), the total of its
     ``count`` highest cards and their bits, highest first; None for a set of fewer cards."""
-    tops: list[tuple[int, tuple[int, ...]] | None] = []
-    for cards in range(0x200):
-        bits = tuple([bit for bit in range(8, -1, -1) if cards >> bit & 1][:count])
-        tops.append((sum(bits) + count, bits) if len(bits) == count else None)
-    return tuple(tops)
+    return tuple(
+        [
+            None if len(bits) < count else (sum(bits[:count]) + count, bits[:count])
+            for bits in _bits_high_first()
+        ]
+    )
 
 
 def values_held(pool: int, count: int) -> Iterator[int]:
@@ -83,13 +95,10 @@ def _value_fields() -> tuple[int, ...]:
     """For each set of one colour's cards (bit ``value - 1`` for each value), the same values
     one to a 4-bit field (bit ``4 * (value - 1)``): summed over the colours, each field counts
     the cards of its value."""
-    fields = []
-    for cards in range(0x200):
-        spread = 0
-        for bit in range(9):
-            if cards >> bit & 1:
-                spread |= 1 << 4 * bit
-        fields.append(spread)
+    fields = [0]  # each set's fields are those of the set without its lowest bit, and that bit's
+    for cards in range(1, 0x200):
+        low = cards & -cards
+        fields.append(fields[cards ^ low] | 1 << 4 * (low.bit_length() - 1))
     return tuple(fields)
 
 
@@ -111,6 +120,8 @@ def _highest_runs(size: int, allowed: tuple[tuple[int, ...], ...]) -> tuple[int,
     """For each set of one colour's cards (bit ``value - 1`` for each value), the lowest value
     of the highest run of ``size`` cards those cards and the elite troops ``allowed`` complete
     on an empty side, or 0 when none."""
+    if not allowed:  # without elite troops, the highest run wholly among the cards
+        return tuple([_run_starts(cards, size).bit_length() for cards in range(0x200)])
     highest = []
     for cards in range(0x200):
         reached = 0
@@ -121,6 +132,15 @@ def _highest_runs(size: int, allowed: tuple[tuple[int, ...], ...]) -> tuple[int,
                 break
         highest.append(reached)
     return tuple(highest)
+
+
+def _run_starts(cards: int, size: int) -> int:
+    """The runs of ``size`` values ``cards`` hold (bit ``value - 1`` for each value): bit
+    ``start - 1`` for each run starting at ``start``."""
+    starts = cards
+    for shift in range(1, size):
+        starts &= cards >> shift
+    return starts
 
 
 @cache
