@@ -750,6 +750,36 @@ def test_an_answer_on_its_way_never_rewrites_what_was_typed_after_it(
 
 
 @pytest.mark.browser
+def test_the_line_numbers_stay_beside_their_lines_when_the_case_file_scrolls(
+    visit: Visit, site_url: str
+) -> None:
+    """At desktop width the case file's box is capped to the window and scrolls: its line
+    numbers are in a box as tall, scrolled as far (they once took the height of every line and
+    stayed at 1 while the text scrolled, so a line named in a problem was marked off its line)."""
+    page = visit.page
+    page.set_viewport_size(DESKTOP)
+    engine_page(page, f"{site_url}/ask.html")
+    look = ROOT / "tests" / "look" / "cases" / "claims"  # a fixture case: never drifts
+    case = (look / "01-incomplete-side.yaml").read_text(encoding="utf-8")
+    page.fill("#case-text", case + "".join(f"# a note, line {n}\n" for n in range(40)))
+    page.wait_for_selector("#case-gutter span:nth-child(50)", state="attached")
+    read = (
+        "() => { const t = document.getElementById('case-text'),"
+        " g = document.getElementById('case-gutter');"
+        " return [[t.clientHeight, t.scrollTop], [g.clientHeight, g.scrollTop],"
+        " t.scrollHeight > t.clientHeight]; }"
+    )
+    page.evaluate("document.getElementById('case-text').scrollTop = 300")
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    (text_height, text_top), (gutter_height, gutter_top), scrolls = page.evaluate(read)
+    assert scrolls and text_top == 300
+    assert gutter_top == text_top and abs(gutter_height - text_height) <= 1
+    visit.clean()
+
+
+@pytest.mark.browser
 def test_a_board_that_is_published_already_says_so_and_links_it(
     visit: Visit, site_url: str, published: tuple[CaseReport, ...]
 ) -> None:
