@@ -140,27 +140,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
-CATALOGUE = "cases"
-"""Where the project's catalogue is, relative to the run's root: its case files' items
-(``cases/claims/...yaml::...``) and the whole catalogue's (``cases::coverage``)."""
-
-
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Spread by file over workers (``--dist loadfile``, as make test does), the catalogue's
-    items (:data:`CATALOGUE`) are one unit of work, run by one worker: each worker that runs
-    any of them first pays for what they share (the catalogue's replays and misreadings'
-    answers, about 0.2 s of CPU), and each one's own check is quick. Any other way of
-    spreading is pytest-xdist's own."""
+    items (``cases/...yaml::...`` and ``cases::coverage``) are one unit of work, run by one
+    worker: each worker that runs any of them first pays for what they share (the
+    catalogue's replays and misreadings' answers, about 0.2 s of CPU), and each one's own
+    check is quick. Any other way of spreading is pytest-xdist's own."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
+    from oracle.casefile.vocabulary import CASES_DIR
+
     class CatalogueTogether(LoadFileScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            inside = scope == CATALOGUE or scope.startswith(f"{CATALOGUE}/")
-            return CATALOGUE if inside else scope
+            inside = scope == CASES_DIR or scope.startswith(f"{CASES_DIR}/")
+            return CASES_DIR if inside else scope
 
     return CatalogueTogether(config, log)
 
