@@ -277,7 +277,8 @@ def traced_claims(
         if time.monotonic() > deadline:
             sys.exit("browser_bench: the trace did not complete within 60 s")
         page.wait_for_timeout(100)
-    path.write_text(json.dumps({"traceEvents": events}), encoding="utf-8")
+    with path.open("x", encoding="utf-8") as file:  # a new file: never one already there
+        json.dump({"traceEvents": events}, file)
     return events
 
 
@@ -449,6 +450,10 @@ def main() -> None:
         " pressed as a reader presses, traced in FILE-pressed",
     )
     args = parser.parse_args()
+    if args.trace:
+        for path in (args.trace, pressed_trace(args.trace)):
+            if path.exists() or path.is_symlink():
+                parser.error(f"{path}: already exists; --trace writes new files and replaces none")
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder) / "site"
         build(site)

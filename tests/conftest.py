@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import importlib.util
 import itertools
 import os
 import re
@@ -12,6 +13,7 @@ import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -72,6 +74,19 @@ RUNTIME_INSTALLED = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file(
 
 needs_the_runtime = pytest.mark.skipif(not RUNTIME_INSTALLED, reason=RUNTIME_MISSING)
 """For a test that builds the site or reads the browser runtime npm installs."""
+
+
+@functools.cache
+def bench_module(name: str) -> ModuleType:
+    """``bench/NAME.py`` loaded once a run, for the tests of a benchmark's own parts (the
+    benchmarks are scripts, not a package). It is registered under its name, since a
+    dataclass looks its module up by name."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def skip_without_the_runtime() -> None:

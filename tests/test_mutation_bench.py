@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
-import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import bench_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "mutation_bench", ROOT / "bench/mutation_bench.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mutation_bench"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("mutation_bench")
 
 
 SOURCE = textwrap.dedent(
