@@ -65,6 +65,7 @@ RULE_FILES = (
     "cards/search",
     "cards/tables",
     "cards/empty_side",
+    "cards/placed_side",
     "proof/position",
     "proof/position_checks",
     "proof/variants",

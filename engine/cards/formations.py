@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from engine.cards.card import Card, card_name, cards_repr
 from engine.cards.empty_side import strongest_of_empty
+from engine.cards.placed_side import strongest_of_placed
 from engine.cards.ranks import _JOKERS, CARD_FACTS, ELITE_BASE, TROOP_FACTS, _formation_of_facts
 from engine.cards.ranks import RANK_WEIGHT as RANK_WEIGHT
 from engine.cards.ranks import CombatMode as CombatMode
@@ -185,23 +186,29 @@ def strongest_completion(
     if missing < 0:
         raise ValueError(f"a side of {len(placed)} cards is over its capacity of {size}")
     clan: Sequence[Card] = placed
-    fixed: list[Card] = []
-    if placed and max(placed) >= ELITE_BASE:
-        clan = [card for card in placed if card < ELITE_BASE]
-        fixed = [card for card in placed if card >= ELITE_BASE]
+    fixed: Sequence[Card] = ()
+    if placed and max(placed) >= ELITE_BASE:  # elite troops placed: the Clan cards apart
+        clan, fixed = _troops_apart(placed)
     blind = bool(modes) and _BLIND in modes
     if not wilds:
         if pool.bit_count() < missing:
             return None
         found: tuple[int, list[Card]] | tuple[int, list[Card], list[Card]] | None
-        if placed or blind:
+        if blind or fixed:
             found = _strongest(clan, fixed, pool, missing, size, blind, beating)
+        elif placed:  # Clan cards only: the commonest proofs
+            found = strongest_of_placed(clan, pool, missing, size, beating)
         else:  # an empty side: the slowest proofs
             found = strongest_of_empty(pool, size, beating)
         return None if found is None else Completion(tuple(found[1]), found[0])
     choices = _wild_choices(tuple(wilds), missing)
     chosen = _strongest_choosing(clan, fixed, choices, pool, missing, size, blind, beating)
     return None if chosen is None else Completion((*chosen[1], *chosen[2]), chosen[0])
+
+
+def _troops_apart(placed: Sequence[Card]) -> tuple[list[Card], list[Card]]:
+    """A side's Clan cards and its elite troops, each in the order placed."""
+    return [card for card in placed if card < ELITE_BASE], [c for c in placed if c >= ELITE_BASE]
 
 
 @lru_cache(maxsize=256)

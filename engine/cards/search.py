@@ -22,16 +22,20 @@ from engine.cards.card import (
     cards_in,
     make_card,
 )
-from engine.cards.ranks import HIGHEST_TOTAL, RANK_WEIGHT, Formation, total_of
+from engine.cards.placed_side import (
+    COLOUR_OUT_OF_REACH,
+    COLOUR_RUN_OUT_OF_REACH,
+    RUN_OUT_OF_REACH,
+    SAME_VALUE_OUT_OF_REACH,
+    _best_run_without_troops,
+    _colour_run_without_troops,
+    _Found,
+)
+from engine.cards.ranks import RANK_WEIGHT, Formation, total_of
 from engine.cards.tables import CARD_SHIFT, PLACED_FACTS
 
 _ALL_COLOURS = tuple(range(6))
 _RUN, _COLOUR, _SAME_VALUE, _COLOUR_RUN = tuple(Formation)[1:]  # 0.1 us less than Formation.RUN
-
-
-_Found = tuple[int, list[Card], list[Card]]
-"""A completion as the search returns it: strength, Clan cards taken from the pool, and the
-identity each elite troop takes, in order."""
 
 
 class _Side:
@@ -206,27 +210,10 @@ def _best_colour_run(side: _Side, beating: int) -> _Found | None:
         return None
     size, pool, clan_mask = side.size, side.pool, side.clan_mask
     if not side.allowed:
-        # Without elite troops: bit b of ``runs`` is set when cards b to b + size - 1 are all
-        # placed or in the pool. Folded over the colours, its highest bit inside the starts
-        # the placed cards allow is the best run; the lowest colour holding it is taken, as
-        # the loop over colours below does.
-        reach = pool | clan_mask
-        runs = reach & (reach >> 1) & (reach >> 2) & side.candidate_mask
-        if size == 4:
-            runs &= reach >> 3
-        folded = (runs | runs >> 9 | runs >> 18 | runs >> 27 | runs >> 36 | runs >> 45) & 0x1FF
-        highest_start, lowest_start = min(side.low, 10 - size), max(side.high - size + 1, 1)
-        folded &= ((1 << highest_start) - 1) >> (lowest_start - 1) << (lowest_start - 1)
-        if not folded:
-            return None
-        start = folded.bit_length()
-        total = size * start + size * (size - 1) // 2
-        if formation * RANK_WEIGHT + total <= beating:
-            return None
-        found = runs & VALUE_MASKS[start]
-        first = (found & -found).bit_length() - 1
-        needed = (((1 << size) - 1) << first) & ~clan_mask
-        return formation * RANK_WEIGHT + total, list(cards_in(needed)), []
+        candidates = side.candidate_mask
+        return _colour_run_without_troops(
+            pool, clan_mask, candidates, side.low, side.high, size, beating
+        )
     placed, colours = side.placed_values, side.candidate_colours
     starts: Iterable[tuple[int, int]]
     if clan_mask:
@@ -316,7 +303,9 @@ def _best_run(side: _Side, beating: int) -> _Found | None:
     if not side.distinct_values:
         return None
     if not side.allowed:
-        return _best_run_without_troops(side, beating)
+        return _best_run_without_troops(
+            side.pool, side.placed_values, side.low, side.high, side.size, beating
+        )
     for start, total in _run_starts(side.size, side.low, side.high, formation, beating):
         coverings = tables._coverings_of(start, side.size, side.placed_values, side.allowed)
         for covered, covered_values in coverings:
@@ -334,33 +323,6 @@ def _best_run(side: _Side, beating: int) -> _Found | None:
     return None
 
 
-def _best_run_without_troops(side: _Side, beating: int) -> _Found | None:
-    """:func:`_best_run` without elite troops, from the values the pool holds in any colour and
-    the placed ones, as bits (colours 3 to 5 folded onto 0 to 2, then onto 0): bit b of ``runs``
-    is set when values b + 1 to b + size are there; its highest is the best run."""
-    weight, size = _RUN * RANK_WEIGHT, side.size
-    pool, placed = side.pool, side.placed_values
-    highest_start, lowest_start = min(side.low, 10 - size), max(side.high - size + 1, 1)
-    above_start = size * (size - 1) // 2  # a run's total is size * start + this
-    if lowest_start > highest_start or weight + size * highest_start + above_start <= beating:
-        return None
-    pairs = pool | pool >> 27
-    reach = placed | ((pairs | pairs >> 9 | pairs >> 18) & 0x1FF)
-    runs = reach & (reach >> 1) & (reach >> 2)
-    if size == 4:
-        runs &= reach >> 3
-    runs &= ((1 << highest_start) - 1) >> (lowest_start - 1) << (lowest_start - 1)
-    if not runs:
-        return None
-    start = runs.bit_length()
-    total = size * start + above_start
-    if weight + total <= beating:
-        return None
-    run = range(start, start + size)
-    taken = [(pool & VALUE_MASKS[v]).bit_length() - 1 for v in run if not placed >> (v - 1) & 1]
-    return weight + total, taken, []
-
-
 def _best_sum(side: _Side, beating: int) -> _Found | None:
     """The highest cards left, whatever they make: under Blind-Man's Bluff only the total counts,
     and otherwise every better formation was ruled out before."""
@@ -372,10 +334,10 @@ def _best_sum(side: _Side, beating: int) -> _Found | None:
 
 
 _SEARCHES: tuple[tuple[int, Callable[[_Side, int], _Found | None]], ...] = (
-    (_COLOUR_RUN * RANK_WEIGHT + HIGHEST_TOTAL, _best_colour_run),
-    (_SAME_VALUE * RANK_WEIGHT + HIGHEST_TOTAL, _best_same_value),
-    (_COLOUR * RANK_WEIGHT + HIGHEST_TOTAL, _best_colour),
-    (_RUN * RANK_WEIGHT + HIGHEST_TOTAL, _best_run),
+    (COLOUR_RUN_OUT_OF_REACH, _best_colour_run),
+    (SAME_VALUE_OUT_OF_REACH, _best_same_value),
+    (COLOUR_OUT_OF_REACH, _best_colour),
+    (RUN_OUT_OF_REACH, _best_run),
 )
 """The formations above a sum, strongest first, each as its strength at the highest total (a
 side of it beats no bar from there up, so the search stops there) and the search for its best

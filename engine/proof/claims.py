@@ -28,16 +28,18 @@ from engine.proof.pieces import Player, StoneState, check_stone
 from engine.proof.position import Position
 from engine.proof.reasons import (
     ELITE_TROOP_RULES,
+    GRANTED_BY,
     MODE_RULES,
     REASON_RULES,
     DuplicateClaim,
     Reason,
     Verdict,
+    rules_relied_on,
 )
 from engine.proof.rulings import RULINGS, OpenSideTie, Rulings, TieBreak
 
 # Members as module names: reading one off its Enum class costs about 0.1 us (Python 3.11).
-_GRANTED, _REFUSED_ON_TIE, _MUD_FIGHT = Verdict.GRANTED, OpenSideTie.REFUSED, CombatMode.MUD_FIGHT
+_REFUSED_ON_TIE, _MUD_FIGHT = OpenSideTie.REFUSED, CombatMode.MUD_FIGHT
 _STONE_CLAIMED, _INCOMPLETE_SIDE = Reason.STONE_CLAIMED, Reason.INCOMPLETE_SIDE
 _STRONGER, _WEAKER = Reason.STRONGER_FORMATION, Reason.WEAKER_FORMATION
 _TIE_WON, _TIE_LOST = Reason.TIE_WON, Reason.TIE_LOST
@@ -72,7 +74,9 @@ class ClaimVerdict(FrozenValue):
         "held_by_claimant",
         "rulings",
     )
-    __slots__ = _fields
+    # The fields in one tuple, set by one call (nine slots cost nine), read by properties (below).
+    __slots__ = ("_values",)
+    _values: tuple[object, ...]
     stone: int
     reason: Reason
     mine: tuple[Card, ...]
@@ -95,15 +99,8 @@ class ClaimVerdict(FrozenValue):
         held_by_claimant: bool = False,
         rulings: Rulings = RULINGS,
     ) -> None:
-        _SET_STONE(self, stone)
-        _SET_REASON(self, reason)
-        _SET_MINE(self, mine)
-        _SET_THEIRS(self, theirs)
-        _SET_MODES(self, modes)
-        _SET_BEST_REPLY(self, best_reply)
-        _SET_WITNESS_IN_HAND(self, witness_in_hand)
-        _SET_HELD_BY_CLAIMANT(self, held_by_claimant)
-        _SET_RULINGS(self, rulings)
+        values = (stone, reason, mine, theirs, modes, best_reply, witness_in_hand)
+        _SET_VALUES(self, (*values, held_by_claimant, rulings))
 
     @property
     def verdict(self) -> Verdict:
@@ -118,7 +115,7 @@ class ClaimVerdict(FrozenValue):
     @property
     def granted(self) -> bool:
         """Whether the claim holds."""
-        return self.reason.verdict is _GRANTED
+        return self._values[1] in GRANTED_BY
 
     @property
     def witness(self) -> tuple[Card, ...]:
@@ -131,24 +128,8 @@ class ClaimVerdict(FrozenValue):
     def rules(self) -> tuple[str, ...]:
         """The rules this verdict relied on, as ids of the rules index: those of its reason, then
         the tie, the hand, the combat modes and the elite troops that played a part."""
-        found = list(REASON_RULES[self.reason])
-        reply = self.best_reply
-        tie = reply is not None and reply.strength == strength(self.mine, self.modes)
-        if tie and self.reason in (Reason.UNBEATABLE, Reason.WITNESS):
-            found.append("claim.tie-against-incomplete")
-        if self.witness_in_hand:
-            found.append("claim.hand-is-no-proof")
-        added = reply.added if reply is not None else ()
-        if any(card in ELITE_TROOP_RULES for card in added):
-            found.append("claim.elite-troops-out-of-sight")
-        found += [MODE_RULES[mode] for mode in CombatMode if mode in self.modes]
-        if len(self.modes) == len(CombatMode):
-            found.append("tactics.both-modes")
-        troops = [card for card in (*self.mine, *self.theirs, *added) if card in ELITE_TROOP_RULES]
-        found += [ELITE_TROOP_RULES[card] for card in sorted(troops)]
-        if troops:
-            found.append("tactics.wild-best-identity")
-        return tuple(dict.fromkeys(found))
+        reply, hand = self.best_reply, self.witness_in_hand
+        return rules_relied_on(self.reason, self.mine, self.theirs, self.modes, reply, hand)
 
     @property
     def explanation(self) -> str:
@@ -156,9 +137,15 @@ class ClaimVerdict(FrozenValue):
         return _EXPLAIN[self.reason](self)
 
 
-_SETTERS = slot_setters(ClaimVerdict, *ClaimVerdict._fields)
-_SET_STONE, _SET_REASON, _SET_MINE, _SET_THEIRS, _SET_MODES = _SETTERS[:5]
-_SET_BEST_REPLY, _SET_WITNESS_IN_HAND, _SET_HELD_BY_CLAIMANT, _SET_RULINGS = _SETTERS[5:]
+def _field(index: int) -> property:
+    """The property that reads a verdict's field ``index`` from its one tuple."""
+    return property(lambda verdict: verdict._values[index])
+
+
+for _index, _name in enumerate(ClaimVerdict._fields):
+    setattr(ClaimVerdict, _name, _field(_index))
+(_SET_VALUES,) = slot_setters(ClaimVerdict, "_values")
+_NEW = object.__new__
 
 
 def _names(cards: Iterable[Card]) -> str:
@@ -303,15 +290,16 @@ def stone_verdict(
     the claimant holds ``hand``, by ``rulings``: :func:`claim_verdict` without building a whole
     position, for a game that keeps its table otherwise."""
     mine, theirs, modes = state.sides[claimant], state.sides[1 - claimant], state.modes
-    if state.claimed_by is not None:
-        held = state.claimed_by is claimant
-        return ClaimVerdict(stone, _STONE_CLAIMED, mine, theirs, modes, None, (), held, rulings)
     capacity = 3 + (_MUD_FIGHT in modes)  # state.capacity, without its two calls
-    if len(mine) < capacity:
-        return ClaimVerdict(stone, _INCOMPLETE_SIDE, mine, theirs, modes, rulings=rulings)
-    my_strength = strength(mine, modes)
-    if len(theirs) == capacity:
-        their_strength = strength(theirs, modes)
+    best: Completion | None = None
+    in_hand: tuple[Card, ...] = ()
+    held = False
+    if state.claimed_by is not None:
+        reason, held = _STONE_CLAIMED, state.claimed_by is claimant
+    elif len(mine) < capacity:
+        reason = _INCOMPLETE_SIDE
+    elif len(theirs) == capacity:
+        my_strength, their_strength = strength(mine, modes), strength(theirs, modes)
         if my_strength > their_strength:
             reason = _STRONGER
         elif my_strength < their_strength:
@@ -322,16 +310,20 @@ def stone_verdict(
             reason = _TIE_WON
         else:
             reason = _TIE_LOST
-        return ClaimVerdict(stone, reason, mine, theirs, modes, rulings=rulings)
-    best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
-    if best is None:
-        return ClaimVerdict(stone, _NO_COMPLETION, mine, theirs, modes, rulings=rulings)
-    if best.strength > my_strength or (
-        best.strength == my_strength and rulings.open_side_tie is _REFUSED_ON_TIE
-    ):
-        in_hand = tuple([card for card in best.added if card in hand])
-        return ClaimVerdict(stone, _WITNESS, mine, theirs, modes, best, in_hand, False, rulings)
-    return ClaimVerdict(stone, _UNBEATABLE, mine, theirs, modes, best, (), False, rulings)  # no kw
+    else:
+        my_strength = strength(mine, modes)
+        best = strongest_completion(theirs, unseen & CLAN_MASK, modes, wilds=troops)
+        if best is None:
+            reason = _NO_COMPLETION
+        elif best.strength > my_strength or (
+            best.strength == my_strength and rulings.open_side_tie is _REFUSED_ON_TIE
+        ):
+            reason, in_hand = _WITNESS, tuple([card for card in best.added if card in hand])
+        else:
+            reason = _UNBEATABLE
+    verdict = _NEW(ClaimVerdict)  # the fields set by one call, not through the constructor
+    _SET_VALUES(verdict, (stone, reason, mine, theirs, modes, best, in_hand, held, rulings))
+    return verdict
 
 
 def elite_troops_for(

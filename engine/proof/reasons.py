@@ -8,7 +8,7 @@ of the combat modes and elite troops involved, are named with the verdict.
 from __future__ import annotations
 
 from engine.cards.card import Card
-from engine.cards.formations import CombatMode
+from engine.cards.formations import CombatMode, Completion, strength
 from engine.cards.tactics import CARD_RULES, ELITE_TROOPS, Tactic
 from engine.frozen import IdentityEnum
 from engine.proof.pieces import PositionError
@@ -54,11 +54,11 @@ class Reason(IdentityEnum):
     @property
     def verdict(self) -> Verdict:
         """The verdict this reason leads to."""
-        return _GRANTED if self in _GRANTED_BY else _REFUSED
+        return _GRANTED if self in GRANTED_BY else _REFUSED
 
 
 _GRANTED, _REFUSED = Verdict.GRANTED, Verdict.REFUSED
-_GRANTED_BY = frozenset(
+GRANTED_BY = frozenset(
     {Reason.STRONGER_FORMATION, Reason.TIE_WON, Reason.UNBEATABLE, Reason.NO_COMPLETION}
 )
 """The reasons that grant a claim, made once: reading a member off its Enum class costs about
@@ -87,6 +87,36 @@ MODE_RULES = {
 
 ELITE_TROOP_RULES: dict[Card, str] = {troop: CARD_RULES[troop] for troop in sorted(ELITE_TROOPS)}
 """The rule of each elite troop, named when one stands at the stone or completes their side."""
+
+
+def rules_relied_on(
+    reason: Reason,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    modes: frozenset[CombatMode],
+    reply: Completion | None,
+    witness_in_hand: tuple[Card, ...],
+) -> tuple[str, ...]:
+    """The rules a verdict relied on, as ids of the rules index: those of its ``reason``, then
+    the tie, the hand, the combat modes and the elite troops that played a part (the verdict's
+    sides ``mine`` and ``theirs``, the opponent's best ``reply`` and the witness cards in hand)."""
+    found = list(REASON_RULES[reason])
+    tie = reply is not None and reply.strength == strength(mine, modes)
+    if tie and reason in (Reason.UNBEATABLE, Reason.WITNESS):
+        found.append("claim.tie-against-incomplete")
+    if witness_in_hand:
+        found.append("claim.hand-is-no-proof")
+    added = reply.added if reply is not None else ()
+    if any(card in ELITE_TROOP_RULES for card in added):
+        found.append("claim.elite-troops-out-of-sight")
+    found += [MODE_RULES[mode] for mode in CombatMode if mode in modes]
+    if len(modes) == len(CombatMode):
+        found.append("tactics.both-modes")
+    troops = [card for card in (*mine, *theirs, *added) if card in ELITE_TROOP_RULES]
+    found += [ELITE_TROOP_RULES[card] for card in sorted(troops)]
+    if troops:
+        found.append("tactics.wild-best-identity")
+    return tuple(dict.fromkeys(found))
 
 
 class DuplicateClaim(PositionError):
