@@ -56,25 +56,22 @@ def encode(position: Position, stone: int) -> str:
 
 _CARD_NUMBER = {str(card): card for card in range(64)}
 """A card number's text to the number: a look-up costs less than ``int()``."""
+_STONE_NUMBER = {str(stone): stone for stone in range(1, 10)}
+"""A stone number's text to the number (as :data:`_CARD_NUMBER`)."""
 
 
-def _cards(text: str) -> tuple[Card, ...]:
-    """The cards of a side's or a hand's text: one card is one look-up, more are looked up by
+class _Cards(dict[str, tuple[Card, ...]]):
+    """Each card list's text (a side's or a hand's) read once: a hit is a look-up at C speed,
+    and most sides repeat one read before (the empty side, ``.``, most of all). A miss is read
+    here, in the one call ``dict`` makes for it: one card is one look-up, more are looked up by
     one ``itemgetter`` call (which returns them as a tuple), cheaper than a ``map``."""
-    if text in _CARD_NUMBER:  # one card
-        return (_CARD_NUMBER[text],)
-    if text == ".":
-        return ()
-    cards: tuple[Card, ...] = itemgetter(*text.split(","))(_CARD_NUMBER)  # two or more: a tuple
-    return cards
-
-
-class _Sides(dict[str, tuple[Card, ...]]):
-    """Each side's text read once: a hit is a look-up at C speed, and most sides repeat one read
-    before (the empty side most of all). (A hand seldom repeats: it is read each time.)"""
 
     def __missing__(self, text: str) -> tuple[Card, ...]:
-        cards = self[text] = _cards(text)
+        if text in _CARD_NUMBER:  # one card
+            cards: tuple[Card, ...] = (_CARD_NUMBER[text],)
+        else:  # two or more: a tuple
+            cards = itemgetter(*text.split(","))(_CARD_NUMBER)
+        self[text] = cards
         return cards
 
 
@@ -84,12 +81,12 @@ class _Stones(dict[str, StoneState]):
 
     def __missing__(self, field: str) -> StoneState:
         side_a, side_b, first, claimed = field.split("/")
-        sides = (_SIDES[side_a], _SIDES[side_b])
+        sides = (_CARDS[side_a], _CARDS[side_b])
         stone = self[field] = StoneState(sides, _PLAYER[first], _NO_MODES, _PLAYER[claimed])
         return stone
 
 
-_SIDES = _Sides()
+_CARDS = _Cards({".": ()})
 _STONES = _Stones()
 _NO_MODES = StoneState().modes  # the constructor's own empty set, which it need not check
 
@@ -98,7 +95,7 @@ def decode(line: str) -> tuple[Position, int]:
     """The position and claimed stone of one line, through the validated constructor."""
     stone_text, hand, *stone_fields = line.split()
     stones = tuple(map(_STONES.__getitem__, stone_fields))
-    return Position(stones, (), _cards(hand), Player.A, _BASE), int(stone_text)
+    return Position(stones, (), _CARDS[hand], Player.A, _BASE), _STONE_NUMBER[stone_text]
 
 
 def judge_file(path: str) -> None:
