@@ -56,7 +56,6 @@ if TYPE_CHECKING:
 _CARD_BITS = {card: 1 << card for card in range(64)}
 """Each card number's bit: ``sum(itemgetter(*cards)(_CARD_BITS))`` is the mask of two cards or
 more at C speed, and a number that is no card has no entry."""
-_PLAIN_INTS = {int}
 
 
 def face_up_mask_when_valid(position: _Seen) -> int:
@@ -77,7 +76,9 @@ def face_up_mask_when_valid(position: _Seen) -> int:
         hand = position.hand
         cards = [*position.discards, *hand]
         complete = _stones_at_a_glance(position.stones, cards)
-        if complete is None or len(cards) < 2 or set(map(type, cards)) != _PLAIN_INTS:
+        # Plain card numbers: what is not an int (a float, a numpy integer; a bool is read as
+        # the int it is, by the full listing too) sums to something else, or fails to.
+        if complete is None or len(cards) < 2 or type(sum(cards)) is not int:
             return -1  # (fewer than two cards cost nothing to check in full)
         seen: int = sum(itemgetter(*cards)(_CARD_BITS))
         if seen.bit_count() != len(cards) or seen & TACTICS_MASK:
@@ -108,14 +109,14 @@ def _stones_at_a_glance(stones: Sequence[StoneState], cards: list[Card]) -> list
     combat mode, a side over three cards, a completion order where a side is incomplete."""
     complete: list[StoneState] = []
     for stone in stones:
-        sides = stone.sides
-        a, b = sides[0], sides[1]
+        a, b = stone.sides  # (a stone of other than two sides: an error, the caller's -1)
         cards += a
         cards += b
+        size_a, size_b = len(a), len(b)
         # Without a combat mode a side holds 3: a size over 3 sets a bit above the two low.
-        if len(a) | len(b) > 3 or stone.modes:
+        if size_a | size_b > 3 or stone.modes:
             return None
-        if len(a) & len(b) == 3:  # both sides complete
+        if size_a & size_b == 3:  # both sides complete
             if stone.completed_first is None:
                 complete.append(stone)
         elif stone.completed_first is not None:
