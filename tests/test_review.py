@@ -11,13 +11,12 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import FIXTURE, kept_for_the_run
+from conftest import FIXTURE, copy_catalogue_project, kept_for_the_run
 
 import engine.proof.claims
 from oracle.casefile.editing import edited_text
@@ -170,14 +169,13 @@ def test_the_published_catalogue_is_compared_with_an_earlier_export(
 
 
 @pytest.fixture(scope="module")
-def unreadable_bases(
-    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
-) -> dict[str, tuple[Path, str]]:
-    """Each project with a base that cannot be read, and that base: a copy that is no
-    checkout, a checkout committed twice asked for a revision it lacks, a shallow clone of it
-    (made once for the three: each checkout is about ten git processes and 400 files)."""
-    plain = project_copier(tmp_path_factory.mktemp("plain"))
-    committed = project_copier(tmp_path_factory.mktemp("committed"))
+def unreadable_bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """Each project with a base that cannot be read, and that base: a copy (of what drift
+    reads) that is no checkout, a checkout committed twice asked for a revision it lacks, a
+    shallow clone of it (made once for the three: each checkout is about ten git processes and
+    a few hundred files)."""
+    plain = copy_catalogue_project(tmp_path_factory.mktemp("plain"))
+    committed = copy_catalogue_project(tmp_path_factory.mktemp("committed"))
     _commit_twice(committed)
     clones = tmp_path_factory.mktemp("clones")
     _git(clones, "clone", "-q", "--depth", "1", f"file://{committed}", "shallow")
