@@ -71,6 +71,7 @@ browser tests an editor opts into.
     .venv/bin/python bench/test_run_cpu.py tests/test_cli.py tests/test_render.py   # those files
     .venv/bin/python bench/test_run_cpu.py --tests 40   # one process: CPU by file and test
     .venv/bin/python bench/test_run_cpu.py --total --tree ../base   # another checkout's run
+    .venv/bin/python bench/test_run_cpu.py --files 30   # files and folders a run makes (strace)
 
 ``--tree PATH`` measures the checkout at PATH (its tests, engine and oracle, run from there with
 PATH first on ``PYTHONPATH``) with this checkout's virtual environment: an A/B of a change
@@ -88,7 +89,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Generator
@@ -182,6 +186,56 @@ def by_test(shown: int) -> None:
         print(f"  {seconds:6.2f} s {phase:8} {node[:110]}")
 
 
+CREATED = re.compile(r'^\d+\s+(openat|mkdir|mkdirat)\(.*?"((?:[^"\\]|\\.)*)"(.*)$')
+"""A line of strace's output naming a path (the pid first, as ``strace -f -o`` writes it)."""
+
+TEST_FOLDER = re.compile(r"/pytest-\d+/(?:popen-gw\d+/)?([^/]+?)\d*(?:/|$)")
+"""A test's own temporary folder in a path, without pytest's number: where a file was made."""
+
+
+def files_made(shown: int) -> None:
+    """The default run once, in one process, under ``strace``: the files it created (the
+    distinct paths it opened with ``O_CREAT``) and the folders it made, in all and by the
+    temporary folder they were made in (a test's, or a session fixture's). Each file created
+    costs system time, several times more on a busy machine (see the module's docstring)."""
+    if shutil.which("strace") is None:
+        print("--files needs strace")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        trace = Path(folder) / "trace"
+        command = [
+            *("strace", "-f", "-qq", "-o", str(trace), "-e", "status=successful"),
+            *("-e", "trace=openat,mkdir,mkdirat", sys.executable, "-m", "pytest", "-q"),
+            *("-p", "no:cacheprovider"),
+        ]
+        status = subprocess.run(command, cwd=ROOT, capture_output=True, check=False).returncode
+        files: set[str] = set()
+        folders = 0
+        by_place: dict[str, list[int]] = {}
+        with trace.open(encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                found = CREATED.match(line)
+                if found is None:
+                    continue
+                call, path, rest = found.groups()
+                if call == "openat" and ("O_CREAT" not in rest or path in files):
+                    continue
+                made = call == "openat"
+                if made:
+                    files.add(path)
+                else:
+                    folders += 1
+                test_folder = TEST_FOLDER.search(path)
+                where = test_folder.group(1) if test_folder else "elsewhere"
+                counts = by_place.setdefault(where, [0, 0])
+                counts[0 if made else 1] += 1
+    print(f"one process (exit {status}): {len(files)} files created, {folders} folders made")
+    for place, (made, made_folders) in sorted(by_place.items(), key=lambda item: -item[1][0])[
+        :shown
+    ]:
+        print(f"  {made:5} files {made_folders:5} folders  {place}")
+
+
 def use_tree(tree: Path) -> None:
     """Measure the checkout at ``tree`` rather than this one: its files, run from there, its
     packages imported before any installed copy."""
@@ -197,6 +251,10 @@ def main() -> int:
         at = sys.argv.index("--tree")
         use_tree(Path(sys.argv[at + 1]))
         del sys.argv[at : at + 2]
+    if "--files" in sys.argv:
+        at = sys.argv.index("--files")
+        files_made(int(sys.argv[at + 1]) if at + 1 < len(sys.argv) else 30)
+        return 0
     if "--tests" in sys.argv:
         at = sys.argv.index("--tests")
         by_test(int(sys.argv[at + 1]) if at + 1 < len(sys.argv) else 40)

@@ -369,10 +369,11 @@ def copy_catalogue_project(tmp_path: Path, *, pages_only: bool = True) -> Path:
     of a whole copy's files. Each file created costs system time, several times more on a
     busy machine (see bench/test_run_cpu.py)."""
     shutil.copytree(FIXTURE / "rules", tmp_path / "rules")
-    for path in publishable_case_files():
-        target = tmp_path / path.relative_to(FIXTURE)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, target)
+    cases = publishable_case_files()
+    for folder in sorted({path.parent for path in cases}):  # each made once, not once a file
+        (tmp_path / folder.relative_to(FIXTURE)).mkdir(parents=True)
+    for path in cases:
+        shutil.copy(path, tmp_path / path.relative_to(FIXTURE))
     copy_site_sources(tmp_path / "site_src", pages_only=pages_only)
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     return tmp_path
@@ -392,8 +393,10 @@ def copy_site_sources(target: Path, *, pages_only: bool) -> None:
     if not pages_only:
         shutil.copytree(ROOT / "site_src", target)
         return
-    for uri in site_page_names():
-        (target / uri).parent.mkdir(parents=True, exist_ok=True)
+    pages = site_page_names()
+    for folder in sorted({(target / uri).parent for uri in pages}):
+        folder.mkdir(parents=True, exist_ok=True)
+    for uri in pages:
         shutil.copy(ROOT / "site_src" / uri, target / uri)
 
 
