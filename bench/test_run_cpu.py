@@ -60,7 +60,17 @@ work (tests/conftest.py's scheduler) and a move's text was written once in
 tests/test_move_generation.py, alternated three times with the parent (caches cleared,
 ``--tree``, load 1.3 to 1.7, the machine slowing and speeding up by 5 s between rounds): spread
 35.4, 36.7 and 39.6 s before, 35.4, 36.2 and 30.8 s after; in one process 30.4, 33.7 and
-35.0 s before, 30.0, 32.6 and 25.5 s after.
+35.0 s before, 30.0, 32.6 and 25.5 s after. On 2026-12-08, once the tests that only read a
+project copy took the shared one, and the tests of the editors' commands, the coverage
+projects and the citations' look a copy without the site's build-only files (templates,
+scripts, stylesheets, downloads, games, package files), ``--files``: a run created 8,951
+files and made 3,341 folders before, 6,280 and 2,682 after. Alternated with the parent
+(``--tree``, caches cleared), at load 1.2 to 6: spread over two workers 33.0, 32.4, 35.0 and
+38.0 s before, 30.5, 30.4, 33.4 and 31.2 s after (17 to 19 s wall at load 1.2 to 3); in one
+process 28.6, 27.3, 28.2 and 28.5 s before, 26.5, 27.9, 28.9 and 27.8 s after. Earlier states
+of the change (all but the last two small commits), at load 6 to 12: spread 35.3, 34.7, 35.4
+and 36.9 s before, 33.0, 33.1, 36.5 and 37.1 s after; one process 27.9, 31.2, 30.6 and 33.4 s
+before, 27.1, 27.5, 28.5 and 32.1 s after.
 
 The default run leaves out the soaks (``-m slow``) and the browser tests (``-m browser``, which
 CI runs); ``tests/test_browser.py`` is measured apart, as ``-m "browser and not slow"``, the
@@ -71,6 +81,7 @@ browser tests an editor opts into.
     .venv/bin/python bench/test_run_cpu.py tests/test_cli.py tests/test_render.py   # those files
     .venv/bin/python bench/test_run_cpu.py --tests 40   # one process: CPU by file and test
     .venv/bin/python bench/test_run_cpu.py --total --tree ../base   # another checkout's run
+    .venv/bin/python bench/test_run_cpu.py --files 30   # files and folders a run makes (strace)
 
 ``--tree PATH`` measures the checkout at PATH (its tests, engine and oracle, run from there with
 PATH first on ``PYTHONPATH``) with this checkout's virtual environment: an A/B of a change
@@ -88,7 +99,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Generator
@@ -182,6 +196,56 @@ def by_test(shown: int) -> None:
         print(f"  {seconds:6.2f} s {phase:8} {node[:110]}")
 
 
+CREATED = re.compile(r'^\d+\s+(openat|mkdir|mkdirat)\(.*?"((?:[^"\\]|\\.)*)"(.*)$')
+"""A line of strace's output naming a path (the pid first, as ``strace -f -o`` writes it)."""
+
+TEST_FOLDER = re.compile(r"/pytest-\d+/(?:popen-gw\d+/)?([^/]+?)\d*(?:/|$)")
+"""A test's own temporary folder in a path, without pytest's number: where a file was made."""
+
+
+def files_made(shown: int) -> None:
+    """The default run once, in one process, under ``strace``: the files it created (the
+    distinct paths it opened with ``O_CREAT``) and the folders it made, in all and by the
+    temporary folder they were made in (a test's, or a session fixture's). Each file created
+    costs system time, several times more on a busy machine (see the module's docstring)."""
+    if shutil.which("strace") is None:
+        print("--files needs strace")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        trace = Path(folder) / "trace"
+        command = [
+            *("strace", "-f", "-qq", "-o", str(trace), "-e", "status=successful"),
+            *("-e", "trace=openat,mkdir,mkdirat", sys.executable, "-m", "pytest", "-q"),
+            *("-p", "no:cacheprovider"),
+        ]
+        status = subprocess.run(command, cwd=ROOT, capture_output=True, check=False).returncode
+        files: set[str] = set()
+        folders = 0
+        by_place: dict[str, list[int]] = {}
+        with trace.open(encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                found = CREATED.match(line)
+                if found is None:
+                    continue
+                call, path, rest = found.groups()
+                if call == "openat" and ("O_CREAT" not in rest or path in files):
+                    continue
+                made = call == "openat"
+                if made:
+                    files.add(path)
+                else:
+                    folders += 1
+                test_folder = TEST_FOLDER.search(path)
+                where = test_folder.group(1) if test_folder else "elsewhere"
+                counts = by_place.setdefault(where, [0, 0])
+                counts[0 if made else 1] += 1
+    print(f"one process (exit {status}): {len(files)} files created, {folders} folders made")
+    for place, (made, made_folders) in sorted(by_place.items(), key=lambda item: -item[1][0])[
+        :shown
+    ]:
+        print(f"  {made:5} files {made_folders:5} folders  {place}")
+
+
 def use_tree(tree: Path) -> None:
     """Measure the checkout at ``tree`` rather than this one: its files, run from there, its
     packages imported before any installed copy."""
@@ -197,6 +261,10 @@ def main() -> int:
         at = sys.argv.index("--tree")
         use_tree(Path(sys.argv[at + 1]))
         del sys.argv[at : at + 2]
+    if "--files" in sys.argv:
+        at = sys.argv.index("--files")
+        files_made(int(sys.argv[at + 1]) if at + 1 < len(sys.argv) else 30)
+        return 0
     if "--tests" in sys.argv:
         at = sys.argv.index("--tests")
         by_test(int(sys.argv[at + 1]) if at + 1 < len(sys.argv) else 40)

@@ -10,6 +10,7 @@ import itertools
 import os
 import re
 import shutil
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -271,6 +272,16 @@ def project_copy(tmp_path: Path) -> Path:
     return copy_project(tmp_path)
 
 
+@pytest.fixture
+def catalogue_copy(tmp_path: Path) -> Path:
+    """The parts of the project the catalogue and the editors' commands (``ask``, ``check``,
+    ``new``, ``pin``, ``drift``, ``export``) read, copied so that a test may change them: the
+    fixture catalogue's publishable cases and rules index, the site's Markdown pages and
+    ``mkdocs.yml`` (:func:`copy_catalogue_project`). A test that builds the site, or reads
+    what only a build reads, takes :func:`project_copy`."""
+    return copy_catalogue_project(tmp_path)
+
+
 @functools.cache
 def kept_for_the_run() -> Kept:
     """What the catalogues a run builds of the project, or of copies of it, share: each case
@@ -342,18 +353,51 @@ def publishable_case_files() -> tuple[Path, ...]:
 def copy_project(tmp_path: Path) -> Path:
     """Copy what a site build reads, with only the publishable cases of the fixture catalogue
     and its rules index, into ``tmp_path``."""
-    for name in ("site_src", "games"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    shutil.copytree(FIXTURE / "rules", tmp_path / "rules")
-    for path in publishable_case_files():
-        target = tmp_path / path.relative_to(FIXTURE)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, target)
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    copy_catalogue_project(tmp_path, pages_only=False)
+    shutil.copytree(ROOT / "games", tmp_path / "games")
     for name in ("package.json", "package-lock.json"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")  # the browser runtime
     return tmp_path
+
+
+def copy_catalogue_project(tmp_path: Path, *, pages_only: bool = True) -> Path:
+    """Copy what the catalogue and the editors' commands read of a project (its publishable
+    fixture cases and rules index, the site's Markdown pages, ``mkdocs.yml``) into
+    ``tmp_path``; with ``pages_only`` (the default), none of ``site_src/``'s other files, which
+    only a site build reads: the templates, stylesheets, scripts and downloads, about a third
+    of a whole copy's files. Each file created costs system time, several times more on a
+    busy machine (see bench/test_run_cpu.py)."""
+    shutil.copytree(FIXTURE / "rules", tmp_path / "rules")
+    cases = publishable_case_files()
+    for folder in sorted({path.parent for path in cases}):  # each made once, not once a file
+        (tmp_path / folder.relative_to(FIXTURE)).mkdir(parents=True)
+    for path in cases:
+        shutil.copy(path, tmp_path / path.relative_to(FIXTURE))
+    copy_site_sources(tmp_path / "site_src", pages_only=pages_only)
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    return tmp_path
+
+
+@functools.cache
+def site_page_names() -> tuple[str, ...]:
+    """The site's Markdown pages by path under ``site_src/``, as the catalogue reads them."""
+    from oracle.sitepages import site_pages
+
+    return tuple(site_pages(ROOT / "site_src"))
+
+
+def copy_site_sources(target: Path, *, pages_only: bool) -> None:
+    """``site_src/`` copied to ``target``: whole, or only the Markdown pages the catalogue
+    reads (:func:`oracle.sitepages.site_pages`, which leaves out ``_templates/``)."""
+    if not pages_only:
+        shutil.copytree(ROOT / "site_src", target)
+        return
+    pages = site_page_names()
+    for folder in sorted({(target / uri).parent for uri in pages}):
+        folder.mkdir(parents=True, exist_ok=True)
+    for uri in pages:
+        shutil.copy(ROOT / "site_src" / uri, target / uri)
 
 
 @pytest.fixture(scope="session")
@@ -362,21 +406,37 @@ def project_copier() -> Callable[[Path], Path]:
     return copy_project
 
 
-def tree_contents(root: Path) -> dict[str, bytes | str | None]:
+def tree_contents(root: Path) -> dict[str, bytes | str | int | None]:
     """Every entry under ``root`` by its path: a file's bytes, a link's target (not followed),
-    None for a folder."""
-    contents: dict[str, bytes | str | None] = {}
+    None for a folder, and for anything else (a FIFO, a socket, a device) its type, never
+    opened: reading a FIFO nobody writes to would wait for ever."""
+    contents: dict[str, bytes | str | int | None] = {}
     for folder, folders, files in os.walk(root):
         for name in folders + files:
             path = Path(folder) / name
             key = str(path.relative_to(root))
-            if path.is_symlink():
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
                 contents[key] = os.readlink(path)
-            elif path.is_dir():
+            elif stat.S_ISDIR(mode):
                 contents[key] = None
-            else:
+            elif stat.S_ISREG(mode):
                 contents[key] = path.read_bytes()
+            else:
+                contents[key] = stat.S_IFMT(mode)
     return contents
+
+
+def changed_entries(
+    before: dict[str, bytes | str | int | None], after: dict[str, bytes | str | int | None]
+) -> list[str]:
+    """The paths of two :func:`tree_contents` of one tree that were made, removed or changed."""
+    missing = object()
+    return sorted(
+        name
+        for name in before.keys() | after.keys()
+        if before.get(name, missing) != after.get(name, missing)
+    )
 
 
 @pytest.fixture(scope="session")
@@ -389,10 +449,7 @@ def project_to_read(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = copy_project(tmp_path_factory.mktemp("project-to-read"))
     before = tree_contents(root)
     yield root
-    after = tree_contents(root)
-    changed = sorted(
-        name for name in before.keys() | after.keys() if before.get(name, 0) != after.get(name, 0)
-    )
+    changed = changed_entries(before, tree_contents(root))
     assert not changed, f"a test wrote into the project copy shared for reading: {changed}"
 
 

@@ -33,6 +33,7 @@ except ImportError:  # pragma: no cover - the dev extras install both
     HAVE_IMAGING = False
 
 from browser_support import REFUSED_SEED, moves_to_a_refused_card, play_moves, table_turn
+from conftest import copy_site_sources
 
 from oracle.casefile.source import loaded_yaml
 
@@ -319,13 +320,23 @@ test checks that :func:`views` gives exactly these)."""
 def copy_look_project(target: Path) -> Path:
     """The fixture site's project: the project's pages, templates, stylesheets, scripts and
     recorded games, with the frozen cases, rules index and results of ``tests/look/``."""
-    for name in ("site_src", "games"):
-        shutil.copytree(ROOT / name, target / name)
-    for name in ("cases", "rules", "results"):
-        shutil.copytree(LOOK / name, target / name)
-    for name in ("mkdocs.yml", "package.json", "package-lock.json"):
+    copy_look_catalogue(target, pages_only=False)
+    shutil.copytree(ROOT / "games", target / "games")
+    for name in ("package.json", "package-lock.json"):
         shutil.copy(ROOT / name, target / name)
     (target / "node_modules").symlink_to(ROOT / "node_modules")
+    return target
+
+
+def copy_look_catalogue(target: Path, *, pages_only: bool = True) -> Path:
+    """What the catalogue and the editors' commands read of the fixture site's project: the
+    cases, rules index and results of ``tests/look/``, ``mkdocs.yml`` and the project's
+    Markdown pages (with ``pages_only``, the default, none of ``site_src/``'s other files,
+    which only a build reads: see conftest's :func:`copy_catalogue_project`)."""
+    for name in ("cases", "rules", "results"):
+        shutil.copytree(LOOK / name, target / name)
+    copy_site_sources(target / "site_src", pages_only=pages_only)
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
     return target
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_main
-from reader_support import copy_look_project
+from reader_support import copy_look_catalogue
 
 from oracle.casefile.model import RuleEntry
 from oracle.site.render import render_citation
@@ -22,8 +22,8 @@ PROOF_TEXT = "One such completion is enough to refuse the claim"
 
 @pytest.fixture
 def look(tmp_path: Path) -> Path:
-    """The fixture catalogue with the project's pages, to change."""
-    return copy_look_project(tmp_path / "project")
+    """The fixture catalogue with the project's Markdown pages, to change."""
+    return copy_look_catalogue(tmp_path / "project")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

@@ -58,6 +58,17 @@ def test_a_ruse_is_named_by_a_whole_word() -> None:
         read_move("bansheered 5 at 3", [], nothing)
 
 
+@pytest.fixture(scope="module")
+def look_to_write_beside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the look's cases and rules index for the six runs that write to standard
+    output: each checks that the folder holds nothing else after its run."""
+    look = Path(__file__).resolve().parent / "look"
+    root = tmp_path_factory.mktemp("dash")
+    for name in ("cases", "rules"):
+        shutil.copytree(look / name, root / name)
+    return root
+
+
 @pytest.mark.parametrize(
     ("command", "starts"),
     [
@@ -73,22 +84,20 @@ def test_a_ruse_is_named_by_a_whole_word() -> None:
 def test_dash_is_standard_output_for_every_command_that_writes_a_file(
     command: list[str],
     starts: str,
-    tmp_path: Path,
+    look_to_write_beside: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``-o -`` (and ``--json -``, ``--junit -``) means standard output for export, drift and
     conform alike: what is written goes there, and no file named ``-`` appears."""
-    look = Path(__file__).resolve().parent / "look"
-    for name in ("cases", "rules"):
-        shutil.copytree(look / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
+    root = look_to_write_beside
+    monkeypatch.chdir(root)
     engine = ["--", *OUR_ADAPTER]
-    # The six share the run's reads and replays of the same files (each copied afresh).
+    # The six share the run's reads and replays of the same files.
     assert run_main([*command, *(engine if command[0] == "conform" else [])]) == 0
     out = capsys.readouterr().out
     assert out.startswith(starts), out[:80]
-    assert not (tmp_path / "-").exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+    assert not (root / "-").exists() and sorted(p.name for p in root.iterdir()) == [
         "cases",
         "rules",
     ]

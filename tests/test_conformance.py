@@ -357,11 +357,11 @@ def test_an_engine_of_protocol_1_runs_unchanged(records: tuple[dict[str, Any], .
 @pytest.mark.usefixtures("adapter_in_process")
 def test_the_command_line_exports_and_runs_an_engine_with_a_selection(
     tmp_path: Path,
-    project_copy: Path,
+    project_to_read: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(project_to_read)
     exported = tmp_path / "catalogue.jsonl"
     assert run_main(["export", "--format", "jsonl", "-o", str(exported)]) == 0
     capsys.readouterr()
@@ -481,11 +481,11 @@ def test_an_engine_that_keeps_failing_is_given_up_on_and_its_children_do_not_out
 
 def test_conform_fails_a_run_in_which_no_case_passes(
     tmp_path: Path,
-    project_copy: Path,
+    project_to_read: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(project_to_read)
     nothing = tmp_path / "nothing.py"
     nothing.write_text(
         "import json, sys\nfor line in sys.stdin:\n"
@@ -786,11 +786,11 @@ def test_answers_to_questions_not_asked_fail_the_case(records: tuple[dict[str, A
 @pytest.mark.usefixtures("adapter_in_process")
 def test_the_json_report_names_the_catalogue_and_gives_every_question_both_answers(
     tmp_path: Path,
-    project_copy: Path,
+    project_to_read: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(project_to_read)
     exported = tmp_path / "catalogue.json"
     assert run_main(["export", "-o", str(exported)]) == 0
     version = json.loads(exported.read_text())["catalogue"]
@@ -881,7 +881,7 @@ def _results_that_are_no_reports_are_said(
 @pytest.mark.usefixtures("adapter_in_process")
 def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     tmp_path: Path,
-    project_copy: Path,
+    project_to_read: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     records: tuple[dict[str, Any], ...],
@@ -892,7 +892,7 @@ def test_a_published_result_is_shown_beside_ours_and_a_stale_one_apart(
     from oracle.conformance.results import load_results
     from oracle.site.engines import Conformance, render_conformance
 
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(project_to_read)
     results = tmp_path / "results"
     results.mkdir()
     hostile = "<script>alert(1)</script> <img src=x onerror=alert(1)> | **engine**"

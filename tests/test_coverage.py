@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE, ROOT, kept_for_the_run, run_main
+from conftest import FIXTURE, ROOT, copy_site_sources, kept_for_the_run, run_main
 
 from engine import Formation
 from oracle.catalogue import COVERAGE, CatalogueError, build_catalogue, verified_catalogue
@@ -33,11 +33,12 @@ table-rows:
 
 
 def project(tmp_path: Path, coverage: str | None) -> Path:
-    """The fixture catalogue with the project's pages, asking ``coverage`` of it."""
+    """The fixture catalogue with the project's Markdown pages (what the catalogue reads of
+    ``site_src/``), asking ``coverage`` of it."""
     root = tmp_path / "project"
     for name in ("cases", "rules"):
         shutil.copytree(FIXTURE / name, root / name)
-    shutil.copytree(ROOT / "site_src", root / "site_src")
+    copy_site_sources(root / "site_src", pages_only=True)
     if coverage is not None:
         (root / COVERAGE).write_text(coverage, encoding="utf-8")
     return root

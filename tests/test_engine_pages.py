@@ -79,7 +79,7 @@ def test_every_published_claim_case_pasted_gets_the_engines_verdicts_and_its_for
 
 
 def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     form = empty_form("tactics")
     form["stones"][3] = {"you": "red 5, red 6, red 7", "them": "blue 1", "claim": True}
@@ -95,14 +95,14 @@ def test_a_board_copied_as_a_case_file_is_accepted_by_check_unchanged(
     assert answer["ok"], answer
     text = answer["case_text"]
     assert "expect: " in text and "draft: true" in text
-    target = project_copy / "cases" / "claims" / "99-your-board.yaml"
+    target = catalogue_copy / "cases" / "claims" / "99-your-board.yaml"
     target.write_text(text, encoding="utf-8")
-    case = load_case_file(target, project_copy / "cases", load_rules_index(RULES))
+    case = load_case_file(target, catalogue_copy / "cases", load_rules_index(RULES))
     report = verify_case(case)
     assert report.verified and case.draft
     shown = [(v["stone"], v["verdict"]) for v in answer["report"]["verdicts"]]
     assert verdicts(report) == shown
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(catalogue_copy)
     assert run_main(["check"]) == 0, capsys.readouterr().out
 
 
@@ -132,7 +132,7 @@ def test_any_situation_makes_an_id_the_case_file_reads_back(situation: str, case
 
 
 def test_a_board_with_its_words_is_copied_as_a_finished_case_check_publishes_once_confirmed(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     form = empty_form()
     form["stones"][2] = {"you": "red 1, blue 1, green 1", "them": "red 3, blue 3", "claim": True}
@@ -144,9 +144,9 @@ def test_a_board_with_its_words_is_copied_as_a_finished_case_check_publishes_onc
     text = answer["case_text"]
     assert "id: your-1-1-1-against-their-3-3\n" in text
     assert "draft: true" not in text
-    case_file = project_copy / "cases" / "claims" / "99-your-1-1-1-against-their-3-3.yaml"
+    case_file = catalogue_copy / "cases" / "claims" / "99-your-1-1-1-against-their-3-3.yaml"
     case_file.write_text(text, encoding="utf-8")
-    case = load_case_file(case_file, project_copy / "cases", load_rules_index(RULES))
+    case = load_case_file(case_file, catalogue_copy / "cases", load_rules_index(RULES))
     report = verify_case(case)
     assert report.verified and not case.draft
     (check,) = report.checks
@@ -156,7 +156,7 @@ def test_a_board_with_its_words_is_copied_as_a_finished_case_check_publishes_onc
     assert case.rules == check.verdict.rules
     assert "claim.hand-is-no-proof" in case.rules  # the witness, green 3, is in your hand
     assert not any(rule.startswith("tactics.") for rule in case.rules)
-    monkeypatch.chdir(project_copy)
+    monkeypatch.chdir(catalogue_copy)
     # The reader's words are read once more against the verdicts, and confirmed.
     assert run_main(["check"]) == 1
     assert "then run schotten-oracle pin --reviewed" in capsys.readouterr().out

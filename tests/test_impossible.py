@@ -406,10 +406,10 @@ def test_the_ask_page_reports_the_refusal_at_its_line() -> None:
 
 
 def test_new_starts_an_impossible_board_as_a_draft_that_ask_judges(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(project_copy)
-    folder = project_copy / "cases" / "impossible-boards"
+    monkeypatch.chdir(catalogue_copy)
+    folder = catalogue_copy / "cases" / "impossible-boards"
     number = max(int(path.name[:2]) for path in folder.glob("*.yaml")) + 1
     assert run_main(["new", "impossible-boards", "five-cards-high", "--impossible"]) == 0
     case = folder / f"{number:02d}-five-cards-high.yaml"

@@ -86,8 +86,8 @@ def test_hand_is_proof_also_hides_the_elite_troops_in_your_hand() -> None:
     assert MISREADINGS["hand-is-proof"].claim_granted(position, 3) is True
 
 
-def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path) -> None:
-    case = project_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
+def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(catalogue_copy: Path) -> None:
+    case = catalogue_copy / "cases" / "claims" / "08-three-twos-beat-a-colour.yaml"
     text = case.read_text()
     case.write_text(
         text.replace(
@@ -95,7 +95,7 @@ def test_a_case_naming_a_guard_it_does_not_catch_is_a_problem(project_copy: Path
             "guards_against: [hand-is-proof]",
         )
     )
-    problems = build_catalogue(project_copy, kept=kept_for_the_run()).problem_lines
+    problems = build_catalogue(catalogue_copy, kept=kept_for_the_run()).problem_lines
     assert problems == [
         "cases/claims/08-three-twos-beat-a-colour.yaml:2: case 'three-twos-beat-a-colour' says it"
         " guards against 'hand-is-proof', but that misreading gives the same answer",

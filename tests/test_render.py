@@ -54,8 +54,8 @@ def test_the_seed_table_comes_first_in_order_with_its_verdicts(
     assert all(check.verdict.verdict is Verdict.GRANTED for check in opening[8].checks)
 
 
-def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy: Path) -> None:
-    cases = project_copy / "cases"
+def test_every_case_file_is_published_a_draft_or_a_reported_problem(catalogue_copy: Path) -> None:
+    cases = catalogue_copy / "cases"
     seed = (cases / "claims" / "08-three-twos-beat-a-colour.yaml").read_text()
     (cases / "claims" / "90-draft.yaml").write_text(
         seed.replace("id: three-twos-beat-a-colour", "id: a-draft").replace(
@@ -68,7 +68,7 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
     )
     settled = len(case_files(cases))
     (cases / "claims" / "92-invalid.yaml").write_text("id: [\n")
-    catalogue = build_catalogue(project_copy, kept=kept_for_the_run())
+    catalogue = build_catalogue(catalogue_copy, kept=kept_for_the_run())
     assert len(case_files(cases)) == settled + 1
     assert len(catalogue.published) == settled - 2
     assert [report.case.id for report in catalogue.drafts] == ["a-draft"]
@@ -78,7 +78,7 @@ def test_every_case_file_is_published_a_draft_or_a_reported_problem(project_copy
         "cases/claims/92-invalid.yaml",
     ]
     with pytest.raises(CatalogueError):
-        verified_catalogue(project_copy, kept=kept_for_the_run())
+        verified_catalogue(catalogue_copy, kept=kept_for_the_run())
 
 
 def test_the_table_shows_the_engines_verdict(catalogue: Catalogue) -> None:
@@ -94,8 +94,8 @@ def test_the_table_shows_the_engines_verdict(catalogue: Catalogue) -> None:
         assert cells[1] == f"**{plain(report.verdict_label)}**"
 
 
-def test_a_drifted_case_is_never_rendered(project_copy: Path) -> None:
-    root = project_copy
+def test_a_drifted_case_is_never_rendered(catalogue_copy: Path) -> None:
+    root = catalogue_copy
     case = root / "cases" / "claims" / "07-no-wrap-around.yaml"
     case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
     with pytest.raises(CatalogueError) as caught:
@@ -113,8 +113,8 @@ def test_a_drifted_case_is_never_rendered(project_copy: Path) -> None:
     )
 
 
-def test_an_invalid_case_stops_the_catalogue(project_copy: Path) -> None:
-    root = project_copy
+def test_an_invalid_case_stops_the_catalogue(catalogue_copy: Path) -> None:
+    root = catalogue_copy
     (root / "cases" / "claims" / "90-typo.yaml").write_text("id: typo\nsituaton: x\n")
     with pytest.raises(CatalogueError) as caught:
         verified_catalogue(root, kept=kept_for_the_run())
@@ -264,14 +264,14 @@ def test_a_case_page_opens_with_a_short_answer_and_folds_a_long_log(catalogue: C
     assert " → " in short.verdict_label
 
 
-def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
-    case = project_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
+def test_editor_text_is_shown_exactly_as_written(catalogue_copy: Path) -> None:
+    case = catalogue_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
     text = case.read_text().replace(
         "situation: You played", "situation: <b>You</b> [really] played \\\\ *then*"
     )
     case.write_text(text.rstrip("\n"))  # no final newline either
-    catalogue = verified_catalogue(project_copy, kept=kept_for_the_run())
-    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    catalogue = verified_catalogue(catalogue_copy, kept=kept_for_the_run())
+    pages = render_case_pages(catalogue, TEMPLATES, {}, catalogue_copy)
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
     assert page.startswith("---\n")  # the front matter: how search weighs the page
     body = page.split("\n---\n", 1)[1].lstrip()
@@ -284,17 +284,17 @@ def test_editor_text_is_shown_exactly_as_written(project_copy: Path) -> None:
     assert "&#60;b&#62;You&#60;&#47;b&#62;" in table and "<b>" not in table
 
 
-def test_a_turn_report_says_whose_turn_and_diffs_the_log(project_copy: Path) -> None:
-    case = project_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
+def test_a_turn_report_says_whose_turn_and_diffs_the_log(catalogue_copy: Path) -> None:
+    case = catalogue_copy / "cases" / "turns" / "01-play-claim-draw.yaml"
     text = case.read_text()
     case.write_text(text.replace('"you: draw clan"]', '"you: draw tactics"]'))
-    problems = build_catalogue(project_copy, kept=kept_for_the_run()).problem_lines
+    problems = build_catalogue(catalogue_copy, kept=kept_for_the_run()).problem_lines
     assert "log, expected (-) against the engine's (+):" in "\n".join(problems)
     assert "  - you: draw tactics" in problems and "  + you: draw clan" in problems
     case.write_text(
         text.replace("moves: [red 9 on 4, claim 4]", "moves: [red 9 on 4, claim 4, green 5 on 1]")
     )
-    problems = build_catalogue(project_copy, kept=kept_for_the_run()).problem_lines
+    problems = build_catalogue(catalogue_copy, kept=kept_for_the_run()).problem_lines
     assert "move 'green 5 on 1' is illegal (it is their turn now)" in problems[0]
 
 
@@ -460,17 +460,17 @@ def test_case_pages_are_rendered_one_at_a_time_when_asked_for(
 
 
 def test_a_case_page_shows_its_file_as_verified_even_when_saved_meanwhile(
-    project_copy: Path,
+    catalogue_copy: Path,
 ) -> None:
     """Case pages are written one at a time, long after the catalogue read the files: a file
     saved in between (before the pages are made, or before this one is written) does not reach
     the page unverified; the page shows the text that was read and verified, kept with the case
     (the next build verifies the new one)."""
-    catalogue = verified_catalogue(project_copy, kept=kept_for_the_run())
-    case = project_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
+    catalogue = verified_catalogue(catalogue_copy, kept=kept_for_the_run())
+    case = catalogue_copy / "cases" / "more-claims" / "01-order-of-play.yaml"
     verified = case.read_text()
     case.write_text(verified.replace("situation: You played", "situation: Unverified words"))
-    pages = render_case_pages(catalogue, TEMPLATES, {}, project_copy)
+    pages = render_case_pages(catalogue, TEMPLATES, {}, catalogue_copy)
     case.write_text(verified.replace("situation: You played", "situation: Other words"))
     page = pages["cases/more-claims/order-of-play-does-not-matter.md"]
     assert "Other words" not in page

@@ -11,13 +11,12 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import FIXTURE, kept_for_the_run
+from conftest import FIXTURE, copy_catalogue_project, kept_for_the_run
 
 import engine.proof.claims
 from oracle.casefile.editing import edited_text
@@ -44,15 +43,15 @@ def test_the_catalogue_has_not_drifted(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_a_hand_edited_answer_is_reported_in_every_format_and_pin_restores_the_file(
-    project_copy: Path, capsys: pytest.CaptureFixture[str]
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    case = project_copy / TIE
+    case = catalogue_copy / TIE
     original = case.read_text()
     edited = original.replace("expect: granted", "expect: refused").replace(
         "you completed your side first", "you completed your side later"
     )
     case.write_text(edited)
-    root = str(project_copy)
+    root = str(catalogue_copy)
     status, out, _ = run(capsys, "drift", "--root", root)
     assert status == 1
     assert out.splitlines()[0] == "drift: 2 answers in 1 case differ from the engine's"
@@ -83,7 +82,7 @@ def test_a_hand_edited_answer_is_reported_in_every_format_and_pin_restores_the_f
 
 
 def test_a_changed_wording_of_the_engine_is_pinned_everywhere_and_waits_for_review(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The engine rewords a reason: every case that pins it drifts, pin rewrites exactly those
     reasons, and the cases then wait until an editor confirms their prose."""
@@ -93,20 +92,20 @@ def test_a_changed_wording_of_the_engine_is_pinned_everywhere_and_waits_for_revi
         engine.proof.claims.Reason.STRONGER_FORMATION,
         lambda verdict: explain(verdict).replace("outranks", "ranks above"),
     )
-    root = str(project_copy)
+    root = str(catalogue_copy)
     status, out, _ = run(capsys, "drift", "--root", root, "--format", "json")
     drifted = json.loads(out)["cases"]
     assert status == 1 and drifted
     assert all("its reason" in a["question"] for c in drifted for a in c["answers"])
-    before = {c["file"]: (project_copy / c["file"]).read_text() for c in drifted}
+    before = {c["file"]: (catalogue_copy / c["file"]).read_text() for c in drifted}
     assert run(capsys, "pin", "--root", root, "--all-drifted")[0] == 0
     for name, text in before.items():
-        after = (project_copy / name).read_text()
+        after = (catalogue_copy / name).read_text()
         assert after != text
         assert after.replace("ranks above", "outranks") == text or _same_but_reasons(text, after)
     status, out, _ = run(capsys, "check", "--root", root)
     assert status == 1 and out.count("last read for them") == len(drifted)
-    files = [str(project_copy / name) for name in before]
+    files = [str(catalogue_copy / name) for name in before]
     assert run(capsys, "pin", "--root", root, "--reviewed", *files)[0] == 0
     assert run(capsys, "check", "--root", root)[0] == 0
     assert run(capsys, "drift", "--root", root)[0] == 0
@@ -126,12 +125,12 @@ def _same_but_reasons(before: str, after: str) -> bool:
 
 
 def test_pin_refuses_a_file_changed_since_its_report(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    case = project_copy / TIE
+    case = catalogue_copy / TIE
     case.write_text(case.read_text().replace("expect: granted", "expect: refused"))
     report = tmp_path / "drift.json"
-    root = str(project_copy)
+    root = str(catalogue_copy)
     assert run(capsys, "drift", "--root", root, "--format", "json", "-o", str(report))[0] == 1
     case.write_text(case.read_text() + "# an editor's note\n")
     status, _, err = run(capsys, "pin", "--root", root, "--report", str(report))
@@ -170,14 +169,13 @@ def test_the_published_catalogue_is_compared_with_an_earlier_export(
 
 
 @pytest.fixture(scope="module")
-def unreadable_bases(
-    tmp_path_factory: pytest.TempPathFactory, project_copier: Callable[[Path], Path]
-) -> dict[str, tuple[Path, str]]:
-    """Each project with a base that cannot be read, and that base: a copy that is no
-    checkout, a checkout committed twice asked for a revision it lacks, a shallow clone of it
-    (made once for the three: each checkout is about ten git processes and 400 files)."""
-    plain = project_copier(tmp_path_factory.mktemp("plain"))
-    committed = project_copier(tmp_path_factory.mktemp("committed"))
+def unreadable_bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """Each project with a base that cannot be read, and that base: a copy (of what drift
+    reads) that is no checkout, a checkout committed twice asked for a revision it lacks, a
+    shallow clone of it (made once for the three: each checkout is about ten git processes and
+    a few hundred files)."""
+    plain = copy_catalogue_project(tmp_path_factory.mktemp("plain"))
+    committed = copy_catalogue_project(tmp_path_factory.mktemp("committed"))
     _commit_twice(committed)
     clones = tmp_path_factory.mktemp("clones")
     _git(clones, "clone", "-q", "--depth", "1", f"file://{committed}", "shallow")
@@ -417,9 +415,9 @@ def test_a_history_out_of_order_is_one_located_line(tmp_path: Path) -> None:
 
 
 def test_ask_shows_how_far_a_turn_got_before_the_move_it_refuses(
-    project_copy: Path, capsys: pytest.CaptureFixture[str]
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    case = project_copy / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml"
+    case = catalogue_copy / "cases" / "end-of-game" / "05-both-pass-by-choice.yaml"
     case.write_text(case.read_text().replace("moves: [pass, pass]", "moves: [pass, red 1 on 2]"))
     _, out, _ = run(capsys, "ask", str(case))
     assert "the engine cannot judge it: move 'red 1 on 2' is illegal (it is their turn now)" in out
@@ -427,15 +425,15 @@ def test_ask_shows_how_far_a_turn_got_before_the_move_it_refuses(
 
 
 def test_check_lists_every_mistake_of_a_file_each_at_its_line(
-    project_copy: Path, capsys: pytest.CaptureFixture[str]
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broken = project_copy / "cases" / "claims" / "90-two-mistakes.yaml"
+    broken = catalogue_copy / "cases" / "claims" / "90-two-mistakes.yaml"
     broken.write_text(
         "id: two-mistakes\nsituaton: x\nwhy: y\nvariant: base\nposition:\n  stones:\n"
         "    - stone: 2\n      you: [red 5, red 6, red 7]\n      completed_first: maybe\n"
         "claims:\n  - stone: 12\n"
     )
-    status, out, _ = run(capsys, "check", "--root", str(project_copy))
+    status, out, _ = run(capsys, "check", "--root", str(catalogue_copy))
     lines = [line for line in out.splitlines() if line.startswith("cases/claims/90-")]
     assert status == 1 and [line.split(": ")[0] for line in lines] == [
         "cases/claims/90-two-mistakes.yaml:2",
@@ -446,16 +444,16 @@ def test_check_lists_every_mistake_of_a_file_each_at_its_line(
 
 
 def test_a_hostile_reason_reaches_the_markdown_report_as_text_and_a_foreign_report_is_refused(
-    project_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    catalogue_copy: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    case = project_copy / TIE
+    case = catalogue_copy / TIE
     hostile = "<img src=x onerror=alert(1)> | **bold**"
     case.write_text(
         case.read_text().replace(
             "you completed your side first\n", f"you completed your side first {hostile}\n"
         )
     )
-    root = str(project_copy)
+    root = str(catalogue_copy)
     status, out, _ = run(capsys, "drift", "--root", root, "--format", "markdown")
     assert status == 1 and "<img" not in out
     assert "&lt;img src=x onerror=alert(1)&gt; \\| **bold**" in out

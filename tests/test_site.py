@@ -194,17 +194,18 @@ def test_a_case_no_rendered_page_showed_fails_the_build_after_the_pages(
     ]
 
 
-def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(project_copy: Path) -> None:
+def test_each_build_numbers_its_report_so_serve_never_hides_a_repeat(catalogue_copy: Path) -> None:
     from types import SimpleNamespace
 
     from mkdocs.exceptions import PluginError
 
     from oracle.site.plugin import OraclePlugin
 
-    case = project_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
+    case = catalogue_copy / "cases" / "claims" / "07-no-wrap-around.yaml"
     case.write_text(case.read_text().replace("expect: refused", "expect: granted"))
     config = SimpleNamespace(
-        config_file_path=str(project_copy / "mkdocs.yml"), docs_dir=str(project_copy / "site_src")
+        config_file_path=str(catalogue_copy / "mkdocs.yml"),
+        docs_dir=str(catalogue_copy / "site_src"),
     )
     plugin = OraclePlugin()
     messages = []
